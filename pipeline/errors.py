@@ -1,0 +1,24 @@
+"""The one error type user mistakes travel in.
+
+The CLI turns a :class:`CrpipeError` into one line on stderr and a non-zero exit code;
+anything else escaping is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class CrpipeError(Exception):
+    """Bad input or a failed precondition, explained in one line for a person."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, path: str | Path | None = None):
+        self.path = str(path) if path is not None else None
+        self.message = message
+        super().__init__(f"{self.path}: {message}" if self.path else message)
+
+
+class InputError(CrpipeError):
+    """The input file is unreadable, of the wrong kind, or damaged."""

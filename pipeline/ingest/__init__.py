@@ -1,0 +1,1 @@
+"""Ingestion: bytes from files people really hold -> decoded, normalised text."""

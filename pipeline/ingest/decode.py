@@ -1,0 +1,228 @@
+"""Decode rules text of unknown encoding without losing or garbling a character.
+
+The CR archive holds UTF-8 (with and without BOM), UTF-16 LE/BE, ASCII, Windows-1252,
+whole files in the DOS code page 437, one in Mac Roman, and Windows-1252 files with
+stray CP437 bytes (``Dand\\x83n`` for Dandân).  A single-byte file decodes without error
+under every single-byte code page, so the choice is made by plausibility: how many of
+the decoded non-ASCII characters look like English typography or accented letters in
+card names, and how many look like mojibake.  Stray bytes that are mojibake in the
+chosen code page but a letter in CP437 are decoded as CP437 and reported.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+
+# Characters an English rules text really uses beyond ASCII: free.
+_TYPOGRAPHY = set("’‘“”–—…•™®©°·×−") | {"\u00a0"}
+# Single-byte code pages tried, in order of preference on a tie.
+_SINGLE_BYTE = ("cp1252", "cp437", "mac_roman")
+_BAD = 10.0
+_RARE_LETTER = 0.5
+
+
+@dataclass
+class Decoded:
+    text: str  # line endings normalised to \n, BOM removed
+    encoding: str  # what was detected: ascii, utf-8, utf-8-sig, utf-16-le, cp1252, cp1252+cp437, …
+    line_endings: str  # lf, crlf, cr, or mixed:<kinds>
+    notes: list[str] = field(default_factory=list)  # e.g. stray bytes decoded as CP437
+
+
+def _char_cost(text: str, i: int) -> float:
+    c = text[i]
+    if c in _TYPOGRAPHY:
+        prev = text[i - 1] if i else " "
+        nxt = text[i + 1] if i + 1 < len(text) else " "
+        # A no-break space inside a word is a mis-decoded letter (CP437 \xa0 is á).
+        if c == "\u00a0" and prev.isalpha() and nxt.isalpha():
+            return _BAD
+        return 0.0
+    cat = unicodedata.category(c)
+    if cat in ("Lu", "Ll"):
+        # Card names use Latin-1 letters (Dandân, Æther, Jötun); ƒ, Greek, etc. are mojibake.
+        if not ("\u00c0" <= c <= "\u00ff") or c in "×÷":
+            return _BAD
+        prev = text[i - 1] if i else " "
+        nxt = text[i + 1] if i + 1 < len(text) else " "
+        # Accented letters sit inside ASCII words; runs of them, or a capital in the
+        # middle of a lowercase word ("whoÆve"), are mojibake.
+        if ord(prev) > 127 and prev.isalpha() or ord(nxt) > 127 and nxt.isalpha():
+            return _BAD
+        if cat == "Lu" and prev.isalpha() and prev.islower():
+            return _BAD
+        if not (prev.isalpha() or nxt.isalpha()):
+            return _BAD
+        return _RARE_LETTER
+    return _BAD
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+
+
+def _cost(text: str) -> tuple[float, int]:
+    total, n = 0.0, 0
+    for m in _NON_ASCII.finditer(text):
+        n += 1
+        total += _char_cost(text, m.start())
+    return total, n
+
+
+def _line_endings(text: str) -> tuple[str, str]:
+    crlf = text.count("\r\n")
+    cr = text.count("\r") - crlf
+    lf = text.count("\n") - crlf
+    kinds = [k for k, n in (("crlf", crlf), ("lf", lf), ("cr", cr)) if n]
+    label = kinds[0] if len(kinds) == 1 else ("none" if not kinds else "mixed:" + "+".join(kinds))
+    return text.replace("\r\n", "\n").replace("\r", "\n"), label
+
+
+def _check_controls(text: str, path) -> None:
+    bad = len(_CONTROL.findall(text))
+    if "\x00" in text or bad > max(3, len(text) // 200):
+        raise InputError("binary data, not a text document (control characters found)", path)
+
+
+def _decode_single_byte(data: bytes, path) -> tuple[str, str, list[str]]:
+    best = None
+    for enc in _SINGLE_BYTE:
+        try:
+            text = data.decode(enc)
+        except UnicodeDecodeError:
+            continue
+        cost, n = _cost(text)
+        if best is None or cost < best[0]:
+            best = (cost, n, enc, text)
+    assert best is not None  # cp437 and mac_roman decode any byte
+    cost, n, enc, text = best
+    if n and cost / n > 3.0:
+        raise InputError(
+            f"unknown text encoding: not UTF-8/16, and {n} non-ASCII bytes make no sense "
+            "as Windows-1252, CP437 or Mac Roman", path)
+    notes: list[str] = []
+    if enc != "cp437":
+        text, fixed = _repair_stray_cp437(data, text, enc)
+        if fixed:
+            enc = f"{enc}+cp437"
+            notes.extend(fixed)
+    return text, enc, notes
+
+
+def _repair_stray_cp437(data: bytes, text: str, enc: str) -> tuple[str, list[str]]:
+    """Re-decode single bytes that are mojibake in ``enc`` but letters in CP437."""
+    out = list(text)  # single-byte codec: one char per byte, same indexes
+    notes = []
+    for m in _NON_ASCII.finditer(text):
+        i = m.start()
+        if _char_cost(text, i) >= _BAD:
+            alt = bytes([data[i]]).decode("cp437")
+            trial = text[:i] + alt + text[i + 1 :]
+            if _char_cost(trial, i) < _BAD:
+                out[i] = alt
+                start = max(0, i - 12)
+                notes.append(f"byte 0x{data[i]:02x} at offset {i} read as CP437 {alt!r} "
+                             f"(context {text[start:i + 8]!r})")
+    return "".join(out), notes
+
+
+def decode_bytes(data: bytes, path=None) -> Decoded:
+    """Detect the encoding of ``data`` and return its text with ``\\n`` line endings.
+
+    Raises :class:`InputError` for an empty file, binary data, text truncated inside a
+    multi-byte character, or an encoding that cannot be told.
+    """
+    if not data.strip(b" \t\r\n\x00"):
+        raise InputError("empty file: no text to read", path)
+    notes: list[str] = []
+    if data.startswith(codecs.BOM_UTF32_LE) or data.startswith(codecs.BOM_UTF32_BE):
+        enc, body = "utf-32", data
+    elif data.startswith(codecs.BOM_UTF8):
+        enc, body = "utf-8-sig", data[3:]
+    elif data.startswith(codecs.BOM_UTF16_LE):
+        enc, body = "utf-16-le", data[2:]
+    elif data.startswith(codecs.BOM_UTF16_BE):
+        enc, body = "utf-16-be", data[2:]
+    else:
+        enc, body = _sniff_bomless(data, path), data
+
+    if enc in ("utf-16-le", "utf-16-be", "utf-32"):
+        if enc.startswith("utf-16") and len(body) % 2:
+            raise InputError("truncated: UTF-16 text ends in the middle of a character", path)
+        try:
+            text = body.decode(enc)
+        except UnicodeDecodeError as e:
+            raise InputError(f"invalid {enc} data at byte {e.start}", path) from None
+        text = text.lstrip("\ufeff")
+    elif enc == "utf-8-sig":
+        text = body.decode("utf-8", errors="crpipe-cp1252")
+        if "\udcff" in text:  # never produced; guard for the handler below
+            raise InputError("undecodable bytes", path)
+        if body and not _valid_utf8(body):
+            notes.append("invalid UTF-8 bytes after the BOM were read as Windows-1252")
+    else:
+        try:
+            text = body.decode("utf-8")
+            enc = "ascii" if text.isascii() else "utf-8"
+        except UnicodeDecodeError as e:
+            if e.start >= len(body) - 3 and e.reason == "unexpected end of data":
+                raise InputError("truncated: the file ends in the middle of a UTF-8 character", path) from None
+            text, enc, more = _decode_single_byte(body, path)
+            notes.extend(more)
+    _check_controls(text, path)
+    text, endings = _line_endings(text)
+    return Decoded(text=text, encoding=enc, line_endings=endings, notes=notes)
+
+
+def _valid_utf8(b: bytes) -> bool:
+    try:
+        b.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+def _sniff_bomless(data: bytes, path) -> str:
+    head = data[:4096]
+    if b"\x00" not in head:
+        return "bytes"
+    even_nul = head[0::2].count(0)
+    odd_nul = head[1::2].count(0)
+    half = len(head) // 2
+    if odd_nul > 0.3 * half and even_nul < 0.05 * half:
+        return "utf-16-le"
+    if even_nul > 0.3 * half and odd_nul < 0.05 * half:
+        return "utf-16-be"
+    raise InputError("binary data, not a text document (NUL bytes found)", path)
+
+
+def _cp1252_fallback(err: UnicodeDecodeError):
+    bad = err.object[err.start : err.end]
+    return bad.decode("cp1252", errors="replace").replace("\ufffd", "?") if False else "".join(
+        bytes([b]).decode("cp1252") if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D) else bytes([b]).decode("cp437")
+        for b in bad
+    ), err.end
+
+
+codecs.register_error("crpipe-cp1252", _cp1252_fallback)
+
+
+def read_text(path) -> Decoded:
+    """Read and decode a file, with errors naming the file."""
+    from pathlib import Path
+
+    p = Path(path)
+    if p.is_dir():
+        raise InputError("is a directory, not a file", p)
+    if not p.exists():
+        raise InputError("no such file", p)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", p) from None
+    return decode_bytes(data, p)

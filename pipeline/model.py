@@ -1,0 +1,260 @@
+"""The structured rules model: the typed boundary every stage reads and writes.
+
+A :class:`Document` is one rules text (an official edition, a translation, a paste)
+in one language.  Rule text is *logical* text: a paragraph with its hard line wraps
+joined.  What is needed to give back the source byte-for-byte (wraps, the number's
+punctuation, blank lines) is kept apart in :class:`Layout`, so that search and
+matching never see layout and the round trip never loses it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .rulenum import RuleNumber
+
+SEVERITIES = ("error", "warning", "info")
+
+
+@dataclass
+class Layout:
+    """How a paragraph was laid out in its source (only what differs from the defaults).
+
+    ``before``: the exact text between the previous paragraph's end and this one
+    (``"\\n\\n"`` for one blank line).  ``head``: the text between the rule number and
+    the rule text (``" "`` or ``". "``).  ``breaks``: ``[offset, original]`` pairs, each
+    a line break that the logical text holds as one space at ``offset``.  ``tail``:
+    whitespace that ended the paragraph.
+    """
+
+    before: str = "\n\n"
+    head: str = ""
+    breaks: list[list[Any]] = field(default_factory=list)
+    tail: str = ""
+
+    def to_dict(self) -> dict:
+        d = {}
+        if self.before != "\n\n":
+            d["before"] = self.before
+        if self.head:
+            d["head"] = self.head
+        if self.breaks:
+            d["breaks"] = [list(b) for b in self.breaks]
+        if self.tail:
+            d["tail"] = self.tail
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> "Layout":
+        d = d or {}
+        return cls(d.get("before", "\n\n"), d.get("head", ""), [list(b) for b in d.get("breaks", [])], d.get("tail", ""))
+
+
+@dataclass
+class Finding:
+    """One observation about a document: an integrity problem, a repair, a skipped step."""
+
+    kind: str
+    detail: str
+    severity: str = "warning"
+    rule: str | None = None
+    line: int | None = None
+    span: list[int] | None = None
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+@dataclass
+class Example:
+    text: str
+    line: int | None = None
+    layout: Layout = field(default_factory=Layout)
+
+
+@dataclass
+class Rule:
+    """A numbered rule (``100``), subrule (``100.1``) or lettered subrule (``100.1a``).
+
+    For a three-digit rule ``text`` is its heading ("General").  ``parent`` is None for
+    three-digit rules (their section is in ``section``).
+    """
+
+    id: str
+    text: str
+    examples: list[Example] = field(default_factory=list)
+    parent: str | None = None
+    children: list[str] = field(default_factory=list)
+    section: int | None = None
+    level: str = ""
+    order: int = 0
+    line: int | None = None
+    inferred_number: bool = False
+    layout: Layout = field(default_factory=Layout)
+
+    @property
+    def number(self) -> RuleNumber:
+        return RuleNumber.parse(self.id)
+
+    @property
+    def example_texts(self) -> list[str]:
+        return [e.text for e in self.examples]
+
+
+@dataclass
+class Section:
+    number: int
+    title: str
+    order: int = 0
+    line: int | None = None
+    layout: Layout = field(default_factory=Layout)
+
+
+@dataclass
+class GlossaryEntry:
+    """A glossary term; ``definition`` keeps its internal line breaks ("1. …\\n2. …")."""
+
+    term: str
+    definition: str
+    refs: list[str] = field(default_factory=list)
+    line: int | None = None
+    layout: Layout = field(default_factory=Layout)
+
+
+@dataclass
+class TocEntry:
+    number: str
+    title: str
+    level: str
+
+
+@dataclass
+class Meta:
+    language: str = "en"
+    effective_date: str | None = None  # ISO yyyy-mm-dd, as stated inside the document
+    effective_date_text: str | None = None
+    title: str | None = None
+    source_file: str | None = None
+    source_name: str | None = None
+    sha256: str | None = None
+    format: str = "txt"
+    encoding: str | None = None
+    line_endings: str | None = None
+    kind: str = "official"  # official | translation | paste | webcard
+    base_edition: dict | None = None
+
+
+@dataclass
+class Document:
+    meta: Meta
+    sections: list[Section] = field(default_factory=list)
+    rules: list[Rule] = field(default_factory=list)
+    glossary: list[GlossaryEntry] = field(default_factory=list)
+    toc: list[TocEntry] = field(default_factory=list)
+    introduction: str = ""
+    credits: str = ""
+    findings: list[Finding] = field(default_factory=list)
+    # Exact text before the body / after the glossary, so a full render is possible.
+    front_matter: str = ""
+    back_matter: str = ""
+    glossary_heading: Layout | None = None
+    _index: dict[str, Rule] | None = field(default=None, repr=False, compare=False)
+
+    # -- lookups ---------------------------------------------------------------
+    def rule(self, rule_id: str) -> Rule | None:
+        if self._index is None or len(self._index) != len(self.rules):
+            self._index = {r.id: r for r in self.rules}
+        return self._index.get(rule_id)
+
+    def __contains__(self, rule_id: str) -> bool:
+        return self.rule(rule_id) is not None
+
+    @property
+    def rule_ids(self) -> list[str]:
+        return [r.id for r in self.rules]
+
+    def glossary_term(self, term: str) -> GlossaryEntry | None:
+        t = term.casefold()
+        return next((g for g in self.glossary if g.term.casefold() == t), None)
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "rules": len(self.rules),
+            "three_digit_rules": sum(1 for r in self.rules if r.level == "rule"),
+            "subrules": sum(1 for r in self.rules if r.level in ("subrule", "lettered")),
+            "examples": sum(len(r.examples) for r in self.rules),
+            "glossary_terms": len(self.glossary),
+            "sections": len(self.sections),
+            "findings": len(self.findings),
+        }
+
+    # -- serialisation -----------------------------------------------------------
+    def to_dict(self, layout: bool = True) -> dict:
+        """The JSON form (schema: ``pipeline/data/document.schema.json``)."""
+        def lay(x: Layout) -> dict:
+            return x.to_dict() if layout else {}
+
+        def rule(r: Rule) -> dict:
+            d = {
+                "id": r.id, "level": r.level, "section": r.section, "parent": r.parent,
+                "children": list(r.children), "text": r.text,
+                "examples": [e.text for e in r.examples], "order": r.order, "line": r.line,
+                "inferred_number": r.inferred_number,
+            }
+            if layout:
+                d["layout"] = lay(r.layout)
+                d["example_layouts"] = [lay(e.layout) for e in r.examples]
+                d["example_lines"] = [e.line for e in r.examples]
+            return d
+
+        out: dict[str, Any] = {
+            "schema": "crpipe-document/1",
+            "meta": asdict(self.meta),
+            "counts": self.counts(),
+            "introduction": self.introduction,
+            "toc": [asdict(t) for t in self.toc],
+            "sections": [
+                {"number": s.number, "title": s.title, "order": s.order, "line": s.line, **({"layout": lay(s.layout)} if layout else {})}
+                for s in self.sections
+            ],
+            "rules": [rule(r) for r in self.rules],
+            "glossary": [
+                {"term": g.term, "definition": g.definition, "refs": list(g.refs), "line": g.line, **({"layout": lay(g.layout)} if layout else {})}
+                for g in self.glossary
+            ],
+            "credits": self.credits,
+            "findings": [f.to_dict() for f in self.findings],
+        }
+        if layout:
+            out["front_matter"] = self.front_matter
+            out["back_matter"] = self.back_matter
+            out["glossary_heading"] = self.glossary_heading.to_dict() if self.glossary_heading else None
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Document":
+        meta = Meta(**d["meta"])
+        rules = []
+        for r in d["rules"]:
+            lays = r.get("example_layouts") or [None] * len(r["examples"])
+            lines = r.get("example_lines") or [None] * len(r["examples"])
+            rules.append(Rule(
+                id=r["id"], text=r["text"],
+                examples=[Example(t, ln, Layout.from_dict(l)) for t, l, ln in zip(r["examples"], lays, lines)],
+                parent=r.get("parent"), children=list(r.get("children", [])), section=r.get("section"),
+                level=r.get("level", ""), order=r.get("order", 0), line=r.get("line"),
+                inferred_number=r.get("inferred_number", False), layout=Layout.from_dict(r.get("layout")),
+            ))
+        gh = d.get("glossary_heading")
+        return cls(
+            meta=meta,
+            sections=[Section(s["number"], s["title"], s.get("order", 0), s.get("line"), Layout.from_dict(s.get("layout"))) for s in d.get("sections", [])],
+            rules=rules,
+            glossary=[GlossaryEntry(g["term"], g["definition"], list(g.get("refs", [])), g.get("line"), Layout.from_dict(g.get("layout"))) for g in d.get("glossary", [])],
+            toc=[TocEntry(**t) for t in d.get("toc", [])],
+            introduction=d.get("introduction", ""), credits=d.get("credits", ""),
+            findings=[Finding(**f) for f in d.get("findings", [])],
+            front_matter=d.get("front_matter", ""), back_matter=d.get("back_matter", ""),
+            glossary_heading=Layout.from_dict(gh) if gh is not None else None,
+        )

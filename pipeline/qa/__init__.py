@@ -1,0 +1,1 @@
+"""Quality checks over parsed documents."""

@@ -1,0 +1,1 @@
+"""Segmentation: decoded text -> the rules model."""

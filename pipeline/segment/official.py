@@ -1,0 +1,317 @@
+"""Parse an official Comprehensive Rules text (any edition, 2003 onwards) into the model.
+
+The layout: title, effective date, Introduction, Contents (which repeats every section
+and three-digit rule heading, then "Glossary" and "Credits"), the rules body, the
+glossary, the credits.  Editions up to early 2004 are hard-wrapped at ~100 columns; the
+others have one paragraph per line, examples on their own line right under their rule,
+and some indented continuation paragraphs.  A blank line between two rules is usual but
+not guaranteed, so rule starts are found per line, never per blank-separated block.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import datetime
+from pathlib import Path
+
+from ..errors import InputError
+from ..ingest.decode import Decoded, read_text
+from ..model import Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
+from ..rulenum import RuleNumber
+from .paragraphs import join_lines
+
+RULE_LINE = re.compile(
+    r"^(?P<lead>[ \t]*)(?P<num>[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?)"
+    r"(?P<head>\.?[ \t]+|\.(?=[A-Z“\"(]))(?P<text>\S.*)?$"
+)
+SECTION_LINE = re.compile(r"^(?P<num>[1-9])\.(?P<head>[ \t]+)(?P<text>\S.*?)$")
+EXAMPLE_LINE = re.compile(r"^(?P<lead>[ \t]*)(?P<marker>Examples?:)(?P<text>.*)$")
+DATE_RE = re.compile(
+    r"(?:effective|current) as of (?P<date>(?:January|February|March|April|May|June|July|August|"
+    r"September|October|November|December) \d{1,2}, \d{4})"
+)
+FILE_DATE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})")
+REF_TOKEN = re.compile(r"(?<![\d.])([1-9]\d{2}(?:\.\d{1,3}[a-z]?)?)(?![\d])")
+
+
+def _iso(date_text: str) -> str:
+    return datetime.strptime(date_text, "%B %d, %Y").date().isoformat()
+
+
+def looks_official(text: str) -> bool:
+    """True for a full official-layout CR text: a title, a Contents list and rule lines."""
+    head = text[:6000]
+    return ("Comprehensive Rules" in head and re.search(r"(?m)^\s*Contents\s*$", head) is not None)
+
+
+def parse_file(path: str | Path) -> Document:
+    dec = read_text(path)
+    return parse_text(dec, source=Path(path))
+
+
+def parse_text(dec: Decoded | str, source: Path | None = None, data: bytes | None = None) -> Document:
+    if isinstance(dec, str):
+        dec = Decoded(text=dec, encoding="str", line_endings="lf")
+    text = dec.text
+    meta = Meta(language="en", format="txt", encoding=dec.encoding, line_endings=dec.line_endings, kind="official")
+    if source is not None:
+        meta.source_file = str(source)
+        meta.source_name = source.name
+        raw = data if data is not None else (source.read_bytes() if source.is_file() else None)
+        if raw is not None:
+            meta.sha256 = hashlib.sha256(raw).hexdigest()
+    doc = Document(meta=meta)
+    for note in dec.notes:
+        doc.findings.append(Finding("encoding", note, "info"))
+    _Parser(doc, text).run()
+    return doc
+
+
+class _Parser:
+    def __init__(self, doc: Document, text: str):
+        self.doc = doc
+        self.text = text
+        self.lines = text.split("\n")
+        self.find = doc.findings
+
+    # -- regions -----------------------------------------------------------------
+    def run(self) -> None:
+        L = self.lines
+        doc = self.doc
+        first = next((l.strip() for l in L if l.strip()), "")
+        doc.meta.title = first
+        m = DATE_RE.search(self.text)
+        if m:
+            doc.meta.effective_date_text = m.group("date")
+            doc.meta.effective_date = _iso(m.group("date"))
+        else:
+            self.find.append(Finding("no-effective-date", "no 'These rules are effective as of …' line", "warning"))
+
+        contents = next((i for i, l in enumerate(L) if l.strip() in ("Contents", "Table of Contents")), None)
+        if contents is None:
+            raise InputError("not an official Comprehensive Rules text: no 'Contents' heading", doc.meta.source_file)
+        intro = next((i for i, l in enumerate(L[:contents]) if l.strip() == "Introduction"), None)
+        if intro is not None:
+            doc.introduction = "\n".join(L[intro + 1 : contents]).strip()
+
+        body_start = self._body_start(contents)
+        gloss = self._last_heading("Glossary", body_start)
+        credits = self._last_heading("Credits", gloss if gloss is not None else body_start)
+        self._toc(contents, body_start)
+
+        body_end = gloss if gloss is not None else len(L)
+        if gloss is None:
+            self.find.append(Finding("truncated", "the document ends inside the rules body: no glossary and no credits "
+                                     "(the file is truncated)", "error", line=len(L)))
+        elif credits is None:
+            self.find.append(Finding("truncated", "the document ends inside the glossary: no 'Credits' section "
+                                     "(the file is truncated)", "error", line=len(L)))
+        doc.front_matter = "\n".join(L[:body_start]) + "\n"
+        self.wrapped = self._is_wrapped(body_start, body_end)
+        self._body(body_start, body_end)
+        if gloss is not None:
+            gl_end = credits if credits is not None else len(L)
+            self._glossary(gloss, gl_end)
+            if credits is not None:
+                doc.credits = "\n".join(L[credits + 1 :]).strip()
+                doc.back_matter = "\n".join(L[credits:])
+        self._date_vs_filename()
+
+    def _body_start(self, contents: int) -> int:
+        L = self.lines
+        # The Contents list repeats the first section heading; the body starts at its second
+        # occurrence (the first one that is followed by a rule "100.").
+        firsts = [i for i in range(contents + 1, len(L)) if SECTION_LINE.match(L[i]) and L[i].startswith("1.")]
+        for i in firsts:
+            nxt = next((j for j in range(i + 1, min(i + 6, len(L))) if L[j].strip()), None)
+            if nxt is not None and RULE_LINE.match(L[nxt]) and L[nxt].startswith("100"):
+                # In the Contents, "100. General" follows "1. …" too; the body's 100. is
+                # followed by a subrule, the Contents' by another heading.
+                after = next((j for j in range(nxt + 1, min(nxt + 6, len(L))) if L[j].strip()), None)
+                if after is not None and RULE_LINE.match(L[after]) and "." in RULE_LINE.match(L[after]).group("num"):
+                    return i
+        raise InputError("not an official Comprehensive Rules text: no rules body starting at '1.' / '100.'",
+                         self.doc.meta.source_file)
+
+    def _last_heading(self, word: str, after: int) -> int | None:
+        for i in range(len(self.lines) - 1, after, -1):
+            if self.lines[i].strip() == word:
+                return i
+        return None
+
+    def _toc(self, contents: int, body_start: int) -> None:
+        for line in self.lines[contents + 1 : body_start]:
+            s = line.strip()
+            if not s:
+                continue
+            m = SECTION_LINE.match(s)
+            if m:
+                self.doc.toc.append(TocEntry(m.group("num"), m.group("text").strip(), "section"))
+                continue
+            m = RULE_LINE.match(s)
+            if m and "." not in m.group("num"):
+                self.doc.toc.append(TocEntry(m.group("num"), (m.group("text") or "").strip(), "rule"))
+            elif s in ("Glossary", "Credits"):
+                self.doc.toc.append(TocEntry("", s, "part"))
+
+    def _is_wrapped(self, a: int, b: int) -> bool:
+        L = self.lines
+        cont = sum(1 for i in range(a + 1, b) if L[i].strip() and L[i - 1].strip()
+                   and not RULE_LINE.match(L[i]) and not EXAMPLE_LINE.match(L[i]) and not L[i][:1].isspace())
+        return cont > 0.15 * max(1, sum(1 for i in range(a, b) if L[i].strip()))
+
+    # -- body --------------------------------------------------------------------
+    def _body(self, a: int, b: int) -> None:
+        L = self.lines
+        doc = self.doc
+        order = 0
+        cur_section: int | None = None
+        cur_rule: Rule | None = None
+        para: list | None = None  # [target, lines, before, head]
+        gap: list[str] = []
+        last: RuleNumber | None = None
+
+        def close():
+            nonlocal para
+            if para is not None:
+                target, lines, before, head = para
+                text, breaks, tail = join_lines(lines, self.wrapped)
+                target.layout = Layout(before=before, head=head, breaks=breaks, tail=tail)
+                if isinstance(target, Section):
+                    target.title = text
+                else:
+                    target.text = text
+            para = None
+
+        for i in range(a, b):
+            line = L[i]
+            if not line.strip():
+                gap.append(line)
+                continue
+            before = "" if i == a else ("\n" + "\n".join(gap) + "\n" if gap else "\n")
+            prev_blank = bool(gap) or i == a
+            pending_gap, gap = gap, []
+
+            m = RULE_LINE.match(line)
+            if m and self._is_rule_start(m, prev_blank, last, para):
+                close()
+                num = RuleNumber.parse(m.group("num"))
+                order += 1
+                rule = Rule(id=str(num), text="", section=num.section, level=num.level, order=order, line=i + 1)
+                if num.level != "rule":
+                    rule.parent = str(num.parent())
+                doc.rules.append(rule)
+                cur_rule, last = rule, num
+                para = [rule, [m.group("text") or ""], before, m.group("lead") + m.group("num") + m.group("head")]
+                continue
+            ms = SECTION_LINE.match(line)
+            if ms and self._is_section_start(ms, prev_blank, cur_section):
+                close()
+                order += 1
+                sec = Section(int(ms.group("num")), "", order, i + 1)
+                doc.sections.append(sec)
+                cur_section = sec.number
+                para = [sec, [ms.group("text")], before, f"{ms.group('num')}.{ms.group('head')}"]
+                continue
+            me = EXAMPLE_LINE.match(line)
+            if me and cur_rule is not None:
+                close()
+                ex = Example("", i + 1)
+                cur_rule.examples.append(ex)
+                para = [ex, [me.group("marker") + me.group("text")], before, me.group("lead")]
+                continue
+            if para is not None:
+                if prev_blank:
+                    # An unnumbered paragraph after a blank line: older editions have a few
+                    # multi-paragraph rules; keep it with the paragraph above, and say so.
+                    owner = cur_rule.id if cur_rule else None
+                    self.find.append(Finding("unnumbered-paragraph", f"paragraph without a rule number kept with "
+                                             f"{owner}: {line.strip()[:60]!r}", "warning", rule=owner, line=i + 1))
+                    para[1].extend(pending_gap)
+                para[1].append(line)
+                continue
+            self.find.append(Finding("unassigned-line", f"line belongs to no rule: {line.strip()[:60]!r}",
+                                     "error", line=i + 1))
+        close()
+        self._trailing_gap = gap
+        index = {r.id: r for r in doc.rules}
+        for r in doc.rules:
+            if r.parent and r.parent in index:
+                index[r.parent].children.append(r.id)
+
+    def _is_rule_start(self, m: re.Match, prev_blank: bool, last: RuleNumber | None, para) -> bool:
+        if m.group("text") is None and not m.group("head").strip(". \t") == "":
+            return False
+        num = RuleNumber.try_parse(m.group("num"))
+        if num is None:
+            return False
+        if prev_blank or para is None:
+            return True
+        if not self.wrapped:
+            return True
+        # Hard-wrapped text: a wrapped line can begin with a number ("…see rule\n502.5.").
+        # Accept it as a rule start only when it continues the numbering.
+        return last is not None and num > last and num.rule - last.rule <= 1
+
+    def _is_section_start(self, m: re.Match, prev_blank: bool, cur: int | None) -> bool:
+        n = int(m.group("num"))
+        expected = 1 if cur is None else cur + 1
+        return n == expected and prev_blank
+
+    # -- glossary ----------------------------------------------------------------
+    def _glossary(self, start: int, end: int) -> None:
+        L = self.lines
+        doc = self.doc
+        gap: list[str] = []
+        # text between the last rule paragraph and the "Glossary" heading
+        tg = getattr(self, "_trailing_gap", [])
+        doc.glossary_heading = Layout(before="\n" + "\n".join(tg) + "\n" if tg else "\n", head=L[start])
+        block: list[str] = []
+        block_start = None
+        before = ""
+
+        def flush():
+            nonlocal block, block_start
+            if not block:
+                return
+            term = block[0]
+            text, breaks, tail = join_lines(block[1:], self.wrapped) if len(block) > 1 else ("", [], "")
+            lay = Layout(before=before_block, head=term, breaks=breaks, tail=tail)
+            refs = sorted({t for t in REF_TOKEN.findall(text)}, key=lambda s: RuleNumber.parse(s).sort_key())
+            doc.glossary.append(GlossaryEntry(term.strip(), text, refs, block_start + 1, lay))
+            block = []
+
+        before_block = ""
+        for i in range(start + 1, end):
+            line = L[i]
+            if not line.strip():
+                flush()
+                gap.append(line)
+                continue
+            if not block:
+                before_block = "\n" + "\n".join(gap) + "\n" if gap else "\n"
+                gap = []
+                block_start = i
+            block.append(line)
+        flush()
+        # The blank lines between the last entry and "Credits" (or the end of the file).
+        doc.glossary_heading.tail = "\n".join(gap)
+
+    def _date_vs_filename(self) -> None:
+        meta = self.doc.meta
+        if not meta.source_name or not meta.effective_date:
+            return
+        m = FILE_DATE_RE.search(meta.source_name)
+        if not m:
+            return
+        try:
+            fd = datetime.strptime(m.group(1), "%Y-%m-%d").date()
+        except ValueError:
+            return
+        ed = datetime.strptime(meta.effective_date, "%Y-%m-%d").date()
+        days = abs((fd - ed).days)
+        if days:
+            sev = "warning" if days > 31 else "info"
+            self.find.append(Finding("file-name-date", f"file name says {fd.isoformat()} but the document states "
+                                     f"it is effective as of {meta.effective_date} ({days} days apart)", sev))
