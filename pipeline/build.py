@@ -1,0 +1,235 @@
+"""The main job: read ``corpus/``, run every stage, write everything into ``aligned/``.
+
+Stages are small functions over one :class:`BuildContext`, run in the data's order.  A
+stage that cannot run (no reference edition, an input this version cannot read) records
+why in ``ctx.skipped`` instead of failing the build; ``aligned/build-report.json`` lists
+outputs (with sha256), what was skipped, and why.  Nothing written depends on the clock,
+so two builds of the same corpus give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import yaml
+
+from .errors import CrpipeError, InputError
+from .io import atomic_write, write_json
+from .model import Document
+
+DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "crpipe"
+
+
+@dataclass
+class Input:
+    path: Path
+    language: str
+    role: str
+    name: str
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class BuildContext:
+    corpus: Path
+    out: Path
+    manifest: dict
+    inputs: list[Input]
+    reference_path: Path | None = None
+    reference_source: str | None = None
+    reference: Document | None = None
+    editions_dir: Path | None = None  # a folder of English editions, when a mirror is given
+    translations: dict[str, Document] = field(default_factory=dict)  # input name -> document
+    outputs: list[Path] = field(default_factory=list)
+    skipped: list[dict] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    shared: dict = field(default_factory=dict)  # stage -> data for later stages
+
+    def skip(self, stage: str, reason: str) -> None:
+        self.skipped.append({"stage": stage, "reason": reason})
+
+    def write(self, name: str, data: str | bytes) -> Path:
+        p = atomic_write(self.out / name, data)
+        self.outputs.append(p)
+        return p
+
+    def write_json(self, name: str, obj) -> Path:
+        p = write_json(self.out / name, obj)
+        self.outputs.append(p)
+        return p
+
+    def track(self, path: Path) -> Path:
+        self.outputs.append(Path(path))
+        return Path(path)
+
+
+def load_manifest(corpus: Path) -> tuple[dict, list[Input]]:
+    mpath = corpus / "manifest.yaml"
+    if not mpath.is_file():
+        raise InputError("no manifest.yaml in the corpus folder", corpus)
+    try:
+        manifest = yaml.safe_load(mpath.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as e:
+        raise InputError(f"manifest is not valid YAML: {e}", mpath) from None
+    inputs = []
+    for i, item in enumerate(manifest.get("inputs", [])):
+        if "path" not in item or "role" not in item:
+            raise InputError(f"input #{i + 1} needs 'path' and 'role'", mpath)
+        p = corpus / item["path"]
+        inputs.append(Input(p, item.get("language", "en"), item["role"], Path(item["path"]).stem,
+                            {k: v for k, v in item.items() if k not in ("path", "language", "role")}))
+    return manifest, inputs
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def resolve_reference(manifest: dict, reference: Path | None, mirror: Path | None, cache: Path,
+                      allow_download: bool = True, timeout: float = 20.0) -> tuple[Path | None, str, list[str]]:
+    """Find the English reference edition: given path, mirror, cache, then download.
+
+    Returns ``(path or None, how it was found, notes on what was tried)``.
+    """
+    ref = manifest.get("reference") or {}
+    name = ref.get("mirror_name") or f"{ref.get('edition', 'reference')}.txt"
+    want = ref.get("sha256")
+    notes: list[str] = []
+    if reference is not None:
+        if not reference.is_file():
+            raise InputError("reference edition not found", reference)
+        return reference, "given with --reference", notes
+    if mirror is not None:
+        cand = mirror / name
+        if cand.is_file():
+            return cand, f"mirror {mirror}", notes
+        notes.append(f"mirror {mirror} has no {name}")
+    cached = cache / name
+    if cached.is_file():
+        if not want or _sha256(cached) == want:
+            return cached, f"cache {cache}", notes
+        notes.append(f"cached {cached} does not match the manifest's sha256; ignored")
+    url = ref.get("url")
+    if url and allow_download:
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 - URL from the manifest
+                data = resp.read(64 << 20)
+        except (urllib.error.URLError, OSError, ValueError) as e:
+            notes.append(f"download of {url} failed: {getattr(e, 'reason', e)}")
+            return None, "", notes
+        got = hashlib.sha256(data).hexdigest()
+        if want and got != want:
+            notes.append(f"download of {url} has sha256 {got[:12]}…, the manifest expects {want[:12]}…; not used")
+            return None, "", notes
+        cache.mkdir(parents=True, exist_ok=True)
+        atomic_write(cached, data)
+        return cached, f"downloaded from {url}", notes
+    if not url:
+        notes.append("the manifest names no download URL")
+    return None, "", notes
+
+
+# -- stages ---------------------------------------------------------------------------
+
+def stage_reference(ctx: BuildContext) -> None:
+    from .export import export_all
+    from .qa.integrity import check
+    from .segment.official import parse_file
+
+    if ctx.reference_path is None:
+        ctx.skip("reference", "no English reference edition: give --reference FILE or --mirror DIR "
+                 "(or set CRPIPE_MIRROR), or allow the download named in corpus/manifest.yaml")
+        return
+    doc = parse_file(ctx.reference_path)
+    # The output must not depend on where the file was found.
+    doc.meta.source_file = doc.meta.source_name
+    ctx.reference = doc
+    for p in export_all(doc, ctx.out, "en-reference"):
+        ctx.track(p)
+    ctx.write_json("en-reference.findings.json", [f.to_dict() for f in check(doc)])
+
+
+def stage_translations(ctx: BuildContext) -> None:
+    from .ingest.loader import load_document
+
+    for inp in ctx.inputs:
+        if inp.role != "translation":
+            continue
+        try:
+            doc = load_document(inp.path, lang=inp.language)
+        except CrpipeError as e:
+            ctx.skip("translations", f"{inp.path.name}: {e.message}")
+            continue
+        doc.meta.source_file = str(inp.path.relative_to(ctx.corpus))
+        ctx.translations[inp.name] = doc
+        ctx.write_json(f"{inp.language}-{inp.name}.json", doc.to_dict())
+
+
+Stage = Callable[[BuildContext], None]
+
+#: Stages in the data's order.  Later issues append theirs here.
+STAGES: list[tuple[str, Stage]] = [
+    ("reference edition", stage_reference),
+    ("translations", stage_translations),
+]
+
+
+def run_build(corpus: Path, out: Path, reference: Path | None = None, mirror: Path | None = None,
+              cache: Path | None = None, allow_download: bool = True, progress=None) -> BuildContext:
+    corpus = Path(corpus)
+    manifest, inputs = load_manifest(corpus)
+    for inp in inputs:
+        if not inp.path.is_file():
+            raise InputError("input named in the manifest is missing", inp.path)
+    if mirror is None and os.environ.get("CRPIPE_MIRROR"):
+        mirror = Path(os.environ["CRPIPE_MIRROR"])
+    ref_path, how, notes = resolve_reference(manifest, reference, mirror, cache or DEFAULT_CACHE, allow_download)
+    ctx = BuildContext(corpus=corpus, out=Path(out), manifest=manifest, inputs=inputs,
+                       reference_path=ref_path, reference_source=how, notes=notes)
+    if mirror is not None and mirror.is_dir():
+        ctx.editions_dir = mirror
+    ctx.out.mkdir(parents=True, exist_ok=True)
+    for name, stage in STAGES:
+        if progress:
+            progress(name)
+        stage(ctx)
+    report = {
+        "reference": {"edition": (ctx.reference.meta.effective_date if ctx.reference else None),
+                      "found": bool(ctx.reference), "sha256": ctx.reference.meta.sha256 if ctx.reference else None},
+        "inputs": [{"path": str(i.path.relative_to(corpus)), "language": i.language, "role": i.role} for i in inputs],
+        "outputs": sorted({str(p.relative_to(ctx.out)): _sha256(p) for p in ctx.outputs if p.exists()}.items()),
+        "skipped": ctx.skipped,
+    }
+    report["outputs"] = [{"file": f, "sha256": h} for f, h in report["outputs"]]
+    write_json(ctx.out / "build-report.json", report)
+    return ctx
+
+
+def clean_outputs(out: Path) -> None:
+    """Remove what an earlier build wrote (only files it listed), so stale outputs never linger."""
+    import json
+
+    rep = out / "build-report.json"
+    if not rep.is_file():
+        return
+    try:
+        listed = json.loads(rep.read_text(encoding="utf-8")).get("outputs", [])
+    except (ValueError, OSError):
+        return
+    for item in listed:
+        p = out / item["file"]
+        if p.is_file():
+            p.unlink()
+        elif p.is_dir():
+            shutil.rmtree(p)

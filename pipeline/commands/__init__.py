@@ -1,0 +1,1 @@
+"""CLI commands, one module each; shared helpers in :mod:`pipeline.commands.common`."""

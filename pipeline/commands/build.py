@@ -1,0 +1,62 @@
+"""``crpipe build``: the main job over ``corpus/``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from .common import console, err_console, user_errors
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    @user_errors
+    def build(
+        corpus: Path = typer.Option(Path("corpus"), "--corpus", help="Folder with manifest.yaml and the inputs it names."),
+        out: Path = typer.Option(Path("aligned"), "--out", help="Where every output is written."),
+        reference: Optional[Path] = typer.Option(None, "--reference", help="The English reference edition (TXT)."),
+        mirror: Optional[Path] = typer.Option(None, "--mirror", envvar="CRPIPE_MIRROR",
+                                              help="A local folder of English editions named YYYY-MM-DD.txt."),
+        cache: Optional[Path] = typer.Option(None, "--cache", help="Cache folder for a downloaded reference edition."),
+        offline: bool = typer.Option(False, "--offline", help="Never try the download."),
+    ):
+        """Run every stage on the corpus and write all outputs into aligned/.
+
+        The reference edition is taken from --reference, else the mirror (--mirror or
+        CRPIPE_MIRROR), else the cache, else downloaded from the manifest's URL and checked
+        against its sha256.  Without any of them the build still runs what it can and says
+        what it skipped.
+        """
+        from ..build import STAGES, clean_outputs, run_build
+
+        clean_outputs(out)
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                      TimeElapsedColumn(), console=err_console, transient=False) as prog:
+            task = prog.add_task("build", total=len(STAGES))
+            seen = []
+
+            def step(name: str) -> None:
+                if seen:
+                    prog.advance(task)
+                seen.append(name)
+                prog.update(task, description=name)
+
+            ctx = run_build(corpus, out, reference=reference, mirror=mirror, cache=cache,
+                            allow_download=not offline and not os.environ.get("CRPIPE_OFFLINE"), progress=step)
+            prog.update(task, completed=len(STAGES), description="done")
+        t = Table(title=f"crpipe build → {out}/")
+        t.add_column("output")
+        for p in sorted({str(p.relative_to(ctx.out)) for p in ctx.outputs}):
+            t.add_row(p)
+        console.print(t)
+        if ctx.reference_path:
+            console.print(f"reference edition {ctx.reference.meta.effective_date if ctx.reference else '?'}: {ctx.reference_source}")
+        for n in ctx.notes:
+            console.print(f"[yellow]note[/]: {n}")
+        for s in ctx.skipped:
+            console.print(f"[yellow]skipped[/] {s['stage']}: {s['reason']}")

@@ -1,0 +1,112 @@
+"""Exports of a parsed document: JSON model, rule tables (Parquet, CSV), SQLite with FTS5.
+
+``export_all`` writes every format in one call; each file appears atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pandas as pd
+
+from .io import atomic_path, dumps, write_json
+from .model import Document
+
+RULE_COLUMNS = ["id", "level", "section", "parent", "order", "line", "text", "examples", "n_examples",
+                "inferred_number", "language", "effective_date", "source"]
+
+
+def rules_frame(doc: Document) -> pd.DataFrame:
+    """One row per rule; ``examples`` is a JSON list so CSV keeps it in one cell."""
+    rows = [{
+        "id": r.id, "level": r.level, "section": r.section, "parent": r.parent or "", "order": r.order,
+        "line": r.line, "text": r.text, "examples": json.dumps(r.example_texts, ensure_ascii=False),
+        "n_examples": len(r.examples), "inferred_number": r.inferred_number,
+        "language": doc.meta.language, "effective_date": doc.meta.effective_date or "",
+        "source": doc.meta.source_name or "",
+    } for r in doc.rules]
+    return pd.DataFrame(rows, columns=RULE_COLUMNS)
+
+
+def glossary_frame(doc: Document) -> pd.DataFrame:
+    return pd.DataFrame([{"term": g.term, "definition": g.definition, "refs": " ".join(g.refs)} for g in doc.glossary],
+                        columns=["term", "definition", "refs"])
+
+
+def write_json_model(doc: Document, path: Path) -> Path:
+    return write_json(path, doc.to_dict())
+
+
+def write_tables(doc: Document, parquet: Path, csv: Path) -> None:
+    df = rules_frame(doc)
+    with atomic_path(parquet) as tmp:
+        df.to_parquet(tmp, index=False, engine="pyarrow")
+    with atomic_path(csv) as tmp:
+        df.to_csv(tmp, index=False, lineterminator="\n")
+
+
+def write_sqlite(doc: Document, path: Path) -> Path:
+    """SQLite with ``rules``, ``examples``, ``glossary`` tables and an FTS5 index ``search``."""
+    with atomic_path(path) as tmp:
+        con = sqlite3.connect(tmp)
+        try:
+            con.executescript("""
+                PRAGMA journal_mode=OFF;
+                CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+                CREATE TABLE rules (id TEXT PRIMARY KEY, level TEXT, section INTEGER, parent TEXT,
+                                    ord INTEGER, text TEXT);
+                CREATE TABLE examples (rule_id TEXT, position INTEGER, text TEXT);
+                CREATE TABLE glossary (term TEXT, definition TEXT, refs TEXT);
+                CREATE VIRTUAL TABLE search USING fts5(kind UNINDEXED, key UNINDEXED, title, body,
+                                                      tokenize = 'unicode61 remove_diacritics 2');
+            """)
+            meta = {k: v for k, v in doc.to_dict(layout=False)["meta"].items() if v is not None}
+            con.executemany("INSERT INTO meta VALUES (?, ?)", sorted((k, json.dumps(v) if not isinstance(v, str) else v) for k, v in meta.items()))
+            con.executemany("INSERT INTO rules VALUES (?,?,?,?,?,?)",
+                            [(r.id, r.level, r.section, r.parent, r.order, r.text) for r in doc.rules])
+            con.executemany("INSERT INTO examples VALUES (?,?,?)",
+                            [(r.id, i, e.text) for r in doc.rules for i, e in enumerate(r.examples)])
+            con.executemany("INSERT INTO glossary VALUES (?,?,?)", [(g.term, g.definition, " ".join(g.refs)) for g in doc.glossary])
+            rows = [("rule", r.id, "", r.text + ("\n" + "\n".join(r.example_texts) if r.examples else "")) for r in doc.rules]
+            rows += [("glossary", g.term, g.term, g.definition) for g in doc.glossary]
+            con.executemany("INSERT INTO search VALUES (?,?,?,?)", rows)
+            con.commit()
+        finally:
+            con.close()
+    return path
+
+
+def search(db: Path, query: str, limit: int = 10) -> list[dict]:
+    """Full-text search; a phrase match ranks above scattered words."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        words = [w for w in "".join(c if c.isalnum() else " " for c in query).split() if w]
+        if not words:
+            return []
+        phrase = '"' + " ".join(words) + '"'
+        loose = " AND ".join(f'"{w}"' for w in words)
+        sql = ("SELECT kind, key, snippet(search, 3, '[', ']', '…', 12), bm25(search, 0, 0, 4.0, 1.0) AS score "
+               "FROM search WHERE search MATCH ? ORDER BY score LIMIT ?")
+        seen, out = set(), []
+        for q in (phrase, loose):
+            for kind, key, snip, score in con.execute(sql, (q, limit)):
+                if (kind, key) not in seen:
+                    seen.add((kind, key))
+                    out.append({"kind": kind, "id": key, "snippet": snip, "score": round(-score, 4)})
+        return out[:limit]
+    finally:
+        con.close()
+
+
+def export_all(doc: Document, out_dir: Path, stem: str) -> list[Path]:
+    out_dir = Path(out_dir)
+    paths = [out_dir / f"{stem}.json", out_dir / f"{stem}.rules.parquet", out_dir / f"{stem}.rules.csv", out_dir / f"{stem}.sqlite"]
+    write_json_model(doc, paths[0])
+    write_tables(doc, paths[1], paths[2])
+    write_sqlite(doc, paths[3])
+    return paths
+
+
+__all__ = ["export_all", "rules_frame", "glossary_frame", "write_sqlite", "search", "dumps"]

@@ -1,0 +1,50 @@
+"""Shared test fixtures.
+
+Tests that need the shared data (``../shared``, next to the checkout) skip with a reason
+when it is absent; CI always has it.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("CRPIPE_SHARED", ROOT.parent / "shared"))
+EDITIONS = SHARED / "corpus" / "cr-en" / "txt"
+SEEDS = SHARED / "seeds"
+CORPUS = ROOT / "corpus"
+
+needs_shared = pytest.mark.skipif(not EDITIONS.is_dir(), reason=f"shared data not found at {SHARED}")
+
+
+def edition_files() -> list[Path]:
+    return sorted(EDITIONS.glob("*.txt")) if EDITIONS.is_dir() else []
+
+
+@functools.lru_cache(maxsize=None)
+def edition(date: str):
+    """The parsed official edition of that file date (cached for the session)."""
+    from pipeline.segment.official import parse_file
+
+    return parse_file(EDITIONS / f"{date}.txt")
+
+
+@pytest.fixture(scope="session")
+def cr_2025():
+    if not EDITIONS.is_dir():
+        pytest.skip(f"shared data not found at {SHARED}")
+    return edition("2025-11-14")
+
+
+@pytest.fixture
+def seed_path():
+    """Path to a seed document: the embedded copy in corpus/seeds (always present)."""
+    def get(prefix: str) -> Path:
+        hits = sorted((CORPUS / "seeds").glob(f"{prefix}_*.txt"))
+        assert hits, f"no seed {prefix} in corpus/seeds"
+        return hits[0]
+    return get
