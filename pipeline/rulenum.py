@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import total_ordering
+from functools import lru_cache, total_ordering
 
 #: Subrule letters in order; ``l`` and ``o`` are never used.
 LETTERS = "abcdefghijkmnpqrstuvwxyz"
@@ -38,6 +38,10 @@ class RuleNumber:
     @classmethod
     def parse(cls, text: str) -> "RuleNumber":
         """Parse ``"702.79a"``, ``"702.79."``, ``"702"`` or a section ``"7"``."""
+        return _parse_cached(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> "RuleNumber":
         m = _FULL_RE.match(text)
         if not m:
             raise RuleNumberError(f"not a rule number: {text!r}")
@@ -117,6 +121,12 @@ class RuleNumber:
 
     def __repr__(self) -> str:
         return f"RuleNumber('{self}')"
+
+
+@lru_cache(maxsize=65536)
+def _parse_cached(text: str) -> RuleNumber:
+    # Numbers are immutable and the same few thousand recur in every stage.
+    return RuleNumber._parse(text)
 
 
 def letter_range(first: str, last: str) -> list[str]:

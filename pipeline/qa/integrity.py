@@ -31,18 +31,18 @@ def numbering_findings(doc: Document) -> list[Finding]:
             out.append(Finding("duplicate", f"{r.id} appears again (first at line {seen[r.id]})", "error", r.id, r.line))
         else:
             seen[r.id] = r.line or 0
-        if prev is not None and not n > prev and r.id != str(prev):
+        if prev is not None and n.sort_key() <= prev.sort_key() and r.id != str(prev):
             out.append(Finding("out-of-order", f"{r.id} comes after {prev}", "error", r.id, r.line))
         if not n.letter_valid:
             out.append(Finding("bad-letter", f"{r.id} uses the letter '{n.letter}', which the rules never use", "error", r.id, r.line))
-        prev = n if prev is None or n > prev else prev
+        prev = n if prev is None or n.sort_key() > prev.sort_key() else prev
         ids.add(r.id)
 
+    sec = {s.number for s in doc.sections}
     for r in doc.rules:
         n = RuleNumber.parse(r.id)
         if n.level in ("subrule", "lettered") and str(n.parent()) not in ids:
             out.append(Finding("orphan", f"{r.id} has no parent rule {n.parent()}", "error", r.id, r.line))
-        sec = {s.number for s in doc.sections}
         if sec and n.level == "rule" and n.section not in sec:
             out.append(Finding("wrong-section", f"{r.id} belongs to no section heading {n.section}", "warning", r.id, r.line))
     out.extend(_gaps(doc, ids))

@@ -222,6 +222,12 @@ class _Parser:
                 para = [ex, [me.group("marker") + me.group("text")], before, me.group("lead")]
                 continue
             if para is not None:
+                if not prev_blank and not self.wrapped and not line[:1].isspace():
+                    # One paragraph per line in these editions: an unindented line that is
+                    # neither a rule nor an example is stray text (2021-11-15 has a lone "f").
+                    owner = cur_rule.id if cur_rule else None
+                    self.find.append(Finding("stray-line", f"line without a rule number kept with {owner}: "
+                                             f"{line.strip()[:60]!r}", "warning", rule=owner, line=i + 1))
                 if prev_blank:
                     # An unnumbered paragraph after a blank line: older editions have a few
                     # multi-paragraph rules; keep it with the paragraph above, and say so.
