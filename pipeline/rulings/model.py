@@ -1,0 +1,61 @@
+"""The rulings model: every reader (paste, MTGJSON v3/v5, Scryfall) produces these types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card as rulings know it.
+
+    ``name`` is the English name, faces joined with `` // `` for split, aftermath, flip and
+    double-faced cards ("Refuse // Cooperate"); when a localized name could not be resolved
+    it stays as given and ``resolved`` is False.  ``localized`` holds ``(language, name)``
+    pairs (ISO 639-1 codes), sorted, so cards hash and compare.
+    """
+
+    name: str
+    faces: tuple[str, ...] = ()
+    layout: str = "normal"
+    localized: tuple[tuple[str, str], ...] = ()
+    oracle_id: str | None = None
+    resolved: bool = True
+
+    def localized_name(self, lang: str) -> str | None:
+        return next((n for lg, n in self.localized if lg == lang), None)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "faces": list(self.faces), "layout": self.layout,
+                "localized": {lg: n for lg, n in self.localized}, "oracle_id": self.oracle_id,
+                "resolved": self.resolved}
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """One ruling: ISO date, English text, where it came from, its position in the source."""
+
+    date: str | None
+    text: str
+    source: str
+    position: int
+    card: Card | None = None
+
+    def to_dict(self) -> dict:
+        return {"date": self.date, "text": self.text, "source": self.source, "position": self.position,
+                "card": self.card.name if self.card else None}
+
+
+@dataclass
+class RulingSet:
+    """What one file held: its format, the cards and rulings, and notes on choices made."""
+
+    path: str
+    format: str  # paste | mtgjson3 | mtgjson5 | scryfall-list | scryfall-bulk
+    cards: list[Card] = field(default_factory=list)
+    rulings: list[Ruling] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "format": self.format, "cards": [c.to_dict() for c in self.cards],
+                "rulings": [r.to_dict() for r in self.rulings], "notes": list(self.notes)}

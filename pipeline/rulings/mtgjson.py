@@ -1,0 +1,173 @@
+"""MTGJSON readers: version 3 set files (and AllSets) and version 5 AllPrintings / AtomicCards.
+
+Version 3 lists each face of a split card as its own card (``names`` holds all faces,
+``foreignNames`` [{language, name}]); version 5 names the whole card "A // B" and keeps
+the face in ``faceName`` with ``foreignData`` [{language, name, faceName?}].  Both give
+``rulings`` [{date, text}].  Rulings are kept per card entry as the file holds them (the
+18 v3 set files hold 10,279).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .model import Card, Ruling
+
+#: MTGJSON language names -> ISO 639-1 (Chinese variants keep a region tag).
+LANGUAGES = {
+    "English": "en", "Portuguese (Brazil)": "pt", "Portuguese": "pt", "Spanish": "es", "French": "fr",
+    "German": "de", "Italian": "it", "Japanese": "ja", "Korean": "ko", "Russian": "ru",
+    "Chinese Simplified": "zh-Hans", "Chinese Traditional": "zh-Hant", "Phyrexian": "ph",
+    "Hebrew": "he", "Latin": "la", "Ancient Greek": "grc", "Arabic": "ar", "Sanskrit": "sa",
+}
+
+#: Layouts whose faces make one card named "A // B".
+MULTI_FACE = frozenset({"split", "aftermath", "flip", "double-faced", "transform", "modal_dfc",
+                        "adventure", "reversible_card"})
+
+
+def lang_code(name: str) -> str:
+    return LANGUAGES.get(name, name.lower())
+
+
+def _card_name(name: str, names: list[str] | None, layout: str) -> tuple[str, tuple[str, ...]]:
+    if names and layout in MULTI_FACE and len(names) > 1:
+        return " // ".join(names), tuple(names)
+    if " // " in name:
+        return name, tuple(name.split(" // "))
+    return name, (name,)
+
+
+def _rulings(entries, card: Card, source: str, start: int) -> list[Ruling]:
+    out = []
+    for i, r in enumerate(entries or []):
+        if not isinstance(r, dict) or not isinstance(r.get("text"), str):
+            continue
+        out.append(Ruling(date=r.get("date"), text=r["text"].strip(), source=source, position=start + i, card=card))
+    return out
+
+
+@dataclass
+class _Faces:
+    """Localized names of each face, merged over the face entries of one card."""
+
+    layout: str = "normal"
+    faces: tuple[str, ...] = ()
+    per_face: dict[str, dict[str, str]] = field(default_factory=dict)  # face -> lang -> name
+    oracle_id: str | None = None
+
+    def card(self, name: str) -> Card:
+        loc = {}
+        langs = set().union(*(d.keys() for d in self.per_face.values())) if self.per_face else set()
+        for lg in langs:
+            parts = [self.per_face.get(f, {}).get(lg) for f in self.faces]
+            if all(parts):
+                # Faces are joined as in English; a language that already names the whole
+                # card "A // B" on every face gives that name once.
+                loc[lg] = " // ".join(dict.fromkeys(parts))
+        return Card(name=name, faces=self.faces, layout=self.layout, localized=tuple(sorted(loc.items())),
+                    oracle_id=self.oracle_id)
+
+
+def read_v3_sets(sets: list[dict], source: str = "mtgjson3") -> tuple[list[Card], list[Ruling]]:
+    """Cards and rulings of MTGJSON v3 set objects ({code, cards: [...]})."""
+    faces: dict[str, _Faces] = {}
+    entries: list[tuple[str, dict]] = []
+    for s in sets:
+        for c in s.get("cards") or []:
+            if not isinstance(c, dict) or not isinstance(c.get("name"), str):
+                continue
+            layout = c.get("layout") or "normal"
+            full, fs = _card_name(c["name"], c.get("names"), layout)
+            f = faces.setdefault(full, _Faces(layout=layout, faces=fs))
+            d = f.per_face.setdefault(c["name"], {})
+            for fn in c.get("foreignNames") or []:
+                if isinstance(fn, dict) and fn.get("name") and fn.get("language"):
+                    d.setdefault(lang_code(fn["language"]), fn["name"])
+            entries.append((full, c))
+    cards = {name: f.card(name) for name, f in faces.items()}
+    rulings: list[Ruling] = []
+    pos: dict[str, int] = {}
+    for full, c in entries:
+        rs = _rulings(c.get("rulings"), cards[full], source, pos.get(full, 0))
+        pos[full] = pos.get(full, 0) + len(rs)
+        rulings.extend(rs)
+    return sorted(cards.values(), key=lambda c: c.name), rulings
+
+
+def read_v5_cards(cards_in: list[dict], source: str = "mtgjson5") -> tuple[list[Card], list[Ruling]]:
+    """Cards and rulings of MTGJSON v5 card objects (from AllPrintings sets or AtomicCards)."""
+    faces: dict[str, _Faces] = {}
+    entries: list[tuple[str, dict]] = []
+    for c in cards_in:
+        if not isinstance(c, dict) or not isinstance(c.get("name"), str):
+            continue
+        layout = c.get("layout") or "normal"
+        full = c["name"]
+        fs = tuple(full.split(" // "))
+        f = faces.setdefault(full, _Faces(layout=layout, faces=fs))
+        oid = (c.get("identifiers") or {}).get("scryfallOracleId")
+        if oid and not f.oracle_id:
+            f.oracle_id = oid
+        face = c.get("faceName") or full
+        d = f.per_face.setdefault(face, {})
+        for fd in c.get("foreignData") or []:
+            if isinstance(fd, dict) and fd.get("language"):
+                nm = fd.get("faceName") or fd.get("name")
+                if nm:
+                    d.setdefault(lang_code(fd["language"]), nm)
+        entries.append((full, c))
+    cards = {name: f.card(name) for name, f in faces.items()}
+    rulings: list[Ruling] = []
+    seen: set[tuple[str, str, str]] = set()
+    pos: dict[str, int] = {}
+    for full, c in entries:
+        # v5 repeats a card's rulings on each face and each printing: keep them once.
+        fresh = [r for r in (c.get("rulings") or []) if isinstance(r, dict)
+                 and (full, r.get("date"), r.get("text")) not in seen]
+        for r in fresh:
+            seen.add((full, r.get("date"), r.get("text")))
+        rs = _rulings(fresh, cards[full], source, pos.get(full, 0))
+        pos[full] = pos.get(full, 0) + len(rs)
+        rulings.extend(rs)
+    return sorted(cards.values(), key=lambda c: c.name), rulings
+
+
+def detect(obj) -> str | None:
+    """Which MTGJSON shape a parsed JSON value has, or None."""
+    if not isinstance(obj, dict):
+        return None
+    if isinstance(obj.get("cards"), list) and ("code" in obj or "name" in obj):
+        cs = obj["cards"]
+        if cs and isinstance(cs[0], dict) and ("foreignData" in cs[0] or "identifiers" in cs[0]):
+            return "mtgjson5-set"
+        return "mtgjson3"
+    data = obj.get("data")
+    if isinstance(data, dict) and "meta" in obj:
+        if isinstance(data.get("cards"), list):
+            return "mtgjson5-set"
+        first = next(iter(data.values()), None)
+        if isinstance(first, list):
+            return "mtgjson5-atomic"
+        if isinstance(first, dict) and isinstance(first.get("cards"), list):
+            return "mtgjson5-printings"
+        return None
+    # MTGJSON v3 AllSets: {"AKH": {code, cards}, ...}
+    if obj and all(isinstance(v, dict) and isinstance(v.get("cards"), list) for v in obj.values()):
+        return "mtgjson3-allsets"
+    return None
+
+
+def read(obj, shape: str) -> tuple[list[Card], list[Ruling]]:
+    if shape == "mtgjson3":
+        return read_v3_sets([obj])
+    if shape == "mtgjson3-allsets":
+        return read_v3_sets([obj[k] for k in sorted(obj)])
+    if shape == "mtgjson5-set":
+        data = obj.get("data", obj)
+        return read_v5_cards(data["cards"])
+    if shape == "mtgjson5-atomic":
+        return read_v5_cards([c for k in sorted(obj["data"]) for c in obj["data"][k]])
+    if shape == "mtgjson5-printings":
+        return read_v5_cards([c for k in sorted(obj["data"]) for c in obj["data"][k].get("cards", [])])
+    raise ValueError(shape)

@@ -1,0 +1,130 @@
+"""One entry point from a rulings file (any supported source) to a :class:`RulingSet`.
+
+The source is recognised by content, not by file name: JSON is matched against the
+MTGJSON (v3 set / AllSets, v5 set / AllPrintings / AtomicCards) and Scryfall (list object,
+bulk array) shapes; anything else is read as a rulings-page paste.  Every failure is an
+:class:`~pipeline.errors.InputError` naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import InputError
+from ..ingest.decode import decode_bytes
+from . import mtgjson, scryfall
+from .dates import DateOrderError
+from .model import Card, Ruling, RulingSet
+from .names import NameIndex
+from .paste import dated_texts, order_hint, split_paste
+
+_SHAPES = ("MTGJSON v3 set file or AllSets, MTGJSON v5 set / AllPrintings / AtomicCards, "
+           "Scryfall rulings list object or bulk rulings array")
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except IsADirectoryError:
+        raise InputError("is a folder, not a rulings file", path) from None
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", path) from None
+    if not data.strip():
+        raise InputError("empty rulings file", path)
+    return data
+
+
+def _json(data: bytes, path: Path):
+    """The parsed JSON value, or None when the text is not JSON at all."""
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if head not in (b"{", b"["):
+        return None
+    try:
+        return json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as e:
+        raise InputError(f"JSON is not valid UTF-8 (byte {e.start})", path) from None
+    except json.JSONDecodeError as e:
+        raise InputError(f"invalid or truncated JSON at line {e.lineno}, column {e.colno}: {e.msg}", path) from None
+
+
+def _shape(obj) -> str | None:
+    return mtgjson.detect(obj) or scryfall.detect(obj)
+
+
+def load_card_index(paths) -> NameIndex:
+    """Names (English, localized, per face) and oracle ids of the cards in MTGJSON files."""
+    idx = NameIndex()
+    for p in paths:
+        p = Path(p)
+        obj = _json(_read_bytes(p), p)
+        shape = mtgjson.detect(obj) if obj is not None else None
+        if shape is None:
+            raise InputError("not an MTGJSON card file (expected a v3 set / AllSets or a v5 set / "
+                             "AllPrintings / AtomicCards)", p)
+        cards, _ = mtgjson.read(obj, shape)
+        for c in cards:
+            idx.add(c)
+    return idx
+
+
+def read_rulings(path, cards: NameIndex | None = None, card_lang: str | None = None) -> RulingSet:
+    """Read one rulings file.  ``cards`` resolves localized names and Scryfall oracle ids;
+    ``card_lang`` is the language of a paste's card name when known (it also decides
+    ambiguous day/month order)."""
+    p = Path(path)
+    data = _read_bytes(p)
+    obj = _json(data, p)
+    if obj is not None:
+        shape = _shape(obj)
+        if shape is None:
+            raise InputError(f"JSON of another shape: not rulings (expected {_SHAPES})", p)
+        if shape.startswith("scryfall"):
+            cs, rs = scryfall.read(obj, shape, cards.by_oracle if cards else None)
+            fmt = shape
+        else:
+            cs, rs = mtgjson.read(obj, shape)
+            fmt = "mtgjson3" if shape.startswith("mtgjson3") else "mtgjson5"
+        if not rs:
+            raise InputError(f"{fmt} file holds no rulings", p)
+        return RulingSet(str(p), fmt, cs, rs)
+    return _read_paste(p, data, cards, card_lang)
+
+
+def _read_paste(p: Path, data: bytes, cards: NameIndex | None, card_lang: str | None) -> RulingSet:
+    text = decode_bytes(data, p).text
+    paste = split_paste(text)
+    if not paste.blocks:
+        raise InputError("no date lines: not a rulings paste (expected a date line such as "
+                         "14/07/2017 or 2017-07-14 before each ruling)", p)
+    notes: list[str] = []
+    card = _paste_card(paste.card_name, cards, card_lang, notes)
+    lang = card_lang
+    if lang is None and card is not None and paste.card_name:
+        lang = next((lg for lg, n in card.localized if n.casefold() == paste.card_name.casefold()), None)
+    try:
+        items, more = dated_texts(paste, order_hint(lang))
+    except DateOrderError as e:
+        raise InputError(str(e), p) from None
+    if not items:
+        raise InputError("date lines but no ruling text", p)
+    rulings = [Ruling(date=d, text=t, source="paste", position=i, card=card) for i, (d, t, _) in enumerate(items)]
+    return RulingSet(str(p), "paste", [card] if card else [], rulings, notes + more)
+
+
+def _paste_card(name: str | None, cards: NameIndex | None, lang: str | None, notes: list[str]) -> Card | None:
+    if not name:
+        notes.append("no card name above the first date")
+        return None
+    hit = cards.resolve(name) if cards else None
+    if hit:
+        if hit.name != name:
+            notes.append(f"card name {name!r} resolved to {hit.name!r} through MTGJSON foreign names")
+        return hit
+    if cards:
+        notes.append(f"card name {name!r} not found in the card files; kept as given")
+    faces = tuple(f.strip() for f in name.split("//")) if "//" in name else (name,)
+    return Card(name=name, faces=faces, layout="split" if len(faces) > 1 else "normal",
+                localized=((lang, name),) if lang else (), resolved=False)
