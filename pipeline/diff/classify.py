@@ -1,0 +1,474 @@
+"""Turn matched rules into classified changes, a renumbering map and a summary.
+
+Kinds: ``added``, ``removed``, ``modified`` (same number, other text), ``moved`` (other
+number, same text), ``moved_modified``.  Parts: ``rule``, ``title`` (section titles and
+three-digit rule headings), ``example``, ``glossary``.  A text change that is explained
+entirely by the renumbering (the old text with its citations rewritten through the map
+equals the new text) is flagged ``refs_only``.  Typography-only edits (quote and dash
+styles, ``_italics_``) are not changes; they are counted in the summary.
+
+A renumbering *cascade* (an inserted keyword shifting every later keyword by one) is a
+run of sibling rules that all moved by the same step, with their subrules along: it is
+reported once (a summary line plus its members) instead of as hundreds of moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+
+from rapidfuzz import fuzz
+
+from ..errors import InputError
+from ..model import Document, GlossaryEntry, Rule
+from ..rulenum import RuleNumber, sort_ids
+from .match import LEFTOVER_THRESHOLD, Item, match_items
+from .text import mask_refs, normalize, ref_tokens, remap_refs
+from .worddiff import word_diff
+
+KINDS = ("added", "removed", "modified", "moved", "moved_modified")
+PARTS = ("rule", "title", "example", "glossary")
+#: A run of at least this many sibling rules moved by the same step is a cascade.
+CASCADE_MIN_ROOTS = 3
+
+
+@dataclass
+class Change:
+    kind: str
+    part: str
+    old: str | None
+    new: str | None
+    old_text: str | None = None
+    new_text: str | None = None
+    word_diff: list[list[str]] | None = None
+    refs_only: bool = False
+    similarity: float | None = None
+    section: int | None = None
+    example: dict | None = None  # {"old": n, "new": n}, 1-based positions within the rule
+    cascade: str | None = None
+
+    def to_dict(self) -> dict:
+        d = {"kind": self.kind, "part": self.part, "old": self.old, "new": self.new,
+             "old_text": self.old_text, "new_text": self.new_text, "word_diff": self.word_diff,
+             "refs_only": self.refs_only, "section": self.section}
+        if self.similarity is not None:
+            d["similarity"] = round(self.similarity, 1)
+        if self.example is not None:
+            d["example"] = self.example
+        if self.cascade is not None:
+            d["cascade"] = self.cascade
+        return d
+
+
+@dataclass
+class Cascade:
+    id: str
+    parent_old: str | None
+    parent_new: str | None
+    step: int
+    moves: list[tuple[str, str]]  # every member, roots and their subrules, in old order
+    roots: list[tuple[str, str]]
+
+    @property
+    def line(self) -> str:
+        (o1, n1), (o2, n2) = self.roots[0], self.roots[-1]
+        subs = len(self.moves) - len(self.roots)
+        sign = f"+{self.step}" if self.step > 0 else str(self.step)
+        extra = f" and {subs} subrules" if subs else ""
+        return (f"{o1}–{o2} renumbered {n1}–{n2} ({sign}): {len(self.roots)} rules{extra}")
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "parent_old": self.parent_old, "parent_new": self.parent_new,
+                "step": self.step, "summary": self.line, "rules": len(self.moves),
+                "moves": [{"old": o, "new": n} for o, n in self.moves]}
+
+
+@dataclass
+class EditionRef:
+    file: str | None
+    effective_date: str | None
+    sha256: str | None
+
+    @classmethod
+    def of(cls, doc: Document) -> "EditionRef":
+        return cls(doc.meta.source_name or doc.meta.source_file, doc.meta.effective_date, doc.meta.sha256)
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "effective_date": self.effective_date, "sha256": self.sha256}
+
+
+@dataclass
+class DiffResult:
+    old: EditionRef
+    new: EditionRef
+    changes: list[Change]
+    pairs: dict[str, str]  # every matched rule: old number -> new number (identity included)
+    renumbering: dict[str, str | None]  # only numbers that changed or lost their rule
+    cascades: list[Cascade] = field(default_factory=list)
+    stale_references: list[dict] = field(default_factory=list)
+    summary: dict = field(default_factory=dict)
+
+    def find(self, old: str | None = None, new: str | None = None, part: str | None = None) -> list[Change]:
+        return [c for c in self.changes if (old is None or c.old == old) and (new is None or c.new == new)
+                and (part is None or c.part == part)]
+
+    def listed_changes(self, expand_moves: bool = False) -> list[Change]:
+        """The changes a report lists: cascade members are left to their cascade's line."""
+        return [c for c in self.changes if expand_moves or c.cascade is None]
+
+    def to_dict(self, expand_moves: bool = False) -> dict:
+        return {
+            "schema": "crpipe-diff/1",
+            "old": self.old.to_dict(), "new": self.new.to_dict(),
+            "summary": self.summary,
+            "changes": [c.to_dict() for c in self.listed_changes(expand_moves)],
+            "cascades": [c.to_dict() for c in self.cascades],
+            "renumbering": [{"old": o, "new": self.renumbering[o]} for o in sort_ids(self.renumbering)],
+            "stale_references": self.stale_references,
+        }
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+def _suffix(rule: Rule) -> str:
+    if rule.parent and rule.id.startswith(rule.parent):
+        return rule.id[len(rule.parent):].lstrip(".")
+    return rule.id
+
+
+def _items(doc: Document) -> list[Item]:
+    return [Item(r.id, mask_refs(normalize(r.text)), r.level == "rule", r.parent, _suffix(r)) for r in doc.rules]
+
+
+def _section(rule_id: str | None) -> int | None:
+    n = RuleNumber.try_parse(rule_id) if rule_id else None
+    return n.section if n else None
+
+
+def _text_change(kind_same: str, kind_moved: str, old_id, new_id, old_text: str, new_text: str,
+                 full_map: dict, part: str, section, similarity=None) -> Change | None:
+    """A change between two matched texts, or None when they only differ in typography."""
+    a, b = normalize(old_text), normalize(new_text)
+    moved = old_id != new_id
+    if a == b:
+        return Change(kind_moved, part, old_id, new_id, old_text, new_text, None, False, similarity, section) if moved else None
+    refs_only = normalize(remap_refs(old_text, full_map)) == b
+    return Change(kind_moved + "_modified" if moved else kind_same, part, old_id, new_id, old_text, new_text,
+                  word_diff(old_text, new_text), refs_only, similarity, section)
+
+
+def _step(a: str, b: str) -> int | None:
+    """How far a number moved among its siblings: 702.78 -> 702.79 is +1, 704.5m -> 704.5k is -1."""
+    na, nb = RuleNumber.try_parse(a), RuleNumber.try_parse(b)
+    if not na or not nb or na.level != nb.level:
+        return None
+    if na.letter is not None:
+        ia, ib = na.letter_index, nb.letter_index
+        return None if ia is None or ib is None else ib - ia
+    if na.sub is not None:
+        return nb.sub - na.sub
+    return nb.rule - na.rule
+
+
+# -- the parts ----------------------------------------------------------------------------
+
+def _rule_changes(old: Document, new: Document):
+    oi, ni = _items(old), _items(new)
+    m = match_items(oi, ni)
+    pairs = {oi[i].id: ni[j].id for i, j in sorted(m.pairs.items())}
+    full_map: dict[str, str | None] = dict(pairs)
+    for it in oi:
+        full_map.setdefault(it.id, None)
+    changes: list[Change] = []
+    new_matched = set(m.pairs.values())
+    for i, r in enumerate(old.rules):
+        part = "title" if r.level == "rule" else "rule"
+        j = m.pairs.get(i)
+        if j is None:
+            changes.append(Change("removed", part, r.id, None, r.text, None, None, False, None, _section(r.id)))
+            continue
+        n = new.rules[j]
+        c = _text_change("modified", "moved", r.id, n.id, r.text, n.text, full_map, part, _section(n.id), m.score[i])
+        if c:
+            changes.append(c)
+    for j, r in enumerate(new.rules):
+        if j not in new_matched:
+            part = "title" if r.level == "rule" else "rule"
+            changes.append(Change("added", part, None, r.id, None, r.text, None, False, None, _section(r.id)))
+    return pairs, full_map, changes
+
+
+def _align_examples(a: list[str], b: list[str]) -> list[tuple[int | None, int | None]]:
+    """Pair two example lists: identical texts first, then similar ones in order."""
+    na, nb = [mask_refs(normalize(t)) for t in a], [mask_refs(normalize(t)) for t in b]
+    out: list[tuple[int | None, int | None]] = []
+    used_b: set[int] = set()
+    left: list[int] = []
+    for i, t in enumerate(na):
+        j = next((j for j, u in enumerate(nb) if j not in used_b and u == t), None)
+        if j is None:
+            left.append(i)
+        else:
+            used_b.add(j)
+            out.append((i, j))
+    for i in left:
+        cands = [(fuzz.ratio(na[i], nb[j]), -j, j) for j in range(len(nb)) if j not in used_b]
+        best = max(cands, default=None)
+        if best and best[0] >= 50:
+            used_b.add(best[2])
+            out.append((i, best[2]))
+        else:
+            out.append((i, None))
+    out += [(None, j) for j in range(len(nb)) if j not in used_b]
+    return out
+
+
+def _example_changes(old: Document, new: Document, pairs: dict, full_map: dict) -> list[Change]:
+    out = []
+    for oid, nid in pairs.items():
+        ro, rn = old.rule(oid), new.rule(nid)
+        a, b = ro.example_texts, rn.example_texts
+        if [normalize(t) for t in a] == [normalize(t) for t in b]:
+            continue
+        for i, j in _align_examples(a, b):
+            pos = {"old": None if i is None else i + 1, "new": None if j is None else j + 1}
+            if i is None:
+                out.append(Change("added", "example", oid, nid, None, b[j], None, False, None, _section(nid), pos))
+            elif j is None:
+                out.append(Change("removed", "example", oid, nid, a[i], None, None, False, None, _section(nid), pos))
+            else:
+                c = _text_change("modified", "modified", oid, nid, a[i], b[j], full_map, "example", _section(nid))
+                if c:
+                    # The example follows its rule; a renumbered rule is reported on its own.
+                    c.kind = "modified"
+                    c.example = pos
+                    out.append(c)
+    return out
+
+
+def _glossary_changes(old: Document, new: Document, full_map: dict) -> list[Change]:
+    key = lambda g: normalize(g.term).casefold()  # noqa: E731
+    new_by = {key(g): g for g in new.glossary}
+    out: list[Change] = []
+    left_old: list[GlossaryEntry] = []
+    matched_new: set[str] = set()
+    for g in old.glossary:
+        h = new_by.get(key(g))
+        if h is None:
+            left_old.append(g)
+            continue
+        matched_new.add(key(h))
+        c = _text_change("modified", "moved", g.term, h.term, g.definition, h.definition, full_map, "glossary", None)
+        if c:
+            out.append(c)
+    left_new = [g for g in new.glossary if key(g) not in matched_new]
+    # A renamed term keeps its definition (or most of it).
+    for g in left_old:
+        da = mask_refs(normalize(g.definition))
+        best = max(((fuzz.ratio(da, mask_refs(normalize(h.definition))), -k, k) for k, h in enumerate(left_new)), default=None)
+        if best and best[0] >= LEFTOVER_THRESHOLD:
+            h = left_new.pop(best[2])
+            c = _text_change("modified", "moved", g.term, h.term, g.definition, h.definition, full_map, "glossary", None, best[0])
+            if c is None:  # same definition, new term
+                c = Change("moved", "glossary", g.term, h.term, g.definition, h.definition, None, False, best[0])
+            out.append(c)
+        else:
+            out.append(Change("removed", "glossary", g.term, None, g.definition, None))
+    out += [Change("added", "glossary", None, h.term, None, h.definition) for h in left_new]
+    return out
+
+
+def _title_changes(old: Document, new: Document) -> list[Change]:
+    a = {s.number: s.title for s in old.sections}
+    b = {s.number: s.title for s in new.sections}
+    out = []
+    for n in sorted(set(a) | set(b)):
+        if n not in b:
+            out.append(Change("removed", "title", str(n), None, a[n], None, section=n))
+        elif n not in a:
+            out.append(Change("added", "title", None, str(n), None, b[n], section=n))
+        elif normalize(a[n]) != normalize(b[n]):
+            out.append(Change("modified", "title", str(n), str(n), a[n], b[n], word_diff(a[n], b[n]), section=n))
+    return out
+
+
+def _cascades(old: Document, new: Document, changes: list[Change], pairs: dict) -> list[Cascade]:
+    moves = {c.old: c for c in changes if c.part in ("rule", "title")
+             and (c.kind == "moved" or (c.kind == "moved_modified" and c.refs_only))}
+    root_of: dict[str, str] = {}
+    for r in old.rules:  # parents come first
+        c = moves.get(r.id)
+        if c is None:
+            continue
+        n = new.rule(c.new)
+        if r.parent in moves and r.parent in root_of and n is not None and n.parent == pairs.get(r.parent) \
+                and _suffix(r) == _suffix(n):
+            root_of[r.id] = root_of[r.parent]
+        else:
+            root_of[r.id] = r.id
+    members: dict[str, list[str]] = {}
+    for oid, root in root_of.items():
+        members.setdefault(root, []).append(oid)
+    # Runs of sibling roots, consecutive among the old parent's children, moved by one step.
+    runs: list[list[str]] = []
+    for r in old.rules:
+        if root_of.get(r.id) != r.id:
+            continue
+        step = _step(r.id, pairs[r.id])
+        n = new.rule(pairs[r.id])
+        key = (r.parent, n.parent if n else None, step)
+        if runs and runs[-1][0] == key and _adjacent(old, runs[-1][-1], r.id):
+            runs[-1].append(r.id)
+        else:
+            runs.append([key, r.id])
+    out = []
+    for run in runs:
+        (p_old, p_new, step), roots = run[0], run[1:]
+        if step is None or step == 0 or len(roots) < CASCADE_MIN_ROOTS:
+            continue
+        cid = f"c{len(out) + 1}"
+        all_ids = [m for root in roots for m in members[root]]
+        for m in all_ids:
+            moves[m].cascade = cid
+        out.append(Cascade(cid, p_old, p_new, step, [(m, pairs[m]) for m in all_ids], [(r, pairs[r]) for r in roots]))
+    return out
+
+
+def _adjacent(doc: Document, a: str, b: str) -> bool:
+    """True when ``b`` is the next sibling of ``a`` (three-digit rules: the next rule)."""
+    ra, rb = doc.rule(a), doc.rule(b)
+    if ra.parent:
+        sibs = doc.rule(ra.parent).children if doc.rule(ra.parent) else []
+    else:
+        sibs = [r.id for r in doc.rules if r.level == "rule"]
+    try:
+        return sibs.index(b) == sibs.index(a) + 1
+    except ValueError:
+        return rb is not None and rb.order > ra.order
+
+
+def _texts(doc: Document):
+    """Every text in which a rule can be cited, with where it is."""
+    for r in doc.rules:
+        yield r.id, r.text
+        for k, e in enumerate(r.examples):
+            yield f"{r.id} example {k + 1}", e.text
+    for g in doc.glossary:
+        yield f"glossary: {g.term}", g.definition
+
+
+def stale_references(old: Document, new: Document, pairs: dict, renumbering: dict) -> list[dict]:
+    """Citations in NEW that still use a number the renumbering changed.
+
+    A citation is stale when the same text in OLD already cited that number and the
+    number has since moved (nobody updated it), or when it names a number that lost its
+    rule and exists no more.
+    """
+    if not renumbering:
+        return []
+    old_texts = dict(_texts(old))
+    back = {n: o for o, n in pairs.items()}
+    out = []
+    for where, text in _texts(new):
+        rule_part = where.split(" example ")[0]
+        src_old = back.get(rule_part)
+        before = ""
+        if where.startswith("glossary: "):
+            before = old_texts.get(where, "")
+        elif src_old is not None:
+            before = old_texts.get(where.replace(rule_part, src_old, 1), "")
+        before_refs = set(ref_tokens(before))
+        for tok in dict.fromkeys(ref_tokens(text)):
+            if tok not in renumbering:
+                continue
+            target = renumbering[tok]
+            if tok in before_refs and target != tok:
+                out.append({"in": where, "ref": tok, "now": target,
+                            "reason": f"{tok} was renumbered {target}" if target else f"rule {tok} was removed"})
+            elif new.rule(tok) is None and old.rule(tok) is not None:
+                out.append({"in": where, "ref": tok, "now": target, "reason": f"no rule {tok} in this edition"})
+    return out
+
+
+def _line_diff(old: Document, new: Document) -> dict:
+    """What a plain line diff of the two texts reports, for contrast."""
+    def lines(doc):
+        out = []
+        for r in doc.rules:
+            out.append(f"{r.id} {r.text}")
+            out += [e.text for e in r.examples]
+        out += [f"{g.term} {g.definition}" for g in doc.glossary]
+        return out
+    a, b = lines(old), lines(new)
+    sm = SequenceMatcher(None, a, b, autojunk=False)
+    rem = add = 0
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag != "equal":
+            rem += i2 - i1
+            add += j2 - j1
+    return {"lines_removed": rem, "lines_added": add, "lines_changed": rem + add}
+
+
+def _check(doc: Document, side: str) -> None:
+    if not doc.rules:
+        raise InputError(f"the {side} document holds no numbered rules; is it a Comprehensive Rules text?",
+                         doc.meta.source_file or side)
+
+
+def diff_documents(old: Document, new: Document, line_diff: bool = True) -> DiffResult:
+    """Everything that changed from ``old`` to ``new`` (two editions in one language)."""
+    _check(old, "old")
+    _check(new, "new")
+    if old.meta.language != new.meta.language:
+        raise InputError(f"cannot diff a {old.meta.language} text with a {new.meta.language} text "
+                         "(editions must be in one language)", new.meta.source_file)
+    pairs, full_map, changes = _rule_changes(old, new)
+    renumbering = {o: n for o, n in full_map.items() if n != o}
+    changes += _example_changes(old, new, pairs, full_map)
+    changes += _title_changes(old, new)
+    changes += _glossary_changes(old, new, full_map)
+    cascades = _cascades(old, new, changes, pairs)
+    changes = _sorted(changes, old, new)
+    res = DiffResult(EditionRef.of(old), EditionRef.of(new), changes, pairs, renumbering, cascades)
+    res.stale_references = stale_references(old, new, pairs, renumbering)
+    res.summary = _summary(res, old, new, line_diff)
+    return res
+
+
+def _sorted(changes: list[Change], old: Document, new: Document) -> list[Change]:
+    """Document order: rules and titles by number (new number, else old), then the glossary."""
+    def key(c: Change):
+        if c.part == "glossary":
+            return (1, (0, 0, 0), (c.new or c.old or "").casefold(), 0)
+        num = RuleNumber.try_parse(c.new or c.old or "")
+        ex = (c.example or {}).get("new") or (c.example or {}).get("old") or 0
+        return (0, num.sort_key() if num else (0, 0, 0), c.old or "", ex)
+    return sorted(changes, key=key)
+
+
+def _summary(res: DiffResult, old: Document, new: Document, line_diff: bool) -> dict:
+    by_kind = {k: 0 for k in KINDS}
+    by_part: dict[str, dict[str, int]] = {p: {k: 0 for k in KINDS} for p in PARTS}
+    for c in res.changes:
+        by_kind[c.kind] += 1
+        by_part[c.part][c.kind] += 1
+    typo = sum(1 for o, n in res.pairs.items()
+               if old.rule(o).text != new.rule(n).text and normalize(old.rule(o).text) == normalize(new.rule(n).text))
+    out = {
+        "rules_old": len(old.rules), "rules_new": len(new.rules),
+        "rules_matched": len(res.pairs),
+        "rules_unchanged": sum(1 for o, n in res.pairs.items() if o == n
+                               and normalize(old.rule(o).text) == normalize(new.rule(n).text)),
+        "changes": len(res.changes),
+        "by_kind": by_kind, "by_part": by_part,
+        "refs_only": sum(1 for c in res.changes if c.refs_only),
+        "renumbered": sum(1 for v in res.renumbering.values() if v),
+        "numbers_without_successor": sum(1 for v in res.renumbering.values() if v is None),
+        "cascades": [c.line for c in res.cascades],
+        "moves_in_cascades": sum(len(c.moves) for c in res.cascades),
+        "typography_only": typo,
+        "stale_references": len(res.stale_references),
+    }
+    if line_diff:
+        out["line_diff"] = _line_diff(old, new)
+    return out
