@@ -27,6 +27,7 @@ app = typer.Typer(
 COMMAND_MODULES = [
     "parse",
     "build",
+    "xref",
 ]
 
 for _name in COMMAND_MODULES:

@@ -1,0 +1,142 @@
+"""``crpipe xref``: what a rule cites and what cites it; dangling references; the edge list."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.table import Table
+
+from ..errors import CrpipeError
+from .common import console, print_json, user_errors
+
+_SNIPPET = 70
+
+
+def _snippet(text: str, span: tuple[int, int]) -> str:
+    a, b = span
+    left = text[max(0, a - _SNIPPET):a]
+    right = text[b:b + _SNIPPET // 2]
+    return ("…" if a > _SNIPPET else "") + left + "[" + text[a:b] + "]" + right + ("…" if b + _SNIPPET // 2 < len(text) else "")
+
+
+def _citing_text(doc, ref) -> str:
+    from ..xref.model import GLOSSARY_PREFIX
+
+    if ref.part == "glossary":
+        entry = doc.glossary_term(ref.source[len(GLOSSARY_PREFIX):])
+        text = entry.definition if entry else ""
+    else:
+        rule = doc.rule(ref.source)
+        text = "" if rule is None else (rule.text if ref.part == "rule" else rule.examples[ref.example].text)
+    return " ".join(_snippet(text, ref.span).split())
+
+
+def _node_id(doc, rule: str) -> str:
+    from ..xref.model import GLOSSARY_PREFIX, SECTION_PREFIX, glossary_node
+
+    r = rule.strip().rstrip(".")
+    if r.startswith((GLOSSARY_PREFIX, SECTION_PREFIX)) or doc.rule(r) is not None:
+        return r
+    if r.isdigit() and len(r) == 1:
+        return f"{SECTION_PREFIX}{r}"
+    entry = doc.glossary_term(rule.strip())
+    if entry is not None:
+        return glossary_node(entry.term)
+    return r
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    @user_errors
+    def xref(
+        rule: Optional[str] = typer.Argument(None, help="A rule number (601.2f), a section (6) or a glossary term (Persist)."),
+        doc_file: Path = typer.Option(..., "--doc", help="The rules document to read (any format `crpipe parse` reads)."),
+        depth: int = typer.Option(1, "--depth", min=1, max=10, help="Also follow citations up to N steps away (1 = direct only)."),
+        json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+        dangling: bool = typer.Option(False, "--dangling", help="List every reference whose target does not exist (and every title mismatch)."),
+        edges: bool = typer.Option(False, "--edges", help="Print the whole edge list as CSV (source,target,kind,raw), ranges expanded."),
+        lang: Optional[str] = typer.Option(None, "--lang", help="Language code (en, pt, es); detected when omitted."),
+        fmt: Optional[str] = typer.Option(None, "--format", help="Input format; detected when omitted."),
+    ):
+        """Cross-references of a rules document.
+
+        `crpipe xref 601.2f --doc FILE` shows what 601.2f cites and which rules, examples and
+        glossary entries cite it, with the citing text.  `--dangling` lists broken references;
+        `--edges` prints the graph's edge list as CSV.  Exit codes: 0 ok; 1 `--dangling` found
+        dangling references; 2 unreadable input or unknown rule.
+        """
+        from ..ingest.loader import load_document
+        from ..xref import build_graph, edges_csv, extract_references
+        from ..xref.graph import within
+
+        if sum(bool(x) for x in (rule, dangling, edges)) != 1:
+            raise CrpipeError("give exactly one of RULE, --dangling or --edges")
+        doc = load_document(doc_file, lang=lang, fmt=fmt)
+        refs = extract_references(doc)
+
+        if edges:
+            sys.stdout.write(edges_csv(build_graph(doc, refs)))
+            return
+
+        if dangling:
+            bad = [r for r in refs if r.status in ("dangling", "title-mismatch")]
+            if json_out:
+                print_json({"file": str(doc_file), "references": len(refs),
+                            "dangling": sum(r.status == "dangling" for r in bad),
+                            "title_mismatch": sum(r.status == "title-mismatch" for r in bad),
+                            "problems": [dict(r.to_dict(), text=_citing_text(doc, r)) for r in bad]})
+            else:
+                t = Table(title=f"{doc_file.name}: {len(refs)} references, "
+                                f"{sum(r.status == 'dangling' for r in bad)} dangling, "
+                                f"{sum(r.status == 'title-mismatch' for r in bad)} title mismatches")
+                for col in ("status", "source", "part", "cites", "detail", "text"):
+                    t.add_column(col, overflow="fold")
+                for r in bad:
+                    t.add_row(r.status, r.source, r.part, r.raw, r.detail or "", _citing_text(doc, r))
+                console.print(t)
+            if any(r.status == "dangling" for r in bad):
+                raise typer.Exit(1)
+            return
+
+        g = build_graph(doc, refs)
+        node = _node_id(doc, rule)
+        if node not in g or g.nodes[node].get("kind") == "missing" and g.in_degree(node) == 0:
+            raise CrpipeError(f"no rule, section or glossary term {rule!r} in this document", doc_file)
+        out_refs = [r for r in refs if r.source == node]
+        in_refs = [r for r in refs if node in r.targets]
+        cites, cited_by = within(g, node, depth), within(g, node, depth, reverse=True)
+        result = {
+            "node": node, "kind": g.nodes[node].get("kind"), "depth": depth,
+            "cites": [dict(r.to_dict(), text=_citing_text(doc, r)) for r in out_refs],
+            "cited_by": [dict(r.to_dict(), text=_citing_text(doc, r)) for r in in_refs],
+            "cites_within_depth": [{"node": n, "distance": d} for n, d in cites.items()],
+            "cited_by_within_depth": [{"node": n, "distance": d} for n, d in cited_by.items()],
+        }
+        if json_out:
+            print_json(result)
+            return
+        t = Table(title=f"{node} cites ({len(out_refs)} references)")
+        for col in ("part", "cites", "targets", "status", "text"):
+            t.add_column(col, overflow="fold")
+        for r in out_refs:
+            t.add_row(r.part, r.raw, ", ".join(r.targets), r.status, _citing_text(doc, r))
+        console.print(t)
+        t = Table(title=f"cited by ({len(in_refs)} references)")
+        for col in ("source", "part", "as", "text"):
+            t.add_column(col, overflow="fold")
+        for r in in_refs:
+            t.add_row(r.source, r.part, r.raw, _citing_text(doc, r))
+        console.print(t)
+        if depth > 1:
+            t = Table(title=f"within {depth} steps")
+            for col in ("direction", "distance", "nodes"):
+                t.add_column(col, overflow="fold")
+            for label, found in (("cites", cites), ("cited by", cited_by)):
+                for dist in range(1, depth + 1):
+                    nodes = [n for n, d in found.items() if d == dist]
+                    if nodes:
+                        t.add_row(label, str(dist), ", ".join(nodes))
+            console.print(t)

@@ -1,0 +1,111 @@
+"""The rules graph: rules, sections and glossary terms as nodes, references as typed edges.
+
+Edge ``kind`` is where the citing text stands (``rule``, ``example``, ``glossary``), with
+``-range`` appended when the edge comes from expanding a range ("601.2f–h" gives three
+``rule-range`` edges).  Targets that do not exist become nodes of kind ``missing`` so a
+dangling reference is an edge like any other.  Nodes and edges are added in document
+order, so every export of the same document is byte-identical.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import deque
+from pathlib import Path
+
+import networkx as nx
+
+from ..io import atomic_path, atomic_write, dumps
+from ..model import Document
+from .model import Reference, glossary_node, section_node
+
+EDGE_FIELDS = ("source", "target", "kind", "raw")
+
+
+def edge_kind(ref: Reference) -> str:
+    return f"{ref.part}-range" if ref.is_range else ref.part
+
+
+def build_graph(doc: Document, refs: list[Reference]) -> nx.MultiDiGraph:
+    g = nx.MultiDiGraph(language=doc.meta.language or "", edition=doc.meta.effective_date or "")
+    for s in doc.sections:
+        g.add_node(section_node(s.number), kind="section", label=s.title)
+    for r in doc.rules:
+        g.add_node(r.id, kind="rule", level=r.level, label=r.text[:80])
+    for e in doc.glossary:
+        g.add_node(glossary_node(e.term), kind="glossary", label=e.term)
+    for ref in refs:
+        for t in ref.targets:
+            if t not in g:
+                g.add_node(t, kind="missing", label="")
+            attrs = {"kind": edge_kind(ref), "part": ref.part, "raw": ref.raw, "status": ref.status,
+                     "start": ref.span[0], "end": ref.span[1]}
+            if ref.example is not None:
+                attrs["example"] = ref.example
+            if ref.title:
+                attrs["title"] = ref.title
+            g.add_edge(ref.source, t, **attrs)
+    return g
+
+
+# -- exports -----------------------------------------------------------------------------
+
+def edges_csv(g: nx.MultiDiGraph) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(EDGE_FIELDS)
+    for u, v, d in g.edges(data=True):
+        w.writerow((u, v, d["kind"], d["raw"]))
+    return buf.getvalue()
+
+
+def node_link(g: nx.MultiDiGraph) -> dict:
+    return nx.node_link_data(g, edges="edges")
+
+
+def write_exports(g: nx.MultiDiGraph, out_dir: str | Path, stem: str) -> list[Path]:
+    """``STEM.xref.json`` (node-link), ``STEM.xref.graphml``, ``STEM.xref-edges.csv``."""
+    out = Path(out_dir)
+    paths = [atomic_write(out / f"{stem}.xref.json", dumps(node_link(g)))]
+    gml = out / f"{stem}.xref.graphml"
+    with atomic_path(gml) as tmp:
+        nx.write_graphml(g, tmp, encoding="utf-8", prettyprint=True)
+    paths.append(gml)
+    paths.append(atomic_write(out / f"{stem}.xref-edges.csv", edges_csv(g)))
+    return paths
+
+
+# -- neighbourhoods ------------------------------------------------------------------------
+
+def within(g: nx.MultiDiGraph, node: str, depth: int, reverse: bool = False) -> dict[str, int]:
+    """Nodes reachable from ``node`` in 1..``depth`` steps (against the edges when
+    ``reverse``): what it cites, or what cites it.  Node -> distance, in BFS order."""
+    seen = {node: 0}
+    order: dict[str, int] = {}
+    q = deque([node])
+    step = g.predecessors if reverse else g.successors
+    while q:
+        u = q.popleft()
+        if seen[u] >= depth:
+            continue
+        for v in step(u):
+            if v not in seen:
+                seen[v] = seen[u] + 1
+                order[v] = seen[v]
+                q.append(v)
+    return order
+
+
+def graph_summary(g: nx.MultiDiGraph) -> dict:
+    kinds: dict[str, int] = {}
+    for _, _, k in g.edges(data="kind"):
+        kinds[k] = kinds.get(k, 0) + 1
+    return {"nodes": g.number_of_nodes(), "edges": g.number_of_edges(),
+            "edge_kinds": dict(sorted(kinds.items())),
+            "missing_nodes": sorted(n for n, k in g.nodes(data="kind") if k == "missing")}
+
+
+def dumps_refs(refs: list[Reference]) -> str:
+    return json.dumps([r.to_dict() for r in refs], ensure_ascii=False, sort_keys=True, indent=1) + "\n"

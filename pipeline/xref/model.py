@@ -1,0 +1,68 @@
+"""The typed boundary of the cross-reference stage: one :class:`Reference` per citation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Where in a document the citing text stands.
+PARTS = ("rule", "example", "glossary")
+#: Resolution outcomes.  ``external``: missing from a fragment (a paste, a web card) but
+#: present in the full edition it was resolved against.
+STATUSES = ("unresolved", "resolved", "dangling", "title-mismatch", "external")
+
+GLOSSARY_PREFIX = "glossary:"
+SECTION_PREFIX = "section:"
+
+
+def glossary_node(term: str) -> str:
+    return f"{GLOSSARY_PREFIX}{term}"
+
+
+def section_node(number: int | str) -> str:
+    return f"{SECTION_PREFIX}{number}"
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One citation of a rule, a range of rules or a section, in one piece of text.
+
+    ``span`` is the ``[start, end)`` of ``raw`` (the number or range exactly as written,
+    without the cue word and title) in the citing text: the rule's text, its
+    ``example``-th example, or a glossary definition.  ``targets`` are the cited ids,
+    a range expanded to every rule in it that exists (plus its endpoints when they do
+    not); sections are ``section:N``.  ``cue`` tells why the number counts as a
+    reference: ``number`` (a subrule number is one by its shape), ``rule-word``,
+    ``see-word``, ``title``, ``list`` (continues a list of references) or ``section``.
+    """
+
+    source: str
+    part: str
+    span: tuple[int, int]
+    raw: str
+    kind: str  # single | range | section
+    targets: tuple[str, ...]
+    cue: str
+    title: str | None = None
+    example: int | None = None
+    lang: str = "en"
+    status: str = "unresolved"
+    missing: tuple[str, ...] = ()
+    detail: str | None = None
+
+    @property
+    def is_range(self) -> bool:
+        return self.kind == "range"
+
+    def to_dict(self) -> dict:
+        d = {
+            "source": self.source, "part": self.part, "span": list(self.span), "raw": self.raw,
+            "kind": self.kind, "targets": list(self.targets), "cue": self.cue, "lang": self.lang,
+            "status": self.status,
+        }
+        for k in ("title", "example", "detail"):
+            v = getattr(self, k)
+            if v is not None:
+                d[k] = v
+        if self.missing:
+            d["missing"] = list(self.missing)
+        return d

@@ -1,0 +1,90 @@
+"""Regular expressions for rule references, built from a language :class:`Profile`.
+
+Nothing here names an English, Portuguese or Spanish word: the cue words (rule, see,
+section, conjunctions, range words) all come from the profile, so a new language is a
+new profile.  What *is* language-independent lives here: the shape of a rule number,
+the dashes of a range and the quotation marks around a title.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..profiles import Profile, get as get_profile
+
+# A rule number as it is cited.  No digit may touch it on either side ("2011–2018",
+# "Celebr-8000" are not rules) and it may not be one group of a thousands-separated
+# number ("999,999").  A letter is part of it only when no other lowercase letter
+# follows: "601.2f," is a subrule, "601.2fand" is too ambiguous to claim.  The start may
+# be glued to a word ("regra601.2f"), which pasted PDFs do all the time.
+_NUM_CORE = r"[1-9]\d{2}(?:\.[1-9]\d{0,2}(?:[a-z](?![a-z]))?)?"
+NUM = rf"(?<!\d)(?<!\d[.,])(?:{_NUM_CORE})(?!\d)(?!,\d)(?!\.\d)"
+
+# What may stand after the dash of a range: a full number ("903.6–903.11"), a subrule
+# number of the same rule ("712.9–10"), or a letter ("614.1c–d").
+_TAIL = rf"(?:{_NUM_CORE}|\d{{1,3}}(?:[a-z](?![a-z]))?|[a-z])(?![\w])"
+DASHES = "–—‐‑-"  # en dash, em dash, hyphen (Unicode and ASCII)
+
+OPEN_QUOTES = "“«\"„‘'"
+CLOSE_QUOTES = "”»\"“’'"
+
+#: One reference unit: a number, optionally a range, optionally a quoted title.
+UNIT_RE = re.compile(
+    rf"(?P<num>{NUM})"
+    rf"(?:\s?(?P<dash>[{DASHES}])\s?(?P<tail>{_TAIL}))?"
+)
+TITLE_RE = re.compile(
+    rf",?\s*[{re.escape(OPEN_QUOTES)}](?P<title>[^{re.escape(CLOSE_QUOTES)}\n]{{1,90}})[{re.escape(CLOSE_QUOTES)}]"
+)
+#: After a cited number, a following word means a quantity ("exactly 100 cards").
+FOLLOWED_BY_WORD_RE = re.compile(r"\s+[^\W\d_]")
+
+
+def _alt(words) -> str:
+    # Longest first, so "rules" wins over "rule" and "and/or" over "and".
+    return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
+
+
+@dataclass(frozen=True)
+class Patterns:
+    """The compiled cue patterns of one language."""
+
+    lang: str
+    #: A rule word right before the number, glue allowed: "rule 601", "regra601".
+    rule_cue: re.Pattern
+    #: A citing verb right before the number: "See 718", "véase 607".
+    see_cue: re.Pattern
+    #: A section citation: "section 7", "seção 6".
+    section: re.Pattern
+    #: What may stand between two items of a list: ", ", " and ", ", and rule ", " e ".
+    list_sep: re.Pattern
+    #: A range word between two full numbers: " through ", " a ", " hasta ".
+    range_sep: re.Pattern
+
+
+@lru_cache(maxsize=None)
+def patterns_for(lang: str) -> Patterns:
+    return build_patterns(get_profile(lang))
+
+
+def build_patterns(p: Profile) -> Patterns:
+    rule_words = _alt(p.rule_words)
+    # Multi-word see phrases ("as described in") end in a preposition; as a cue for a bare
+    # three-digit number only the citing verbs themselves are strong enough.
+    see_words = _alt([w for w in p.see_words if " " not in w])
+    conj = _alt(p.conjunctions)
+    # A word boundary made by hand: the cue word must not be the tail of a longer word
+    # ("overrule 601" is not a citation), but the number may be glued to it.
+    lb = r"(?<![^\W\d_])"
+    return Patterns(
+        lang=p.lang,
+        rule_cue=re.compile(rf"{lb}(?:{rule_words})\s*$", re.IGNORECASE),
+        see_cue=re.compile(rf"{lb}(?:{see_words})\s+$", re.IGNORECASE),
+        section=re.compile(
+            rf"{lb}(?P<word>{_alt(p.section_words)})\s*(?P<sec>[1-9])(?!\d)(?!\.\d)", re.IGNORECASE),
+        list_sep=re.compile(
+            rf"\s*(?:[,;]\s*)?(?:(?:{conj})\s+)?(?:{lb}(?:{rule_words})\s*)?", re.IGNORECASE),
+        range_sep=re.compile(rf"\s+(?:{_alt(p.range_words)})\s+", re.IGNORECASE),
+    )
