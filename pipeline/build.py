@@ -23,6 +23,7 @@ import yaml
 from .errors import CrpipeError, InputError
 from .io import atomic_write, write_json
 from .model import Document
+from .xref.stage import stage_xref
 
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "crpipe"
 
@@ -182,6 +183,7 @@ Stage = Callable[[BuildContext], None]
 STAGES: list[tuple[str, Stage]] = [
     ("reference edition", stage_reference),
     ("translations", stage_translations),
+    ("cross-references", stage_xref),
 ]
 
 
