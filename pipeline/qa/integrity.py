@@ -25,8 +25,8 @@ def numbering_findings(doc: Document) -> list[Finding]:
     seen: dict[str, int] = {}
     prev: RuleNumber | None = None
     ids = set()
-    for r in doc.rules:
-        n = RuleNumber.parse(r.id)
+    nums = [RuleNumber.parse(r.id) for r in doc.rules]
+    for r, n in zip(doc.rules, nums):
         if r.id in seen:
             out.append(Finding("duplicate", f"{r.id} appears again (first at line {seen[r.id]})", "error", r.id, r.line))
         else:
@@ -39,37 +39,35 @@ def numbering_findings(doc: Document) -> list[Finding]:
         ids.add(r.id)
 
     sec = {s.number for s in doc.sections}
-    for r in doc.rules:
-        n = RuleNumber.parse(r.id)
-        if n.level in ("subrule", "lettered") and str(n.parent()) not in ids:
+    for r, n in zip(doc.rules, nums):
+        if r.parent is not None and r.parent not in ids:
             out.append(Finding("orphan", f"{r.id} has no parent rule {n.parent()}", "error", r.id, r.line))
         if sec and n.level == "rule" and n.section not in sec:
             out.append(Finding("wrong-section", f"{r.id} belongs to no section heading {n.section}", "warning", r.id, r.line))
-    out.extend(_gaps(doc, ids))
+    out.extend(_gaps(doc, nums))
     return out
 
 
-def _gaps(doc: Document, ids: set[str]) -> list[Finding]:
+def _gaps(doc: Document, nums: list[RuleNumber]) -> list[Finding]:
     """Missing numbers inside each family: children of one parent should run 1, 2, 3 or a, b, c."""
     out = []
     families: dict[str, list[RuleNumber]] = {}
-    for r in doc.rules:
-        n = RuleNumber.parse(r.id)
-        if n.level in ("subrule", "lettered"):
-            families.setdefault(str(n.parent()), []).append(n)
+    for r, n in zip(doc.rules, nums):
+        if r.parent is not None:
+            families.setdefault(r.parent, []).append(n)
     line = {r.id: r.line for r in doc.rules}
     for parent, kids in families.items():
         kids = sorted(set(kids))
         if kids[0].letter is None:
-            nums = [k.sub for k in kids]
-            expected = range(1, max(nums) + 1)
+            seq = [k.sub for k in kids]
+            expected = range(1, max(seq) + 1)
         else:
             valid = [k for k in kids if k.letter_valid]
             if not valid:
                 continue
-            nums = [k.letter_index for k in valid]
-            expected = range(0, max(nums) + 1)
-        present = set(nums)
+            seq = [k.letter_index for k in valid]
+            expected = range(0, max(seq) + 1)
+        present = set(seq)
         missing = [e for e in expected if e not in present]
         # One finding per run of missing numbers, so a typo such as 505.54 for 505.5a
         # reads as one anomaly, not fifty.
@@ -89,9 +87,8 @@ def _gaps(doc: Document, ids: set[str]) -> list[Finding]:
             out.append(Finding("gap", f"{what} {'is' if len(run) == 1 else 'are'} missing before {nxt}", "warning", nxt, line.get(nxt)))
     # three-digit rules inside one section
     by_sec: dict[int, list[int]] = {}
-    for r in doc.rules:
-        n = RuleNumber.parse(r.id)
-        if n.level == "rule":
+    for n in nums:
+        if n.sub is None:
             by_sec.setdefault(n.section, []).append(n.rule)
     for sec, rules in by_sec.items():
         rules = sorted(set(rules))

@@ -22,7 +22,7 @@ from ..rulenum import RuleNumber
 from .paragraphs import join_lines
 
 RULE_LINE = re.compile(
-    r"^(?P<lead>[ \t]*)(?P<num>[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?)"
+    r"^(?P<lead>[ \t]*)(?P<num>(?P<r>[1-9]\d{2})(?:\.(?P<s>\d{1,3})(?P<l>[a-z])?)?)"
     r"(?P<head>\.?[ \t]+|\.(?=[A-Z“\"(]))(?P<text>\S.*)?$"
 )
 SECTION_LINE = re.compile(r"^(?P<num>[1-9])\.(?P<head>[ \t]+)(?P<text>\S.*?)$")
@@ -33,6 +33,11 @@ DATE_RE = re.compile(
 )
 FILE_DATE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})")
 REF_TOKEN = re.compile(r"(?<![\d.])([1-9]\d{2}(?:\.\d{1,3}[a-z]?)?)(?![\d])")
+
+
+def _number(m: re.Match) -> RuleNumber:
+    s = m.group("s")
+    return RuleNumber(int(m.group("r")), int(s) if s is not None else None, m.group("l"))
 
 
 def _iso(date_text: str) -> str:
@@ -193,10 +198,11 @@ class _Parser:
             prev_blank = bool(gap) or i == a
             pending_gap, gap = gap, []
 
-            m = RULE_LINE.match(line)
-            if m and self._is_rule_start(m, prev_blank, last, para):
+            c0 = line[0]
+            m = RULE_LINE.match(line) if c0.isdigit() or c0 in " \t" else None
+            num = _number(m) if m else None
+            if num is not None and self._is_rule_start(m, num, prev_blank, last, para):
                 close()
-                num = RuleNumber.parse(m.group("num"))
                 order += 1
                 rule = Rule(id=str(num), text="", section=num.section, level=num.level, order=order, line=i + 1)
                 if num.level != "rule":
@@ -205,7 +211,7 @@ class _Parser:
                 cur_rule, last = rule, num
                 para = [rule, [m.group("text") or ""], before, m.group("lead") + m.group("num") + m.group("head")]
                 continue
-            ms = SECTION_LINE.match(line)
+            ms = SECTION_LINE.match(line) if c0.isdigit() else None
             if ms and self._is_section_start(ms, prev_blank, cur_section):
                 close()
                 order += 1
@@ -214,7 +220,7 @@ class _Parser:
                 cur_section = sec.number
                 para = [sec, [ms.group("text")], before, f"{ms.group('num')}.{ms.group('head')}"]
                 continue
-            me = EXAMPLE_LINE.match(line)
+            me = EXAMPLE_LINE.match(line) if c0 in "E \t" else None
             if me and cur_rule is not None:
                 close()
                 ex = Example("", i + 1)
@@ -246,12 +252,7 @@ class _Parser:
             if r.parent and r.parent in index:
                 index[r.parent].children.append(r.id)
 
-    def _is_rule_start(self, m: re.Match, prev_blank: bool, last: RuleNumber | None, para) -> bool:
-        if m.group("text") is None and not m.group("head").strip(". \t") == "":
-            return False
-        num = RuleNumber.try_parse(m.group("num"))
-        if num is None:
-            return False
+    def _is_rule_start(self, m: re.Match, num: RuleNumber, prev_blank: bool, last: RuleNumber | None, para) -> bool:
         if prev_blank or para is None:
             return True
         if not self.wrapped:
