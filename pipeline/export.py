@@ -90,6 +90,18 @@ def search(db: Path, query: str, limit: int = 10) -> list[dict]:
         sql = ("SELECT kind, key, snippet(search, 3, '[', ']', '…', 12), bm25(search, 0, 0, 4.0, 1.0) AS score "
                "FROM search WHERE search MATCH ? ORDER BY score LIMIT ?")
         seen, out = set(), []
+        # A query that names a glossary term puts the term and the rules it points to first.
+        row = con.execute("SELECT term, definition, refs FROM glossary WHERE lower(term) = lower(?)",
+                          (" ".join(words),)).fetchone()
+        if row:
+            term, definition, refs = row
+            seen.add(("glossary", term))
+            out.append({"kind": "glossary", "id": term, "snippet": definition[:120], "score": None})
+            for ref in refs.split():
+                hit = con.execute("SELECT text FROM rules WHERE id = ?", (ref,)).fetchone()
+                if hit and ("rule", ref) not in seen:
+                    seen.add(("rule", ref))
+                    out.append({"kind": "rule", "id": ref, "snippet": hit[0][:120], "score": None})
         for q in (phrase, loose):
             for kind, key, snip, score in con.execute(sql, (q, limit)):
                 if (kind, key) not in seen:
