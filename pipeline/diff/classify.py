@@ -146,7 +146,7 @@ def _section(rule_id: str | None) -> int | None:
 
 
 def _text_change(kind_same: str, kind_moved: str, old_id, new_id, old_text: str, new_text: str,
-                 full_map: dict, part: str, section, similarity=None) -> Change | None:
+                 full_map: dict, part: str, section, similarity=None, words: bool = True) -> Change | None:
     """A change between two matched texts, or None when they only differ in typography."""
     a, b = normalize(old_text), normalize(new_text)
     moved = old_id != new_id
@@ -154,7 +154,7 @@ def _text_change(kind_same: str, kind_moved: str, old_id, new_id, old_text: str,
         return Change(kind_moved, part, old_id, new_id, old_text, new_text, None, False, similarity, section) if moved else None
     refs_only = normalize(remap_refs(old_text, full_map)) == b
     return Change(kind_moved + "_modified" if moved else kind_same, part, old_id, new_id, old_text, new_text,
-                  word_diff(old_text, new_text), refs_only, similarity, section)
+                  word_diff(old_text, new_text) if words else None, refs_only, similarity, section)
 
 
 def _step(a: str, b: str) -> int | None:
@@ -172,7 +172,7 @@ def _step(a: str, b: str) -> int | None:
 
 # -- the parts ----------------------------------------------------------------------------
 
-def _rule_changes(old: Document, new: Document):
+def _rule_changes(old: Document, new: Document, words: bool = True):
     oi, ni = _items(old), _items(new)
     m = match_items(oi, ni)
     pairs = {oi[i].id: ni[j].id for i, j in sorted(m.pairs.items())}
@@ -188,7 +188,7 @@ def _rule_changes(old: Document, new: Document):
             changes.append(Change("removed", part, r.id, None, r.text, None, None, False, None, _section(r.id)))
             continue
         n = new.rules[j]
-        c = _text_change("modified", "moved", r.id, n.id, r.text, n.text, full_map, part, _section(n.id), m.score[i])
+        c = _text_change("modified", "moved", r.id, n.id, r.text, n.text, full_map, part, _section(n.id), m.score[i], words)
         if c:
             changes.append(c)
     for j, r in enumerate(new.rules):
@@ -415,14 +415,18 @@ def _check(doc: Document, side: str) -> None:
                          doc.meta.source_file or side)
 
 
-def diff_documents(old: Document, new: Document, line_diff: bool = True) -> DiffResult:
-    """Everything that changed from ``old`` to ``new`` (two editions in one language)."""
+def diff_documents(old: Document, new: Document, line_diff: bool = True, word_diffs: bool = True) -> DiffResult:
+    """Everything that changed from ``old`` to ``new`` (two editions in one language).
+
+    ``line_diff=False`` skips the plain line-diff count of the summary and
+    ``word_diffs=False`` the word-level diffs of rule texts (the archive needs neither).
+    """
     _check(old, "old")
     _check(new, "new")
     if old.meta.language != new.meta.language:
         raise InputError(f"cannot diff a {old.meta.language} text with a {new.meta.language} text "
                          "(editions must be in one language)", new.meta.source_file)
-    pairs, full_map, changes = _rule_changes(old, new)
+    pairs, full_map, changes = _rule_changes(old, new, word_diffs)
     renumbering = {o: n for o, n in full_map.items() if n != o}
     changes += _example_changes(old, new, pairs, full_map)
     changes += _title_changes(old, new)

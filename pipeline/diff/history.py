@@ -1,0 +1,292 @@
+"""A folder of editions as one archive: rule numbers across time and each rule's lineage.
+
+Consecutive editions are matched once (:func:`~pipeline.diff.classify.diff_documents`)
+and the result -- the number map and the texts that changed -- is cached on disk under
+a key made of the two files' sha256 and the matcher's version, so a second history query
+reads ~100 small JSON files instead of parsing and matching 110 editions.
+
+File names can lie (``2006-06-01.txt`` holds the 2004-06-01 edition): editions are
+ordered by the effective date stated inside them; the file name stays the label.
+Truncated editions are left out of the chain (they would make rules vanish and come back).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError
+from ..io import write_json
+from ..model import Document
+from .classify import diff_documents
+from .match import MATCHER_VERSION
+from .text import normalize
+from .worddiff import word_diff
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "crpipe"
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Edition:
+    label: str  # the file name's stem, e.g. "2021-04-19"
+    path: Path
+    sha256: str
+    effective_date: str | None  # as stated inside the document
+
+
+@dataclass
+class PairMap:
+    """What the matcher found between two consecutive editions (the cached part)."""
+
+    pairs: dict[str, str]  # old number -> new number, every matched rule
+    changed: dict[str, list[str]]  # old number -> [old text, new text] when the text changed
+
+    @property
+    def back(self) -> dict[str, str]:
+        return {n: o for o, n in self.pairs.items()}
+
+
+@dataclass
+class Lineage:
+    """One rule through the archive.
+
+    ``spans``: consecutive editions under one number ({number, first, last}, labels).
+    ``text_changes``: every edition where its text changed ({edition, effective_date,
+    number, old_text, new_text, word_diff}).  ``appeared``/``disappeared``: the first
+    edition that has it / the first that no longer has it (None: present at the archive's
+    start / still present at its end).
+    """
+
+    rule: str
+    edition: str
+    spans: list[dict] = field(default_factory=list)
+    text_changes: list[dict] = field(default_factory=list)
+    appeared: str | None = None
+    disappeared: str | None = None
+    first_text: str | None = None
+    numbers: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"rule": self.rule, "edition": self.edition, "numbers": self.numbers, "spans": self.spans,
+                "text_changes": self.text_changes, "appeared": self.appeared,
+                "disappeared": self.disappeared, "first_text": self.first_text}
+
+
+class EditionArchive:
+    """The editions in ``directory`` (``*.txt``), in effective-date order."""
+
+    def __init__(self, directory: str | Path, cache_dir: str | Path | None = None, memory: int = 3):
+        self.dir = Path(directory)
+        if not self.dir.is_dir():
+            raise InputError("not a folder of editions", self.dir)
+        self.cache_dir = (Path(cache_dir) if cache_dir else default_cache_dir()) / f"diff-{MATCHER_VERSION}"
+        self._docs: OrderedDict[str, Document] = OrderedDict()
+        self._memory = max(2, memory)
+        self._pairs: dict[int, PairMap] = {}
+        self.skipped: list[dict] = []  # {file, reason}
+        self.editions: list[Edition] = self._scan()
+        if len(self.editions) < 1:
+            raise InputError("no readable Comprehensive Rules edition (*.txt) in this folder", self.dir)
+        self._by_label = {e.label: i for i, e in enumerate(self.editions)}
+        self._by_date = {e.effective_date: i for i, e in enumerate(self.editions) if e.effective_date}
+
+    # -- the editions ---------------------------------------------------------------------
+    def _scan(self) -> list[Edition]:
+        found: list[Edition] = []
+        seen: set[str] = set()
+        for p in sorted(self.dir.glob("*.txt")):
+            sha = _sha256(p)
+            if sha in seen:
+                self.skipped.append({"file": p.name, "reason": "same bytes as another edition"})
+                continue
+            meta_path = self.cache_dir / "editions" / f"{sha}.json"
+            meta = _read_json(meta_path)
+            if meta is None:
+                meta = _quick_meta(p)
+                write_json(meta_path, meta)
+            if meta.get("error"):
+                self.skipped.append({"file": p.name, "reason": meta["error"]})
+            elif meta.get("truncated"):
+                self.skipped.append({"file": p.name, "reason": "truncated edition"})
+            else:
+                seen.add(sha)
+                found.append(Edition(p.stem, p, sha, meta.get("effective_date")))
+        return sorted(found, key=lambda e: (e.effective_date or e.label, e.label))
+
+    def dates(self) -> list[str]:
+        """Edition labels (file dates) in effective-date order."""
+        return [e.label for e in self.editions]
+
+    def index(self, date: str) -> int:
+        """Position of an edition given by its label (file date) or its stated effective date."""
+        if date in self._by_label:
+            return self._by_label[date]
+        if date in self._by_date:
+            return self._by_date[date]
+        raise InputError(f"no edition {date} in this archive (have {self.editions[0].label} … {self.editions[-1].label})", self.dir)
+
+    def _remember(self, sha: str, doc: Document) -> None:
+        self._docs[sha] = doc
+        self._docs.move_to_end(sha)
+        while len(self._docs) > self._memory:
+            self._docs.popitem(last=False)
+
+    def load(self, date: str) -> Document:
+        from ..segment.official import parse_file
+
+        e = self.editions[self.index(date)]
+        doc = self._docs.get(e.sha256)
+        if doc is None:
+            doc = parse_file(e.path)
+            self._remember(e.sha256, doc)
+        else:
+            self._docs.move_to_end(e.sha256)
+        return doc
+
+    # -- consecutive pairs ------------------------------------------------------------------
+    def _pair_path(self, i: int) -> Path:
+        a, b = self.editions[i], self.editions[i + 1]
+        return self.cache_dir / "pairs" / f"{a.sha256}-{b.sha256}.json"
+
+    def pair(self, i: int) -> PairMap:
+        """The match between edition ``i`` and ``i + 1`` (computed once, then cached)."""
+        pm = self._pairs.get(i)
+        if pm is not None:
+            return pm
+        path = self._pair_path(i)
+        data = _read_json(path)
+        if data is None:
+            a, b = self.editions[i], self.editions[i + 1]
+            res = diff_documents(self.load(a.label), self.load(b.label), line_diff=False, word_diffs=False)
+            old, new = self.load(a.label), self.load(b.label)
+            changed = {}
+            for o, n in res.pairs.items():
+                ta, tb = old.rule(o).text, new.rule(n).text
+                if normalize(ta) != normalize(tb):
+                    changed[o] = [ta, tb]
+            data = {"old": a.sha256, "new": b.sha256, "pairs": res.pairs, "changed": changed}
+            write_json(path, data)
+        pm = PairMap(data["pairs"], data["changed"])
+        self._pairs[i] = pm
+        return pm
+
+    def precompute(self, progress=None) -> int:
+        """Match every consecutive pair not cached yet (in order, so each edition is parsed once)."""
+        done = 0
+        for i in range(len(self.editions) - 1):
+            if i not in self._pairs and not self._pair_path(i).is_file():
+                done += 1
+            self.pair(i)
+            if progress:
+                progress(i + 1, len(self.editions) - 1)
+        return done
+
+    # -- queries ------------------------------------------------------------------------------
+    def map_number(self, rule_id: str, from_date: str, to_date: str) -> str | None:
+        """The number ``rule_id`` of edition ``from_date`` has in ``to_date`` (None: it is gone).
+
+        Composes the consecutive matches, forwards or backwards in time.
+        """
+        i, j = self.index(from_date), self.index(to_date)
+        cur: str | None = rule_id
+        if i <= j:
+            for k in range(i, j):
+                cur = self.pair(k).pairs.get(cur)
+                if cur is None:
+                    return None
+        else:
+            for k in range(i - 1, j - 1, -1):
+                cur = self.pair(k).back.get(cur)
+                if cur is None:
+                    return None
+        return cur
+
+    def lineage(self, rule_id: str, date: str | None = None) -> Lineage:
+        """The numbers and texts of ``rule_id`` (as numbered in ``date``, default the latest)."""
+        k = self.index(date) if date else len(self.editions) - 1
+        doc = self.load(self.editions[k].label)
+        rule = doc.rule(rule_id)
+        if rule is None:
+            raise InputError(f"no rule {rule_id} in edition {self.editions[k].label}", self.editions[k].path)
+        E = self.editions
+        # versions[i] = (number, text) for every edition the rule is in
+        versions: dict[int, tuple[str, str]] = {k: (rule_id, rule.text)}
+        lin = Lineage(rule_id, E[k].label)
+        cur, text = rule_id, rule.text
+        for i in range(k - 1, -1, -1):  # backwards: edition i -> i + 1
+            pm = self.pair(i)
+            prev = pm.back.get(cur)
+            if prev is None:
+                lin.appeared = E[i + 1].label
+                break
+            if prev in pm.changed:
+                text = pm.changed[prev][0]
+            cur = prev
+            versions[i] = (cur, text)
+        cur, text = rule_id, rule.text
+        for i in range(k, len(E) - 1):  # forwards
+            pm = self.pair(i)
+            nxt = pm.pairs.get(cur)
+            if nxt is None:
+                lin.disappeared = E[i + 1].label
+                break
+            if cur in pm.changed:
+                text = pm.changed[cur][1]
+            cur = nxt
+            versions[i + 1] = (cur, text)
+        idx = sorted(versions)
+        lin.first_text = versions[idx[0]][1]
+        for a, b in zip([None] + idx, idx):
+            num, txt = versions[b]
+            if a is None or versions[a][0] != num:
+                lin.spans.append({"number": num, "first": E[b].label, "last": E[b].label,
+                                  "first_effective": E[b].effective_date, "last_effective": E[b].effective_date})
+            else:
+                lin.spans[-1]["last"] = E[b].label
+                lin.spans[-1]["last_effective"] = E[b].effective_date
+            if a is not None and normalize(versions[a][1]) != normalize(txt):
+                lin.text_changes.append({"edition": E[b].label, "effective_date": E[b].effective_date,
+                                         "number": num, "old_text": versions[a][1], "new_text": txt,
+                                         "word_diff": word_diff(versions[a][1], txt)})
+        lin.numbers = list(dict.fromkeys(s["number"] for s in lin.spans))
+        return lin
+
+
+def _quick_meta(path: Path) -> dict:
+    """Effective date and completeness without a full parse (a cold scan of 110 editions
+    would otherwise parse each one twice).  Mirrors the parser's tests: the date line,
+    and a Glossary and a Credits heading after the Contents list's own entries."""
+    from ..ingest.decode import read_text
+    from ..segment.official import DATE_RE, _iso, looks_official
+
+    try:
+        text = read_text(path).text
+    except InputError as e:
+        return {"error": e.message}
+    if not looks_official(text):
+        return {"error": "not an official Comprehensive Rules text"}
+    m = DATE_RE.search(text)
+    lines = [ln.strip() for ln in text.split("\n")]
+    gloss = [i for i, ln in enumerate(lines) if ln == "Glossary"]
+    credits = [i for i, ln in enumerate(lines) if ln == "Credits"]
+    return {"effective_date": _iso(m.group("date")) if m else None,
+            "truncated": not (len(gloss) >= 2 and credits and credits[-1] > gloss[-1])}
+
+
+def _read_json(path: Path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
