@@ -1,0 +1,222 @@
+"""What the linker knows about one English edition, built once from the edition itself.
+
+* candidates: every rule with a sentence of its own (titles such as "702.127 Aftermath"
+  or "709 Split Cards" are headings, not rules a ruling can cite);
+* a BM25 index over the candidates' lemmas (text and examples);
+* triggers: lemma phrases that, named in a ruling, point at a subtree of rules —
+  keyword abilities and actions (the 702.x / 701.x headings), topics (every other
+  heading: "Split Cards", "Copying Objects"), glossary terms (with their "See rule"
+  references), each weighted by how specific the phrase is in this edition;
+* aliases for renamed terms, read from the glossary's "(Obsolete)" entries
+  ("Converted Mana Cost (Obsolete)": "An obsolete term for mana value.").
+
+Nothing here is a hard-coded list of keywords or rule numbers: a new edition brings its own.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import sparse
+
+from ..model import Document
+from .text import content, lemma_lists
+
+_SENTENCE_END = re.compile(r"[.:!?)”\"]\s*$")
+_SPLIT_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(])")
+_OBSOLETE = re.compile(r"\s*\(obsolete\)\s*$", re.IGNORECASE)
+_ALIAS_FOR = re.compile(r"\b(?:obsolete|older)\s+(?:term|name|keyword|card type)?\s*(?:for|of)\s+(?:an?\s+|the\s+)?"
+                        r"“?([A-Za-z][A-Za-z\- ]+?)(?:\s*\[|[.,”]|$)")
+_ALIAS_RENAMED = re.compile(r"renamed\.?\s+See rule [0-9.a-z]+,\s*“([^”]+)”")
+
+#: Card layouts (MTGJSON / Scryfall names) -> the word their rules' heading starts with.
+LAYOUT_WORDS = {
+    "split": "split", "aftermath": "split", "flip": "flip", "double-faced": "double-faced",
+    "transform": "double-faced", "modal_dfc": "double-faced", "meld": "meld", "leveler": "leveler",
+    "saga": "saga", "adventure": "adventurer", "class": "class", "case": "case", "prototype": "prototype",
+    "attraction": "attraction",
+}
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """A phrase that, found in a ruling, points at rules (the subtree under ``roots``)."""
+
+    phrase: tuple[str, ...]  # content lemmas
+    kind: str  # keyword | topic | glossary | layout
+    label: str  # what a person reads in the evidence
+    roots: tuple[str, ...]
+    weight: float  # 0..1: how specific the phrase is in this edition
+
+
+@dataclass
+class Alias:
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+    label: str
+
+
+@dataclass
+class RuleIndex:
+    edition: str | None
+    ids: list[str]  # candidate rule ids, in document order
+    texts: list[str]
+    sentences: list[list[str]]  # per candidate: its sentences as lemma strings (for fuzzy matching)
+    sentence_texts: list[list[str]]  # the same sentences as written
+    matrix: sparse.csr_matrix  # candidates x vocabulary, BM25 term weights
+    vocab: dict[str, int]
+    idf: np.ndarray
+    pos: dict[str, int]  # rule id -> row
+    subtree: dict[str, np.ndarray]  # any rule id -> rows of the candidates at or under it
+    triggers: dict[str, list[Trigger]]  # first lemma -> triggers starting with it
+    aliases: list[Alias]
+    layout_roots: dict[str, tuple[str, ...]]
+    all_ids: frozenset[str] = field(default_factory=frozenset)
+
+    def rows(self, root: str) -> np.ndarray:
+        return self.subtree.get(root, np.empty(0, dtype=np.int64))
+
+
+def _is_title(text: str) -> bool:
+    t = text.strip()
+    return len(t.split()) <= 8 and not _SENTENCE_END.search(t)
+
+
+def _phrase_rows(phrase: tuple[str, ...], seqs: list[list[str]], inv: dict[str, set[int]]) -> list[int]:
+    """Rows whose lemma sequence contains the phrase (contiguously)."""
+    cand = set.intersection(*(inv.get(t, set()) for t in phrase))
+    n = len(phrase)
+    out = []
+    for i in sorted(cand):
+        s = seqs[i]
+        if any(tuple(s[j:j + n]) == phrase for j in range(len(s) - n + 1) if s[j] == phrase[0]):
+            out.append(i)
+    return out
+
+
+def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
+    rules = doc.rules
+    cands = [r for r in rules if r.level != "rule" and not _is_title(r.text)]
+    ids = [r.id for r in cands]
+    pos = {rid: i for i, rid in enumerate(ids)}
+    sent_texts: list[list[str]] = [_SPLIT_SENT.split(r.text) + r.example_texts for r in cands]
+    flat = [s for ss in sent_texts for s in ss]
+
+    cand_ids = set(ids)
+    titles = [r for r in rules if r.id not in cand_ids]
+    gloss = [g for g in doc.glossary]
+    gloss_names = [[n.strip() for n in _OBSOLETE.sub("", g.term).split(",") if n.strip()] for g in gloss]
+    phrases_src = [r.text for r in titles] + [n for ns in gloss_names for n in ns]
+
+    lemmas = lemma_lists(flat + phrases_src)
+    flat_l = [content(x) for x in lemmas[:len(flat)]]
+    ph_l = [tuple(content(x)) for x in lemmas[len(flat):]]
+    title_ph = dict(zip((r.id for r in titles), ph_l[:len(titles)]))
+    gl_ph = iter(ph_l[len(titles):])
+
+    # A rule's text and examples, sentence by sentence (lemmatized once, used twice).
+    sentences, body_l, k = [], [], 0
+    for ss in sent_texts:
+        part = flat_l[k:k + len(ss)]
+        sentences.append([" ".join(x) for x in part])
+        body_l.append([t for x in part for t in x])
+        k += len(ss)
+
+    # BM25 weights, precomputed per (rule, lemma).
+    vocab: dict[str, int] = {}
+    rows, cols, tfs = [], [], []
+    for i, toks in enumerate(body_l):
+        counts: dict[int, int] = {}
+        for t in toks:
+            c = vocab.setdefault(t, len(vocab))
+            counts[c] = counts.get(c, 0) + 1
+        for c, n in counts.items():
+            rows.append(i), cols.append(c), tfs.append(n)
+    n_docs = len(cands)
+    tf = sparse.csr_matrix((np.array(tfs, dtype=np.float64), (rows, cols)), shape=(n_docs, len(vocab)))
+    df = np.bincount(cols, minlength=len(vocab))
+    idf = np.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+    lens = np.array([len(t) for t in body_l], dtype=np.float64)
+    norm = k1 * (1 - b + b * lens / max(lens.mean(), 1.0))
+    coo = tf.tocoo()
+    w = coo.data * (k1 + 1) / (coo.data + norm[coo.row]) * idf[coo.col]
+    matrix = sparse.csr_matrix((w, (coo.row, coo.col)), shape=tf.shape)
+
+    inv: dict[str, set[int]] = {}
+    for i, toks in enumerate(body_l):
+        for t in toks:
+            inv.setdefault(t, set()).add(i)
+
+    # Subtrees: every rule id -> candidate rows at or under it.
+    children = {r.id: r.children for r in rules}
+    subtree: dict[str, np.ndarray] = {}
+
+    def collect(rid: str) -> list[int]:
+        out = [pos[rid]] if rid in pos else []
+        for c in children.get(rid, []):
+            out.extend(collect(c))
+        return out
+    for r in rules:
+        subtree[r.id] = np.array(collect(r.id), dtype=np.int64)
+
+    def weight(phrase: tuple[str, ...], roots: tuple[str, ...]) -> float:
+        inside = set()
+        for rt in roots:
+            inside.update(subtree.get(rt, np.empty(0, dtype=np.int64)).tolist())
+        outside = [i for i in _phrase_rows(phrase, body_l, inv) if i not in inside]
+        # A phrase used all over the rules ("cast", "spell") says little about where a
+        # ruling belongs; one used only under its own heading ("aftermath") says a lot.
+        return min(1.0, 4.0 / (1 + len(outside)))
+
+    triggers: list[Trigger] = []
+    for r in titles:
+        ph = title_ph[r.id]
+        if not ph or r.id in ("701", "702") or (r.level == "rule" and r.text.strip() == "General"):
+            continue
+        kind = "keyword" if r.parent in ("701", "702") else "topic"
+        parts = [ph]
+        if kind == "keyword" and " and " in r.text:  # "Tap and Untap"
+            parts = [tuple(content(x)) for x in lemma_lists(r.text.split(" and "))]
+        for p in parts:
+            if p:
+                triggers.append(Trigger(p, kind, f"{r.id} {r.text}", (r.id,), weight(p, (r.id,))))
+
+    aliases: list[Alias] = []
+    by_term = {}
+    for g, names in zip(gloss, gloss_names):
+        for n in names:
+            by_term.setdefault(next(gl_ph), (g, n))
+    term_lookup = {ph: gn for ph, gn in by_term.items()}
+    for ph, (g, name) in by_term.items():
+        roots = tuple(x for x in g.refs if x in subtree)
+        obsolete = bool(_OBSOLETE.search(g.term))
+        if obsolete:
+            m = _ALIAS_RENAMED.search(g.definition) or _ALIAS_FOR.search(g.definition)
+            if m:
+                new = tuple(content(lemma_lists([m.group(1)])[0]))
+                # An old term the current rules still use ("in play", "removed") is no
+                # safe alias: only words the edition no longer uses are rewritten.
+                if new and new in term_lookup and new != ph and not _phrase_rows(ph, body_l, inv):
+                    aliases.append(Alias(ph, new, f"{name} → {term_lookup[new][1]} (glossary: {g.term})"))
+                    continue
+        if roots and ph:
+            triggers.append(Trigger(ph, "glossary", f"glossary “{name}” → {', '.join(roots)}", roots, weight(ph, roots)))
+
+    heads = {r.id: r.text.strip().lower() for r in titles}
+    layout_roots = {}
+    for layout, word in LAYOUT_WORDS.items():
+        roots = tuple(rid for rid, h in heads.items() if rid.startswith("7") and "." not in rid and h.split()[0] == word)
+        roots = roots or tuple(rid for rid, h in heads.items() if rid.startswith(("701.", "702.")) and h == word)
+        if roots:
+            layout_roots[layout] = roots
+
+    tix: dict[str, list[Trigger]] = {}
+    for t in triggers:
+        tix.setdefault(t.phrase[0], []).append(t)
+    return RuleIndex(edition=doc.meta.effective_date, ids=ids, texts=[r.text for r in cands], sentences=sentences,
+                     sentence_texts=sent_texts,
+                     matrix=matrix, vocab=vocab, idf=idf, pos=pos, subtree=subtree, triggers=tix, aliases=aliases,
+                     layout_roots=layout_roots, all_ids=frozenset(r.id for r in rules))
