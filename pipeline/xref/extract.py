@@ -13,7 +13,7 @@ from typing import Iterable
 from ..model import Document
 from ..rulenum import LETTERS, RuleNumber, RuleNumberError, letter_range, sort_ids
 from .model import Reference, glossary_node, section_node
-from .patterns import FOLLOWED_BY_WORD_RE, TITLE_RE, UNIT_RE, patterns_for
+from .patterns import FOLLOWED_BY_WORD_RE, TITLE_RE, UNIT_RE, patterns_for, title_of
 
 _CUE_WINDOW = 40  # characters looked at before a number for its cue word
 
@@ -89,7 +89,7 @@ def extract_from_text(text: str, lang: str = "en", source: str | None = None, pa
     for m in pat.section.finditer(text):
         t = TITLE_RE.match(text, m.end())
         add(m.span("sec"), m.group("sec"), "section", [section_node(m.group("sec"))], "section",
-            _clean_title(t.group("title")) if t else None)
+            _clean_title(title_of(t)) if t else None)
 
     units = list(UNIT_RE.finditer(text))
     prev_end: int | None = None  # where the last accepted reference (and its title) ended
@@ -110,7 +110,7 @@ def extract_from_text(text: str, lang: str = "en", source: str | None = None, pa
                     last, end = cand, nxt.end()
                     i += 1
         t = TITLE_RE.match(text, end)
-        title = _clean_title(t.group("title")) if t else None
+        title = _clean_title(title_of(t)) if t else None
         ext_end = t.end() if t else end
         lo = max(0, start - _CUE_WINDOW)
         if pat.rule_cue.search(text, lo, start):
