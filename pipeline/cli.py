@@ -26,8 +26,10 @@ app = typer.Typer(
 # Command modules, in the order of the data's path through the pipeline.
 COMMAND_MODULES = [
     "parse",
+    "diff",
     "build",
     "xref",
+    "engine",
 ]
 
 for _name in COMMAND_MODULES:

@@ -107,6 +107,7 @@ class DiffResult:
     cascades: list[Cascade] = field(default_factory=list)
     stale_references: list[dict] = field(default_factory=list)
     summary: dict = field(default_factory=dict)
+    section_titles: dict[int, str] = field(default_factory=dict)  # the new edition's, for reports
 
     def find(self, old: str | None = None, new: str | None = None, part: str | None = None) -> list[Change]:
         return [c for c in self.changes if (old is None or c.old == old) and (new is None or c.new == new)
@@ -434,6 +435,7 @@ def diff_documents(old: Document, new: Document, line_diff: bool = True, word_di
     cascades = _cascades(old, new, changes, pairs)
     changes = _sorted(changes, old, new)
     res = DiffResult(EditionRef.of(old), EditionRef.of(new), changes, pairs, renumbering, cascades)
+    res.section_titles = {s.number: s.title for s in old.sections} | {s.number: s.title for s in new.sections}
     res.stale_references = stale_references(old, new, pairs, renumbering)
     res.summary = _summary(res, old, new, line_diff)
     return res

@@ -1,0 +1,148 @@
+"""``crpipe diff`` (what changed between two editions) and ``crpipe history`` (one rule through
+a folder of editions)."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from .common import console, err_console, print_json, user_errors
+
+
+class DiffFormat(str, Enum):
+    json = "json"
+    md = "md"
+    html = "html"
+
+
+def _render(res, fmt: DiffFormat, expand: bool) -> str:
+    from ..diff.report_html import render_html
+    from ..diff.report_md import render_markdown
+    from ..io import dumps
+
+    if fmt is DiffFormat.json:
+        return dumps(res.to_dict(expand_moves=expand))
+    if fmt is DiffFormat.md:
+        return render_markdown(res, expand_moves=expand)
+    return render_html(res, expand_moves=expand)
+
+
+def _rich_diff(runs) -> str:
+    return "".join(escape(t) if op == "=" else (f"[red strike]{escape(t)}[/]" if op == "-" else f"[green]{escape(t)}[/]")
+                   for op, t in runs)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    @user_errors
+    def diff(
+        old: Path = typer.Argument(..., help="The older edition (any format the parser reads)."),
+        new: Path = typer.Argument(..., help="The newer edition."),
+        fmt: Optional[DiffFormat] = typer.Option(None, "--format", "-f", help="json (machines), md (a release bulletin) "
+                                                 "or html (side by side). Default: from --out's suffix, else a table."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the report here (atomically) instead of stdout."),
+        expand_moves: bool = typer.Option(False, "--expand-moves", help="List every move of a renumbering cascade "
+                                          "as its own change (normally one summary line plus the map)."),
+        lang: Optional[str] = typer.Option(None, "--lang", help="Language of both files (detected when omitted)."),
+    ):
+        """What changed between two editions: rules matched by content and structure, not by
+        number, so renumbered rules are moves (old → new), not deletions plus additions.
+
+        Reports added, removed, modified (word-level diff), moved and moved-and-modified rules,
+        examples, glossary entries and titles; flags changes that only update references to
+        renumbered rules; summarises renumbering cascades once; gives the renumbering map and
+        the references in NEW that still use an old number.  Exit codes: 0 done, 2 bad input.
+        """
+        from ..diff import diff_documents
+        from ..ingest.loader import load_document
+        from ..io import atomic_write
+
+        a = load_document(old, lang=lang)
+        b = load_document(new, lang=lang)
+        res = diff_documents(a, b)
+        if fmt is None and out is not None:
+            fmt = {".json": DiffFormat.json, ".md": DiffFormat.md, ".html": DiffFormat.html,
+                   ".htm": DiffFormat.html}.get(out.suffix.lower(), DiffFormat.json)
+        if fmt is not None:
+            text = _render(res, fmt, expand_moves)
+            if out is None:
+                typer.echo(text, nl=False)
+            else:
+                atomic_write(out, text)
+                err_console.print(f"wrote {out} ({res.summary['changes']} changes)")
+            return
+        s = res.summary
+        t = Table(title=f"{old.name} ({res.old.effective_date}) → {new.name} ({res.new.effective_date})")
+        t.add_column("kind")
+        for p in ("rule", "title", "example", "glossary"):
+            t.add_column(p, justify="right")
+        for k in ("added", "removed", "modified", "moved", "moved_modified"):
+            t.add_row(k, *[str(s["by_part"][p][k]) for p in ("rule", "title", "example", "glossary")])
+        console.print(t)
+        for line in s["cascades"]:
+            console.print(f"renumbering: {escape(line)}")
+        console.print(f"{s['changes']} changes ({s['refs_only']} only update references), {s['renumbered']} numbers "
+                      f"changed, {s['numbers_without_successor']} without successor, "
+                      f"{s['stale_references']} stale references in NEW; a plain line diff reports "
+                      f"{s['line_diff']['lines_changed']} changed lines.  Use --format md|html|json for the details.")
+
+    @app.command()
+    @user_errors
+    def history(
+        rule: str = typer.Argument(..., help="A rule number as numbered in --date (default: the latest edition), e.g. 702.79a."),
+        editions: Path = typer.Option(..., "--editions", help="A folder of official editions (*.txt)."),
+        date: Optional[str] = typer.Option(None, "--date", help="The edition RULE is numbered in (file date or effective date)."),
+        cache: Optional[Path] = typer.Option(None, "--cache", help="Cache folder (default $XDG_CACHE_HOME/crpipe)."),
+        json_out: bool = typer.Option(False, "--json", help="Print the lineage as JSON."),
+    ):
+        """The lineage of one rule through every edition in a folder: the numbers it had,
+        when its text changed (with a word diff), when it appeared or disappeared.
+
+        Matches between consecutive editions are computed once and cached (keyed by the two
+        files' sha256), so the first query over 110 editions takes seconds and later ones
+        well under a second.
+        """
+        from rich.progress import BarColumn, Progress, TextColumn
+
+        from ..diff import EditionArchive
+        from ..rulenum import RuleNumber
+
+        if RuleNumber.try_parse(rule) is None:
+            from ..errors import InputError
+            raise InputError(f"not a rule number: {rule!r}", editions)
+        arch = EditionArchive(editions, cache_dir=cache)
+        with Progress(TextColumn("matching editions"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                      console=err_console, transient=True) as prog:
+            task = prog.add_task("pairs", total=max(1, len(arch.editions) - 1))
+            arch.precompute(progress=lambda i, n: prog.update(task, completed=i))
+        lin = arch.lineage(rule, date)
+        if json_out:
+            d = lin.to_dict()
+            d["skipped"] = arch.skipped
+            print_json(d)
+            return
+        t = Table(title=f"{rule} ({lin.edition}): numbers through {len(arch.editions)} editions")
+        for col in ("number", "from", "to"):
+            t.add_column(col)
+        for s in lin.spans:
+            t.add_row(s["number"], s["first"], s["last"])
+        console.print(t)
+        console.print(f"appeared: {lin.appeared or 'before ' + arch.editions[0].label + ' (present in the first edition)'}; "
+                      f"disappeared: {lin.disappeared or 'no (still present)'}")
+        if lin.text_changes:
+            c = Table(title="text changes")
+            c.add_column("edition")
+            c.add_column("number")
+            c.add_column("change")
+            for x in lin.text_changes:
+                c.add_row(x["edition"], x["number"], _rich_diff(x["word_diff"]))
+            console.print(c)
+        else:
+            console.print("its text never changed")
+        for s in arch.skipped:
+            err_console.print(f"[yellow]skipped[/] {s['file']}: {s['reason']}")
