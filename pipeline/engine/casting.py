@@ -114,7 +114,10 @@ class Spell:
 
 @implements("601.2b", "modal", "mode choice", "alternative or additional costs", "two alternative costs",
             "variable cost", "value of that variable", "hybrid", "Phyrexian")
+@implements("118.9", "alternative costs", "rather than paying the spell’s mana cost", "without paying its mana cost")
 @implements("118.9a", "Only one alternative cost")
+@implements("700.2", "modal", "Choose one", "mode")
+@implements("601.2c", "announces their choice", "for each target")
 @implements("107.3b", "only legal choice for X is 0", "paying neither its mana cost nor an alternative cost")
 @implements("709.3", "chooses which half")
 def check_announcement(card: CardDef, a: Announcement) -> tuple[list[str], Announcement]:

@@ -126,6 +126,7 @@ class ManaCost:
 @implements("202.3e", "X is treated as 0", "not on the stack", "number chosen")
 @implements("202.3f", "hybrid", "largest component")
 @implements("202.3g", "Phyrexian", "contributes 1")
+@implements("107.3g", "any zone other than the stack", "treated as 0")
 def mana_value(cost: ManaCost | None, x: int | None = None) -> int:
     """Mana value of one mana cost: the total mana in it, regardless of color.
 

@@ -1,0 +1,167 @@
+"""``crpipe validate-engine`` and ``crpipe audit-citations``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.table import Table
+
+from ..errors import InputError
+from ..io import write_json
+from .common import console, print_json, user_errors
+
+
+def _rules_file(rules: Optional[Path]) -> Path:
+    """--rules, else the engine's own edition in $CRPIPE_MIRROR."""
+    if rules is not None:
+        if not rules.is_file():
+            raise InputError("rules edition not found", rules)
+        return rules
+    from ..engine.registry import ENGINE_EDITION
+
+    mirror = os.environ.get("CRPIPE_MIRROR")
+    if mirror and (Path(mirror) / f"{ENGINE_EDITION}.txt").is_file():
+        return Path(mirror) / f"{ENGINE_EDITION}.txt"
+    raise InputError(f"give --rules EN_FILE (an English edition), or set CRPIPE_MIRROR to a folder holding {ENGINE_EDITION}.txt",
+                     "--rules")
+
+
+def _load(path: Path):
+    from ..ingest.loader import load_document
+
+    doc = load_document(path, lang="en")
+    if doc.meta.language != "en":
+        raise InputError("the rules edition must be an English Comprehensive Rules document", path)
+    return doc
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("validate-engine")
+    @user_errors
+    def validate_engine(
+        rules: Optional[Path] = typer.Option(None, "--rules", help="English CR edition to validate against (default: the engine's edition in $CRPIPE_MIRROR)."),
+        editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions holding the declarations' own edition: needed when --rules is another edition, to map renumbered rules through the diffs."),
+        json_out: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
+    ):
+        """Check the rules engine against an edition of the rules.
+
+        Every rule the engine declares must exist (renumbered through the diffs when the
+        edition differs from the one the declarations were written against), declared key
+        terms must still be in the rule text (else flagged for review), every rule a
+        scenario cites must be declared, and every scenario must pass.  Prints the coverage
+        of the targeted sections (107.3, 118, 202.3, 601.2, 614, 616, 707, 709, 702.79).
+
+        Exit codes: 0 valid (review flags are warnings); 1 a missing or undeclared rule or a
+        failed scenario; 2 unreadable input.
+        """
+        from ..engine.validate import validate
+
+        path = _rules_file(rules)
+        doc = _load(path)
+        rep = validate(doc, editions, target_label=path.stem if editions else None)
+        if json_out:
+            print_json(rep.to_dict())
+        else:
+            _print_validation(rep)
+        if not rep.ok:
+            raise typer.Exit(1)
+
+    @app.command("audit-citations")
+    @user_errors
+    def audit_citations(
+        path: Path = typer.Argument(..., help="A source tree (or one file) in any language: Python, Java, Rust, C#, TypeScript, Lua, …"),
+        rules: Optional[Path] = typer.Option(None, "--rules", help="The English CR edition the code should cite (default: the engine's edition in $CRPIPE_MIRROR)."),
+        editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions: resolve citations against history (removed, stale-renumbered, newer-than-model)."),
+        json_out: bool = typer.Option(False, "--json", help="Print the citations as JSON ({citations: [{file, line, cited, status, suggested, evidence}], files: …})."),
+        sarif: Optional[Path] = typer.Option(None, "--sarif", help="Also write SARIF 2.1.0 to this file, for code hosts to show findings inline."),
+        show_ok: bool = typer.Option(False, "--all", help="List citations that are ok in the table too."),
+    ):
+        """Find rule citations in comments, doc comments, strings and identifiers and check
+        each against the rules: ok, missing, removed, stale-renumbered, wrong-topic,
+        newer-than-model, outdated-quote.  Also reports, per file, which editions'
+        numbering the file mixes.
+
+        Exit codes: 0 every citation ok; 1 some citation needs attention; 2 unreadable input.
+        """
+        from ..audit.report import audit_tree
+        from ..audit.sarif import to_sarif
+
+        if not path.exists():
+            raise InputError("no such file or folder", path)
+        rpath = _rules_file(rules)
+        rep = audit_tree(path, _load(rpath), editions)
+        if sarif:
+            write_json(sarif, to_sarif(rep))
+        if json_out:
+            print_json(rep.to_dict())
+        else:
+            _print_audit(rep, show_ok)
+        if rep.problems:
+            raise typer.Exit(1)
+
+
+def _print_validation(rep) -> None:
+    s = Table(title=f"engine vs CR {rep.edition} (declarations written against {rep.declarations_edition})", show_header=False)
+    s.add_row("numbers mapped by", rep.mapping)
+    s.add_row("declarations", f"{len(rep.checks)} on {len({c.declaration.rule for c in rep.checks})} rules")
+    s.add_row("missing rule ids", ", ".join(rep.missing) or "0")
+    s.add_row("undeclared rule ids (cited by scenarios)", ", ".join(rep.undeclared) or "0")
+    s.add_row("scenario rule ids missing", ", ".join(rep.scenario_missing) or "0")
+    s.add_row("renumbered", str(len(rep.renumbered)))
+    s.add_row("flagged for review", str(len(rep.review)))
+    s.add_row("scenarios", f"{sum(r.passed for r in rep.results)}/{len(rep.results)} passed")
+    console.print(s)
+    if rep.renumbered:
+        t = Table(title=f"declarations renumbered in {rep.edition}")
+        t.add_column("declared")
+        t.add_column(f"in {rep.edition}")
+        t.add_column("behaviour")
+        for c in rep.checks:
+            if c.target_number and c.target_number != c.declaration.rule:
+                t.add_row(c.declaration.rule, c.target_number, c.declaration.function)
+        console.print(t)
+    if rep.review or rep.missing:
+        t = Table(title="declarations to review")
+        for col in ("rule", "number here", "status", "behaviour", "terms no longer in the text"):
+            t.add_column(col)
+        for c in rep.checks:
+            if c.status in ("review", "missing"):
+                t.add_row(c.declaration.rule, c.target_number or "—", c.status, c.declaration.function,
+                          "; ".join(c.missing_terms))
+        console.print(t)
+    if rep.failed:
+        t = Table(title="failed scenarios")
+        for col in ("scenario", "rules", "why"):
+            t.add_column(col)
+        for r in rep.failed:
+            t.add_row(r.scenario.id, ", ".join(r.scenario.rules), r.error or "; ".join(r.mismatches))
+        console.print(t)
+    t = Table(title="coverage of the targeted sections")
+    for col in ("section", "declared as", "rules", "implemented", "with scenario", "neither"):
+        t.add_column(col, justify="right" if col in ("rules", "implemented", "with scenario", "neither") else "left")
+    for row in rep.coverage:
+        d = row.to_dict()
+        t.add_row(row.section, row.declared_as, str(d["rules"]), str(d["implemented"]), str(d["with_scenario"]),
+                  str(len(d["uncovered"])))
+    console.print(t)
+
+
+def _print_audit(rep, show_ok: bool) -> None:
+    t = Table(title=f"rule citations in {rep.root}: {len(rep.citations)} found, {len(rep.problems)} need attention")
+    for col in ("file", "line", "cited", "status", "suggested", "evidence"):
+        t.add_column(col)
+    for c in rep.citations:
+        if c.status != "ok" or show_ok:
+            t.add_row(c.file, str(c.line), c.cited, c.status, c.suggested or "", c.evidence)
+    console.print(t)
+    mixed = [f for f in rep.files if len(f.numberings) > 1]
+    if mixed:
+        m = Table(title="files mixing the numbering of several editions")
+        m.add_column("file")
+        m.add_column("numberings")
+        for f in mixed:
+            m.add_row(f.file, "; ".join(f.numberings))
+        console.print(m)

@@ -1,0 +1,1 @@
+"""Rules engine: executable behaviour traced to the Comprehensive Rules (see registry)."""

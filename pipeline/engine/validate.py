@@ -1,0 +1,188 @@
+"""Validate the engine against the rules model.
+
+* every declared rule id exists in the edition (after renumbering when the edition is not
+  the one the declarations were written against: numbers are mapped with the diff's
+  renumbering map, :meth:`pipeline.diff.EditionArchive.map_number`);
+* the declared key terms are still in the rule's text, else the declaration is flagged for
+  review (the rule was reworded);
+* every rule a scenario cites is declared by some behaviour (no undeclared ids);
+* scenario results;
+* coverage of the targeted sections: which rules have an implementation and a scenario.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError
+from ..model import Document
+from ..rulenum import RuleNumber, sort_ids
+from .registry import ENGINE_EDITION, Declaration, all_declarations
+from .runner import Result, load_scenarios, run_scenario
+
+#: The sections the engine targets (in the declarations' edition numbering).
+TARGET_SECTIONS = ("107.3", "118", "202.3", "601.2", "614", "616", "707", "709", "702.79")
+
+
+def normalize(text: str) -> str:
+    """Casefold, unify quotes and dashes, collapse spaces: so a term survives typography."""
+    t = unicodedata.normalize("NFKC", text).casefold()
+    t = t.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+    t = t.replace("—", "-").replace("–", "-")
+    return re.sub(r"\s+", " ", t)
+
+
+@dataclass
+class DeclarationCheck:
+    declaration: Declaration
+    target_number: str | None  # the number in the target edition (None: no counterpart)
+    status: str  # ok | renumbered | missing | review
+    missing_terms: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        d = self.declaration
+        return {"rule": d.rule, "function": d.function, "edition": d.edition, "target_number": self.target_number,
+                "renumbered": self.target_number not in (None, d.rule), "status": self.status,
+                "missing_terms": self.missing_terms, "terms": list(d.terms)}
+
+
+@dataclass
+class CoverageRow:
+    section: str  # as numbered in the target edition
+    declared_as: str
+    rules: list[str]
+    implemented: list[str]
+    with_scenario: list[str]
+
+    def to_dict(self) -> dict:
+        return {"section": self.section, "declared_as": self.declared_as, "rules": len(self.rules),
+                "implemented": len(self.implemented), "with_scenario": len(self.with_scenario),
+                "implemented_ids": self.implemented, "scenario_ids": self.with_scenario,
+                "uncovered": [r for r in self.rules if r not in self.implemented and r not in self.with_scenario]}
+
+
+@dataclass
+class ValidationReport:
+    edition: str
+    declarations_edition: str
+    mapping: str  # identity | diff renumbering map
+    checks: list[DeclarationCheck]
+    undeclared: list[str]
+    scenario_missing: list[str]
+    results: list[Result]
+    coverage: list[CoverageRow]
+
+    @property
+    def missing(self) -> list[str]:
+        return sort_ids({c.declaration.rule for c in self.checks if c.status == "missing"})
+
+    @property
+    def renumbered(self) -> dict[str, str]:
+        return {c.declaration.rule: c.target_number for c in self.checks
+                if c.target_number and c.target_number != c.declaration.rule}
+
+    @property
+    def review(self) -> list[DeclarationCheck]:
+        return [c for c in self.checks if c.status == "review"]
+
+    @property
+    def failed(self) -> list[Result]:
+        return [r for r in self.results if not r.passed]
+
+    @property
+    def ok(self) -> bool:
+        return not (self.missing or self.undeclared or self.scenario_missing or self.failed)
+
+    def to_dict(self) -> dict:
+        return {
+            "edition": self.edition, "declarations_edition": self.declarations_edition, "mapping": self.mapping,
+            "ok": self.ok, "declarations": [c.to_dict() for c in self.checks],
+            "missing": self.missing, "undeclared": self.undeclared, "scenario_rules_missing": self.scenario_missing,
+            "renumbered": dict(sorted(self.renumbered.items(), key=lambda kv: RuleNumber.parse(kv[0]).sort_key())),
+            "review": [c.to_dict() for c in self.review],
+            "scenarios": {"total": len(self.results), "passed": sum(r.passed for r in self.results),
+                          "results": [r.to_dict() for r in self.results]},
+            "coverage": [row.to_dict() for row in self.coverage],
+        }
+
+
+class NumberMap:
+    """Maps a number of the declarations' edition to the target edition."""
+
+    def __init__(self, source: str, target: Document, target_label: str | None, editions: Path | None,
+                 cache_dir: Path | None = None):
+        self.source = source
+        self.identity = target.meta.effective_date == source
+        self.archive = None
+        self.target_label = target_label or target.meta.effective_date
+        if not self.identity:
+            if editions is None:
+                raise InputError(f"the engine's declarations are numbered as in {source}; to validate against "
+                                 f"{target.meta.effective_date} give --editions with a folder holding both editions "
+                                 "(numbers are mapped through the diffs)", target.meta.source_file)
+            from ..diff import EditionArchive
+
+            self.archive = EditionArchive(editions, cache_dir=cache_dir)
+            self.archive.index(source)  # fails clearly when the folder lacks the declarations' edition
+            self.archive.index(self.target_label)
+
+    @property
+    def how(self) -> str:
+        return "identity" if self.identity else "diff renumbering map (pipeline.diff.EditionArchive)"
+
+    def __call__(self, rule: str) -> str | None:
+        if self.identity:
+            return rule
+        return self.archive.map_number(rule, self.source, self.target_label)
+
+
+def _covers(prefix: str, rule_id: str) -> bool:
+    return rule_id == prefix or rule_id.startswith(prefix + ".") or (
+        "." in prefix and rule_id.startswith(prefix) and rule_id[len(prefix):].isalpha())
+
+
+def validate(doc: Document, editions: Path | None = None, target_label: str | None = None,
+             cache_dir: Path | None = None) -> ValidationReport:
+    """Check the engine's declarations and scenarios against ``doc`` (an English edition)."""
+    decls = all_declarations()
+    source = decls[0].edition if decls else ENGINE_EDITION
+    nmap = NumberMap(source, doc, target_label, editions, cache_dir)
+    mapped: dict[str, str | None] = {}
+
+    def m(rule: str) -> str | None:
+        if rule not in mapped:
+            mapped[rule] = nmap(rule)
+        return mapped[rule]
+
+    checks: list[DeclarationCheck] = []
+    for d in decls:
+        num = m(d.rule)
+        rule = doc.rule(num) if num else None
+        if rule is None:
+            checks.append(DeclarationCheck(d, num, "missing"))
+            continue
+        text = normalize(rule.text)
+        gone = [t for t in d.terms if normalize(t) not in text]
+        status = "review" if gone else ("renumbered" if num != d.rule else "ok")
+        checks.append(DeclarationCheck(d, num, status, gone))
+
+    scenarios = load_scenarios()
+    declared = {d.rule for d in decls}
+    cited = {r for s in scenarios for r in s.rules}
+    undeclared = sort_ids(cited - declared)
+    scenario_missing = sort_ids(r for r in cited if not (m(r) and doc.rule(m(r))))
+    results = [run_scenario(s) for s in scenarios]
+
+    impl_t = {m(r) for r in declared} - {None}
+    scen_t = {m(r) for r in cited} - {None}
+    coverage: list[CoverageRow] = []
+    for prefix in TARGET_SECTIONS:
+        tp = m(prefix) or prefix
+        rules = [r.id for r in doc.rules if _covers(tp, r.id)]
+        coverage.append(CoverageRow(tp, prefix, rules, [r for r in rules if r in impl_t],
+                                    [r for r in rules if r in scen_t]))
+    return ValidationReport(doc.meta.effective_date or "", source, nmap.how, checks, undeclared,
+                            scenario_missing, results, coverage)
