@@ -2,28 +2,130 @@
 
 Format and language are detected from content; ``fmt`` and ``lang`` override.  Each
 format reader (a *filter*, in Okapi's terms) turns bytes into text or into the model;
-segmentation steps are shared.
+segmentation steps are shared:
+
+- ``pdf``, ``docx``: the reader rebuilds the edition's text, the official parser reads it;
+- ``html``: paragraphs of the page, then the official parser or the paste segmenter;
+- text: ``txt`` (official layout), ``webcard`` (a rules viewer's card) or ``paste``.
+
+Bad input of any kind ends in one :class:`InputError` naming the file, before anything
+is written; work is bounded by :data:`MAX_INPUT_BYTES`.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 from pathlib import Path
 
 from ..errors import InputError
-from ..model import Document
-from .decode import read_text
+from ..model import Document, Finding
+from .decode import decode_bytes
+from .detect import FORMATS, detect_format, text_kind
+
+#: The largest input read (an official edition is under 1 MB as TXT and 4 MB as PDF).
+MAX_INPUT_BYTES = int(os.environ.get("CRPIPE_MAX_INPUT_MB", "64")) << 20
 
 
-def load_document(path: str | Path, lang: str | None = None, fmt: str | None = None) -> Document:
-    """Read any supported rules document into the model."""
+def read_bounded(p: Path) -> bytes:
+    """The bytes of ``p``, refusing directories, missing files and files over the limit."""
+    if p.is_dir():
+        raise InputError("is a directory, not a file", p)
+    if not p.exists():
+        raise InputError("no such file", p)
+    try:
+        size = p.stat().st_size
+        if size > MAX_INPUT_BYTES:
+            raise InputError(f"too large to be a rules document ({size / 2**20:.0f} MB; the limit is "
+                             f"{MAX_INPUT_BYTES >> 20} MB, set CRPIPE_MAX_INPUT_MB to change it)", p)
+        with open(p, "rb") as f:
+            data = f.read(MAX_INPUT_BYTES + 1)
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", p) from None
+    if len(data) > MAX_INPUT_BYTES:  # grew while we looked, or a special file
+        raise InputError(f"too large to be a rules document (over {MAX_INPUT_BYTES >> 20} MB)", p)
+    return data
+
+
+def load_document(path: str | Path, lang: str | None = None, fmt: str | None = None,
+                  editions_dir: str | Path | None = None) -> Document:
+    """Read any supported rules document into the model.
+
+    ``lang``: en, pt, es (detected when None).  ``fmt``: one of :data:`FORMATS` (detected
+    when None).  ``editions_dir``: a folder of English editions (``YYYY-MM-DD.txt``);
+    when given, ``meta.base_edition`` holds the inferred base-edition range.
+    """
     p = Path(path)
-    from ..segment.official import looks_official, parse_text
+    if fmt is not None and fmt not in FORMATS:
+        raise InputError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", p)
+    if lang is not None:
+        from ..profiles import PROFILES
 
-    dec = read_text(p)
-    if fmt in (None, "txt") and looks_official(dec.text):
-        doc = parse_text(dec, source=p)
-        if lang:
-            doc.meta.language = lang
-        return doc
-    raise InputError("not a Comprehensive Rules document this version can read "
-                     "(no 'Comprehensive Rules' title and 'Contents' list)", p)
+        if lang not in PROFILES:
+            raise InputError(f"unknown language {lang!r} (known: {', '.join(sorted(PROFILES))})", p)
+    data = read_bounded(p)
+    detected = detect_format(data, p.name) if fmt is None else fmt
+    if detected == "pdf":
+        from .pdf import read_pdf
+
+        doc = read_pdf(data, p)
+    elif detected == "docx":
+        from .docx import read_docx
+
+        doc = read_docx(data, p)
+    elif detected == "html":
+        from .html import read_html
+
+        doc = read_html(data, p, lang)
+    else:
+        dec = decode_bytes(data, p)
+        kind = text_kind(dec.text, lang) if detected == "text" else detected
+        doc = _from_text(dec, kind, lang, p)
+        for note in dec.notes:
+            if not any(f.detail == note for f in doc.findings):
+                doc.findings.append(Finding("encoding", note, "info"))
+        doc.meta.encoding, doc.meta.line_endings = dec.encoding, dec.line_endings
+    _finish(doc, p, data, lang, editions_dir)
+    return doc
+
+
+def _from_text(dec, kind: str, lang: str | None, p: Path) -> Document:
+    from ..segment.official import parse_text
+    from ..segment.paste import segment_text
+    from ..segment.webcard import segment_card
+    from .language import detect_language
+
+    if kind == "txt":
+        from ..segment.official import looks_official
+
+        if not looks_official(dec.text):
+            raise InputError("not an official Comprehensive Rules text (no 'Comprehensive Rules' title and "
+                             "'Contents' list); try --format paste", p)
+        return parse_text(dec, source=p)
+    found, reason = detect_language(dec.text) if lang is None else (lang, "given")
+    if kind == "webcard":
+        doc = segment_card(dec.text, found, source=str(p))
+        if not doc.rules:
+            raise InputError("no rule card header ('Rule N · Title', 'Regra N · …', 'Regla N · …') found", p)
+    else:
+        doc = segment_text(dec.text, found, source=str(p))
+        if not doc.rules:
+            raise InputError("no rules found: no rule number (such as 601.2b) starts a rule in this text", p)
+    if lang is None:
+        doc.findings.append(Finding("language" if found else "language-unknown",
+                                    f"language {found or 'unknown'}: {reason}", "info" if found else "warning"))
+    return doc
+
+
+def _finish(doc: Document, p: Path, data: bytes, lang: str | None, editions_dir) -> None:
+    from ..edition import declared_edition, infer_base_edition
+
+    doc.meta.source_file = str(p)
+    doc.meta.source_name = p.name
+    doc.meta.sha256 = hashlib.sha256(data).hexdigest()
+    if lang:
+        doc.meta.language = lang
+    if editions_dir is not None:
+        doc.meta.base_edition = infer_base_edition(doc, editions_dir)
+    else:
+        doc.meta.base_edition = declared_edition(doc)

@@ -1,0 +1,253 @@
+"""Which English edition a document is based on.
+
+A document that states its effective date ("These rules are effective as of …", "Essas
+regras são válidas na data de …", "Estas reglas son válidas desde el …") is that
+edition.  Otherwise :func:`infer_base_edition` compares what the document holds with
+every English edition of a folder and reports the *range* of editions consistent with
+it, the evidence, and how sure it is.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date
+
+from .model import Document
+from .profiles import PROFILES
+
+
+def _fold(s: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", s.casefold()) if not unicodedata.combining(c))
+
+
+def declared_date(text: str, lang: str | None = None) -> tuple[str, str] | None:
+    """``(iso date, matched text)`` of a declared effective date in any known language."""
+    profiles = [PROFILES[lang]] if lang in PROFILES else list(PROFILES.values())
+    for p in profiles:
+        for pat in p.effective_date_patterns:
+            m = re.search(pat, text[:20000], re.I)
+            if not m:
+                continue
+            iso = _parse_date(m.group("date"), p.months)
+            if iso:
+                return iso, m.group(0)
+    return None
+
+
+def _parse_date(s: str, months: tuple[str, ...]) -> str | None:
+    folded = [_fold(m) for m in months]
+    m = re.match(r"(?P<month>[^\W\d_]+)\s+(?P<day>\d{1,2}),\s*(?P<year>\d{4})", s)  # November 14, 2025
+    if not m:
+        m = re.match(r"(?P<day>\d{1,2})º?\s+de\s+(?P<month>[^\W\d_]+)\s+de\s+(?P<year>\d{4})", s)  # 14 de novembro de 2025
+    if not m:
+        return None
+    month = _fold(m.group("month"))
+    if month not in folded:
+        return None
+    try:
+        return date(int(m.group("year")), folded.index(month) + 1, int(m.group("day"))).isoformat()
+    except ValueError:
+        return None
+
+
+def declared_edition(doc: Document) -> dict | None:
+    """The base edition of a document that states its effective date, else None."""
+    d = doc.meta.effective_date
+    if not d:
+        return None
+    said = doc.meta.effective_date_text or d
+    return {"first": d, "last": d, "declared": d, "editions": [d], "confidence": 1.0,
+            "evidence": [f"the document declares its effective date: {said!r}"], "method": "declared"}
+
+
+# -- inference from a folder of English editions ------------------------------------------
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .rulenum import sort_ids
+
+SYMBOL = re.compile(r"\{[^{}\s]{1,6}\}")
+#: Version of the inventory layout; bump to invalidate disk caches.
+INVENTORY_VERSION = 1
+_MEMO: dict[tuple, dict] = {}
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("CRPIPE_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME", os.path.join(Path.home(), ".cache")), "crpipe")
+    return Path(base) / "inventories"
+
+
+def rule_refs(text: str, lang: str | None) -> list[str]:
+    """Rule numbers ``text`` cites (references, not rule starts), sorted, unique."""
+    from .segment.paste import find_candidates, merged_profile
+
+    prof = PROFILES.get(lang or "") or merged_profile()
+    return sort_ids({str(c.number) for c in find_candidates(text, prof) if c.kind == "ref"})
+
+
+def _rule_facts(rule, lang: str | None) -> dict:
+    full = " ".join([rule.text] + [e.text for e in rule.examples])
+    return {"refs": rule_refs(full, lang), "symbols": sorted(set(SYMBOL.findall(full))),
+            "head": rule.text if _is_heading(rule.text) else None, "text": rule.text}
+
+
+def _is_heading(text: str) -> bool:
+    """A keyword or section heading ("Persist", "Persistir"), not a sentence."""
+    t = text.strip()
+    return 0 < len(t.split()) <= 4 and not t.endswith((".", ":", ")")) and "\n" not in t
+
+
+def edition_inventory(path: Path) -> dict:
+    """What one English edition holds, for comparison: rule ids and, per rule, the rules it
+    cites, its mana symbols, its heading.  Cached in memory and on disk (by file name,
+    size and modification time)."""
+    st = path.stat()
+    key = (str(path.resolve()), st.st_size, st.st_mtime_ns, INVENTORY_VERSION)
+    if key in _MEMO:
+        return _MEMO[key]
+    cache = _cache_dir() / f"{path.stem}-{st.st_size}-{st.st_mtime_ns}-v{INVENTORY_VERSION}.json"
+    inv = None
+    if cache.is_file():
+        try:
+            inv = json.loads(cache.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            inv = None
+    if inv is None:
+        from .segment.official import parse_file
+
+        doc = parse_file(path)
+        inv = {"edition": path.stem, "effective": doc.meta.effective_date,
+               "rules": {r.id: _rule_facts(r, "en") for r in doc.rules}}
+        try:
+            from .io import write_json
+
+            write_json(cache, inv)
+        except OSError:
+            pass  # a read-only home: the memory cache still serves this process
+    _MEMO[key] = inv
+    return inv
+
+
+def edition_files(editions_dir: str | Path) -> list[Path]:
+    d = Path(editions_dir)
+    files = sorted(p for p in d.glob("*.txt") if re.fullmatch(r"\d{4}-\d{2}-\d{2}", p.stem))
+    if not files:
+        from .errors import InputError
+
+        raise InputError("no English editions (YYYY-MM-DD.txt) in this folder", d)
+    return files
+
+
+@dataclass
+class Fact:
+    """One checkable statement about the document, and the editions where it holds."""
+
+    text: str
+    weight: float
+    holds: list[bool] = field(default_factory=list)
+
+
+def _name_match(a: str, b: str) -> bool:
+    from rapidfuzz import fuzz
+
+    fa, fb = _fold(a).strip(), _fold(b).strip()
+    if not fa or not fb:
+        return False
+    n = min(len(fa), len(fb))
+    return fuzz.ratio(fa, fb) >= 75 or (n >= 5 and (fa.startswith(fb[:n]) or fb.startswith(fa[:n])))
+
+
+def _facts(doc: Document, invs: list[dict]) -> list[Fact]:
+    from rapidfuzz import fuzz
+
+    lang = doc.meta.language if doc.meta.language in PROFILES else None
+    facts: list[Fact] = []
+    for r in doc.rules:
+        rid = r.id
+        mine = _rule_facts(r, lang)
+        got = [inv["rules"].get(rid) for inv in invs]
+        facts.append(Fact(f"rule {rid} exists", 1.0, [g is not None for g in got]))
+        for ref in mine["refs"]:
+            facts.append(Fact(f"rule {rid} cites {ref}", 1.0, [g is not None and ref in g["refs"] for g in got]))
+        for sym in mine["symbols"]:
+            facts.append(Fact(f"rule {rid} holds the symbol {sym}", 1.0,
+                              [g is not None and sym in g["symbols"] for g in got]))
+        if mine["head"]:
+            facts.append(Fact(f"rule {rid} is named {mine['head']!r}", 2.0,
+                              [g is not None and bool(g["head"]) and _name_match(mine["head"], g["head"]) for g in got]))
+        if lang == "en" and not mine["head"] and len(r.text) > 20:
+            facts.append(Fact(f"rule {rid} has this text", 2.0,
+                              [g is not None and fuzz.ratio(r.text, g["text"]) >= 90 for g in got]))
+    return facts
+
+
+def _ranges(flags: list[bool], names: list[str]) -> list[tuple[str, str]]:
+    out, start = [], None
+    for i, f in enumerate(flags + [False]):
+        if f and start is None:
+            start = i
+        elif not f and start is not None:
+            out.append((names[start], names[i - 1]))
+            start = None
+    return out
+
+
+def _fmt_ranges(rs: list[tuple[str, str]]) -> str:
+    return ", ".join(a if a == b else f"{a} … {b}" for a, b in rs) or "no edition"
+
+
+def infer_base_edition(doc: Document, editions_dir: str | Path) -> dict:
+    """The range of English editions (by file date) consistent with ``doc``.
+
+    Returns ``{"first", "last", "declared", "editions", "evidence", "confidence", "method"}``.
+    Facts: which rule numbers exist, the rules each rule cites, the mana symbols in it,
+    keyword names at their numbers (compared across languages by spelling similarity)
+    and, for English documents, the rule text itself.  A fact that holds in no edition
+    (a translation's own wording) is set aside and listed; the editions that break the
+    least weight of the remaining facts are the result.
+    """
+    files = edition_files(editions_dir)
+    invs = [edition_inventory(p) for p in files]
+    names = [inv["edition"] for inv in invs]
+    declared = doc.meta.effective_date
+    facts = _facts(doc, invs)
+    usable = [f for f in facts if any(f.holds)]
+    unusable = [f for f in facts if not any(f.holds)]
+    if not usable:
+        return {"first": None, "last": None, "declared": declared, "editions": [], "confidence": 0.0,
+                "evidence": ["no fact of the document holds in any edition of the folder"] +
+                            [f"set aside: {f.text}" for f in unusable[:10]], "method": "inventory"}
+    broken = [sum(f.weight for f in usable if not f.holds[i]) for i in range(len(invs))]
+    best = min(broken)
+    chosen = [b == best for b in broken]
+    total = sum(f.weight for f in usable)
+    picked = [n for n, c in zip(names, chosen) if c]
+    evidence: list[str] = []
+    # The facts that separate editions, most selective first: they bound the range.
+    separating = [f for f in usable if not all(f.holds)]
+    separating.sort(key=lambda f: (sum(f.holds), f.text))
+    for f in separating:
+        if all(f.holds[i] for i, c in enumerate(chosen) if c):
+            evidence.append(f"{f.text}: true in {_fmt_ranges(_ranges(f.holds, names))}")
+    for f in separating:
+        if not all(f.holds[i] for i, c in enumerate(chosen) if c):
+            evidence.append(f"contradicted in the chosen editions: {f.text} (true in {_fmt_ranges(_ranges(f.holds, names))})")
+    for f in unusable:
+        evidence.append(f"set aside (true in no edition): {f.text}")
+    runs = _ranges(chosen, names)
+    if len(runs) > 1:
+        evidence.append(f"the consistent editions are not contiguous: {_fmt_ranges(runs)}")
+    # Sure when many facts agree, none is broken, and they bound the range on both sides.
+    agree = 1.0 - best / total
+    bounded = len(separating) > 0
+    confidence = round(agree * (1.0 if bounded else 0.5) * min(1.0, len(usable) / 5), 2)
+    if declared:
+        evidence.insert(0, f"the document declares its effective date {declared}")
+    return {"first": picked[0], "last": picked[-1], "declared": declared, "editions": picked,
+            "evidence": evidence, "confidence": confidence, "method": "inventory",
+            "facts": {"used": len(usable), "set_aside": len(unusable), "broken_in_chosen": best}}

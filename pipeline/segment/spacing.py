@@ -1,0 +1,219 @@
+"""Spacing defects of pasted text: words glued by lost spaces, numbers glued to words.
+
+Text pasted out of a PDF loses spaces: "dotexto" (do texto), "regra101.4",
+"custo de mana,indicador".  A glue is repaired only when both halves are words of
+the language, judged by real lexicons (see :func:`lexicon`) and a unigram model:
+a token that is itself a rare word is still split when its two halves are far more
+likely ("inthe"), and a rare real word is kept ("deathtouch").  Every repair and
+every unknown word that could not be repaired becomes a :class:`Finding`; the finding's
+``span`` points into the original text, which the caller keeps.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from ..model import Finding
+
+_DATA = Path(__file__).resolve().parents[1] / "data" / "lexicon"
+#: log-probability gain a split must show over the whole token (natural log).
+SPLIT_MARGIN = 3.0
+_WORD = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
+#: A letter directly followed by a rule number, or a rule number directly followed by a letter word.
+_NUM_GLUE = re.compile(r"(?<=[^\W\d_])(?=[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?(?![\d/]))"
+                       r"|(?<=\d[a-z])(?=[A-ZÀ-Ý][a-zà-ÿ])|(?<=\d)(?=[A-ZÀ-Ý][a-zà-ÿ])")
+#: Punctuation that lost the space after it, between two letters: "mana,indicador".
+_PUNCT_GLUE = re.compile(r"(?<=[^\W\d_]{2})([,;])(?=[^\W\d_])|(?<=[a-zà-ÿ]{2}[.!?])(?=[A-ZÀ-Ý][a-zà-ÿ])"
+                         r"|(?<=[a-zà-ÿ][”»])(?=[^\W\d_])")
+
+
+#: log-probability of a lexicon word the frequency list does not count (rare forms).
+KNOWN_FLOOR = -17.0
+#: log-probability given to a token found in no lexicon.
+UNKNOWN = -20.0
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    lang: str
+    words: frozenset[str]
+    logprob: dict[str, float]
+    function_words: frozenset[str]
+
+    def __contains__(self, word: str) -> bool:
+        return self.logp(word) > UNKNOWN
+
+    def logp(self, word: str) -> float:
+        w = word.casefold()
+        if "-" in w:  # "tornar-se-á", "mudança-de-tipo": known when every part is
+            parts = [p for p in w.split("-") if p]
+            return min((self.logp(p) for p in parts), default=UNKNOWN)
+        forms = (w, _strip_accents(w))
+        for form in forms:
+            if form in self.logprob:
+                return self.logprob[form]
+        return KNOWN_FLOOR if any(f in self.words for f in forms) else UNKNOWN
+
+
+def _strip_accents(w: str) -> str:
+    """Frequency lists sometimes hold only the unaccented form ("esté" -> "este")."""
+    return "".join(c for c in unicodedata.normalize("NFD", w) if not unicodedata.combining(c))
+
+
+def _lookups_file(name: str) -> Path | None:
+    try:
+        base = resources.files("spacy_lookups_data") / "data" / name
+    except ModuleNotFoundError:
+        return None
+    p = Path(str(base))
+    return p if p.is_file() else None
+
+
+@lru_cache(maxsize=None)
+def lexicon(lang: str) -> Lexicon:
+    """The words of ``lang`` with unigram log-probabilities.
+
+    Forms and lemmas come from spaCy's lookup lemmatizer tables (``spacy-lookups-data``:
+    strong on verb inflection); frequencies from pyspellchecker's word-frequency lists
+    (strong on nouns, adverbs and contractions); plus the project's short list of
+    uninflected function words and game nouns (``pipeline/data/lexicon/<lang>.txt``).
+    """
+    words: set[str] = set()
+    f = _lookups_file(f"{lang}_lemma_lookup.json.gz")
+    if f is not None:
+        with gzip.open(f, "rt", encoding="utf-8") as fh:
+            table = json.load(fh)
+        words.update(k.casefold() for k in table)
+        words.update(v.casefold() for v in table.values())
+    logprob: dict[str, float] = {}
+    try:
+        from spellchecker import SpellChecker
+
+        wf = SpellChecker(language=lang, distance=1).word_frequency
+        total = float(wf.total_words) or 1.0
+        logprob = {w: math.log(n / total) for w, n in wf.dictionary.items() if n > 0}
+    except (ImportError, ValueError):
+        pass  # no frequency list for this language: membership only
+    words.update(logprob)
+    extra: set[str] = set()
+    p = _DATA / f"{lang}.txt"
+    if p.is_file():
+        for line in p.read_text(encoding="utf-8").splitlines():
+            extra.update(w.casefold() for w in line.split("#", 1)[0].split())
+    words |= extra
+    from ..profiles import PROFILES
+
+    fw = set(extra)
+    if lang in PROFILES:
+        prof = PROFILES[lang]
+        fw |= set(prof.stopwords)
+        # The profile's cue words are words of the language, whatever the lists say.
+        for group in (prof.rule_words, prof.see_words, prof.conjunctions, prof.range_words,
+                      prof.example_markers, prof.section_words):
+            words.update(w.casefold() for phrase in group for w in phrase.split())
+    return Lexicon(lang, frozenset(words), logprob, frozenset(fw))
+
+
+def split_glued(token: str, lex: Lexicon) -> tuple[str, str] | None:
+    """The two words ``token`` is made of, or None.
+
+    Only a token found in no lexicon is split, and a unigram model decides where: both
+    halves must be words and the pair must be ``SPLIT_MARGIN`` more likely than an
+    unknown word.  So "dotexto" -> "do texto" and "inthe" -> "in the", while a rare
+    real word ("deathtouch") or two rare halves ("artefato": arte + fato) stay as written.
+    """
+    if len(token) < 4 or not token.islower() or "-" in token:
+        return None
+    whole = lex.logp(token)
+    if whole > UNKNOWN:
+        return None  # a word of the language, however rare ("deathtouch", "artefacto")
+    best = None
+    for i in range(1, len(token) - 1):
+        left, right = token[:i], token[i:]
+        if len(left) == 1 and left not in lex.function_words:
+            continue
+        if left not in lex or right not in lex:
+            continue
+        score = lex.logp(left) + lex.logp(right)
+        if score < whole + SPLIT_MARGIN:
+            continue
+        if best is None or score > best[0]:
+            best = (score, left, right)
+    return None if best is None else (best[1], best[2])
+
+
+def repair_spacing(raw: str, lang: str | None, base: int = 0, rule: str | None = None,
+                   line: int | None = None) -> tuple[str, list[Finding]]:
+    """Repair lost spaces in ``raw``; return the repaired text and one finding per defect.
+
+    ``base`` is the offset of ``raw`` in the original document, so spans point there.
+    """
+    findings: list[Finding] = []
+    # 1. numbers glued to words and punctuation glued to words: deterministic, always repaired.
+    edits: list[tuple[int, int, str, str]] = []  # (start, end, replacement, kind)
+    for m in _NUM_GLUE.finditer(raw):
+        edits.append((m.start(), m.start(), " ", "glued-number"))
+    for m in _PUNCT_GLUE.finditer(raw):
+        if m.group(1):
+            edits.append((m.end(), m.end(), " ", "glued-punctuation"))
+        else:
+            edits.append((m.start(), m.start(), " ", "glued-punctuation"))
+    # 2. glued words, judged by the lexicon.
+    lex = lexicon(lang) if lang else None
+    if lex is not None and lex.words:
+        suspects: set[str] = set()
+        for m in _WORD.finditer(raw):
+            tok = m.group(0)
+            if not tok.islower():
+                continue  # names and sentence starts: not judged
+            parts = split_glued(tok, lex)
+            if parts:
+                edits.append((m.start() + len(parts[0]), m.start() + len(parts[0]), " ", f"glued-word:{tok}"))
+            elif tok not in lex and len(tok) >= 4 and tok not in suspects:
+                suspects.add(tok)  # once per text: the span names the first occurrence
+                findings.append(Finding("unknown-word", f"{tok!r} is not a {lang} word and splits into no two "
+                                        "words; kept as written (glued words or a typo)", "info", rule=rule,
+                                        line=line, span=[base + m.start(), base + m.end()]))
+    if not edits:
+        return raw, findings
+    edits.sort(key=lambda e: (e[0], e[1]))
+    out: list[str] = []
+    prev = 0
+    seen: set[int] = set()
+    for start, end, rep, kind in edits:
+        if start in seen or start < prev:
+            continue
+        seen.add(start)
+        out.append(raw[prev:start])
+        out.append(rep)
+        prev = end
+        lo, hi = _context(raw, start)
+        before, after = raw[lo:hi], raw[lo:start] + rep + raw[start:hi]
+        if kind.startswith("glued-word:"):
+            tok = kind.split(":", 1)[1]
+            findings.append(Finding("glued-word-repaired", f"{before!r} -> {after!r}: both halves are {lang} words",
+                                    "info", rule=rule, line=line, span=[base + lo, base + hi]))
+        else:
+            findings.append(Finding(f"{kind}-repaired", f"{before!r} -> {after!r}: space restored", "info",
+                                    rule=rule, line=line, span=[base + lo, base + hi]))
+    out.append(raw[prev:])
+    return "".join(out), findings
+
+
+def _context(raw: str, pos: int) -> tuple[int, int]:
+    """The whitespace-delimited token around ``pos``."""
+    lo = pos
+    while lo > 0 and not raw[lo - 1].isspace():
+        lo -= 1
+    hi = pos
+    while hi < len(raw) and not raw[hi].isspace():
+        hi += 1
+    return lo, hi

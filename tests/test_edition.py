@@ -1,0 +1,78 @@
+"""Edition detection: declared dates and the inferred base-edition range (acceptance item 3)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pipeline.edition import declared_date, infer_base_edition
+from pipeline.ingest.loader import load_document
+from pipeline.segment.paste import segment_text
+from tests.conftest import CORPUS, EDITIONS, edition, needs_shared
+
+
+def _seed(prefix):
+    return sorted((CORPUS / "seeds").glob(f"{prefix}_*.txt"))[0]
+
+
+@pytest.mark.parametrize("text,lang,iso", [
+    ("These rules are effective as of November 14, 2025.", "en", "2025-11-14"),
+    ("Essas regras são válidas na data de 14 de novembro de 2025.", "pt", "2025-11-14"),
+    ("Estas reglas son válidas desde el 19 de septiembre de 2025.", "es", "2025-09-19"),
+    ("Estas reglas son válidas desde el 1 de marzo de 2019.", None, "2019-03-01"),
+])
+def test_declared_dates_in_three_languages(text, lang, iso):
+    assert declared_date(text, lang)[0] == iso
+
+
+def test_declared_date_wins_in_a_paste():
+    doc = segment_text("Essas regras são válidas na data de 12 de junho de 2019.\n\n616.1. Se dois efeitos tentam.", "pt")
+    assert doc.meta.effective_date == "2019-06-12"
+
+
+@needs_shared
+def test_seed0_range_and_evidence():
+    doc = load_document(_seed("000"), editions_dir=EDITIONS)
+    be = doc.meta.base_edition
+    assert (be["first"], be["last"]) == ("2018-08-10", "2019-06-12")
+    assert be["editions"] == ["2018-08-10", "2018-10-05", "2019-01-25", "2019-05-03", "2019-06-12"]
+    ev = "\n".join(be["evidence"])
+    assert "rule 202.3e holds the symbol {X}: true in 2018-08-10" in ev
+    assert "rule 117.9d exists: true in 2010-07-16 … 2019-06-12" in ev
+    assert "rule 702.78 is named 'Persistir'" in ev
+    assert be["confidence"] >= 0.9
+    print("seed 000 base edition:", be["first"], "…", be["last"], "confidence", be["confidence"])
+
+
+@needs_shared
+def test_seed1_range_starts_when_614_12c_appears():
+    be = load_document(_seed("001"), editions_dir=EDITIONS).meta.base_edition
+    assert be["first"] == "2025-09-19"
+    assert "rule 614.12c exists: true in 2025-09-19" in "\n".join(be["evidence"])
+
+
+def _glued_paste(doc, n, rng):
+    """``n`` rules of ``doc`` run together as text pasted out of a PDF."""
+    rules = [r for r in doc.rules if r.level in ("subrule", "lettered") and len(r.text) > 30]
+    picked = sorted(rng.sample(rules, n), key=lambda r: r.number)
+    out = []
+    for r in picked:
+        sep = rng.choice([" ", "", "\n"])
+        body = r.text + "".join(e.text for e in r.examples)
+        out.append(f"{r.id}{sep if sep else ''}{body}")
+    return " ".join(out)
+
+
+@needs_shared
+@pytest.mark.parametrize("date", ["2009-10-01", "2011-09-30", "2013-07-11", "2015-11-13", "2017-09-25",
+                                  "2018-08-10", "2019-07-12", "2021-04-19", "2023-04-14", "2025-06-06",
+                                  "2025-11-14", "2026-01-16"])
+def test_30_glued_rules_find_their_edition(date):
+    rng = random.Random(date)
+    src = edition(date)
+    doc = segment_text(_glued_paste(src, 30, rng), "en", repair=False)
+    assert len(doc.rules) >= 29
+    be = infer_base_edition(doc, EDITIONS)
+    assert date in be["editions"], (date, be["first"], be["last"], be["evidence"][:5])
+    assert be["first"] <= date <= be["last"]
