@@ -349,45 +349,67 @@ def _adjacent(doc: Document, a: str, b: str) -> bool:
 
 
 def _texts(doc: Document):
-    """Every text in which a rule can be cited, with where it is."""
+    """Every text in which a rule can be cited, keyed like the citing place."""
     for r in doc.rules:
-        yield r.id, r.text
+        yield (r.id, None), r.text
         for k, e in enumerate(r.examples):
-            yield f"{r.id} example {k + 1}", e.text
+            yield (r.id, k), e.text
     for g in doc.glossary:
-        yield f"glossary: {g.term}", g.definition
+        yield (f"glossary:{g.term}", None), g.definition
+
+
+def _citations(doc: Document):
+    """(source, example, cited number, status, title) for every citation in ``doc``.
+
+    Uses the cross-reference extractor (``pipeline.xref``) when it is installed; else a
+    plain rule-number token scan (no titles, no ranges).
+    """
+    try:
+        from ..xref import extract_references
+    except ImportError:  # pragma: no cover - the extractor ships with the package
+        for (src, ex), text in _texts(doc):
+            for tok in dict.fromkeys(ref_tokens(text)):
+                yield src, ex, tok, "unresolved", None
+        return
+    for ref in extract_references(doc):
+        if ref.kind == "section" or not ref.targets:
+            continue
+        cited = ref.targets if ref.kind == "single" else sorted({ref.targets[0], ref.targets[-1]})
+        for t in cited:
+            yield ref.source, ref.example, t, ref.status, ref.title
 
 
 def stale_references(old: Document, new: Document, pairs: dict, renumbering: dict) -> list[dict]:
     """Citations in NEW that still use a number the renumbering changed.
 
-    A citation is stale when the same text in OLD already cited that number and the
-    number has since moved (nobody updated it), or when it names a number that lost its
-    rule and exists no more.
+    Stale: the citation names a title that is no longer that number's (``See rule 702.138,
+    "Companion"`` after companion moved to 702.139); or the same place in OLD already
+    cited that number and it has since moved (nobody updated it); or it names a number
+    that no longer exists.
     """
     if not renumbering:
         return []
     old_texts = dict(_texts(old))
     back = {n: o for o, n in pairs.items()}
     out = []
-    for where, text in _texts(new):
-        rule_part = where.split(" example ")[0]
-        src_old = back.get(rule_part)
-        before = ""
-        if where.startswith("glossary: "):
-            before = old_texts.get(where, "")
-        elif src_old is not None:
-            before = old_texts.get(where.replace(rule_part, src_old, 1), "")
-        before_refs = set(ref_tokens(before))
-        for tok in dict.fromkeys(ref_tokens(text)):
-            if tok not in renumbering:
-                continue
-            target = renumbering[tok]
-            if tok in before_refs and target != tok:
-                out.append({"in": where, "ref": tok, "now": target,
-                            "reason": f"{tok} was renumbered {target}" if target else f"rule {tok} was removed"})
-            elif new.rule(tok) is None and old.rule(tok) is not None:
-                out.append({"in": where, "ref": tok, "now": target, "reason": f"no rule {tok} in this edition"})
+    seen = set()
+    for src, ex, tok, status, title in _citations(new):
+        if tok not in renumbering or (src, ex, tok) in seen:
+            continue
+        seen.add((src, ex, tok))
+        target = renumbering[tok]
+        old_src = src if src.startswith("glossary:") else back.get(src)
+        before = set(ref_tokens(old_texts.get((old_src, ex), ""))) if old_src else set()
+        reason = None
+        if status == "title-mismatch" and target:
+            reason = f"cites “{title}”, which is now {target}"
+        elif tok in before and target != tok:
+            reason = f"{tok} was renumbered {target}" if target else f"rule {tok} was removed"
+        elif new.rule(tok) is None:
+            reason = f"no rule {tok} in this edition"
+        if reason:
+            out.append({"in": src if ex is None else f"{src} example {ex + 1}", "ref": tok, "now": target,
+                        "reason": reason})
     return out
 
 
@@ -416,11 +438,28 @@ def _check(doc: Document, side: str) -> None:
                          doc.meta.source_file or side)
 
 
-def diff_documents(old: Document, new: Document, line_diff: bool = True, word_diffs: bool = True) -> DiffResult:
+#: Below this share of the smaller document's rules matched, the two texts are unrelated.
+MIN_MATCHED_SHARE = 0.10
+
+
+def _check_related(old: Document, new: Document, pairs: dict) -> None:
+    """Refuse a "100 % changed" report: two editions always share most rules (even 2003 and
+    2026, across the 2009 rewrite, share over half of the older one's)."""
+    smaller = min(len(old.rules), len(new.rules))
+    if len(pairs) < MIN_MATCHED_SHARE * smaller:
+        odd = new if new.meta.kind != "official" or old.meta.kind == "official" else old
+        raise InputError(f"shares almost no rules with the other document ({len(pairs)} of {smaller} matched); "
+                         "is it a Comprehensive Rules edition in the same language?",
+                         odd.meta.source_file or "document")
+
+
+def diff_documents(old: Document, new: Document, line_diff: bool = True, word_diffs: bool = True,
+                   references: bool = True) -> DiffResult:
     """Everything that changed from ``old`` to ``new`` (two editions in one language).
 
     ``line_diff=False`` skips the plain line-diff count of the summary and
-    ``word_diffs=False`` the word-level diffs of rule texts (the archive needs neither).
+    ``word_diffs=False`` the word-level diffs of rule texts, ``references=False`` the scan
+    for stale citations (the archive needs none of them).
     """
     _check(old, "old")
     _check(new, "new")
@@ -428,6 +467,7 @@ def diff_documents(old: Document, new: Document, line_diff: bool = True, word_di
         raise InputError(f"cannot diff a {old.meta.language} text with a {new.meta.language} text "
                          "(editions must be in one language)", new.meta.source_file)
     pairs, full_map, changes = _rule_changes(old, new, word_diffs)
+    _check_related(old, new, pairs)
     renumbering = {o: n for o, n in full_map.items() if n != o}
     changes += _example_changes(old, new, pairs, full_map)
     changes += _title_changes(old, new)
@@ -436,7 +476,8 @@ def diff_documents(old: Document, new: Document, line_diff: bool = True, word_di
     changes = _sorted(changes, old, new)
     res = DiffResult(EditionRef.of(old), EditionRef.of(new), changes, pairs, renumbering, cascades)
     res.section_titles = {s.number: s.title for s in old.sections} | {s.number: s.title for s in new.sections}
-    res.stale_references = stale_references(old, new, pairs, renumbering)
+    if references:
+        res.stale_references = stale_references(old, new, pairs, renumbering)
     res.summary = _summary(res, old, new, line_diff)
     return res
 

@@ -168,7 +168,8 @@ class EditionArchive:
         data = _read_json(path)
         if data is None:
             a, b = self.editions[i], self.editions[i + 1]
-            res = diff_documents(self.load(a.label), self.load(b.label), line_diff=False, word_diffs=False)
+            res = diff_documents(self.load(a.label), self.load(b.label), line_diff=False, word_diffs=False,
+                                 references=False)
             old, new = self.load(a.label), self.load(b.label)
             changed = {}
             for o, n in res.pairs.items():
