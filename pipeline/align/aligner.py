@@ -1,0 +1,205 @@
+"""Align a translation's rules with its English base edition and the current edition.
+
+By number first: where the base edition has the translated rule's number, that is its
+English.  A translated rule whose number the base edition lacks is matched *by content*
+among the English rules nobody claimed: the anchors a translation keeps (cited rules,
+counts, mana symbols, English card names) and the length, near the rule's position.
+Each base rule then goes to the current edition through the renumbering map.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+
+from ..model import Document, Rule
+from ..rulenum import RuleNumber
+from .model import AlignResult, Issue, Row, SEVERITY_POINTS, Score, segment_of
+from .text import english_names, number_anchors, symbol_spans, words
+
+#: A translation holding at least this share of the base edition's rules is a full translation:
+#: every untranslated rule is reported missing.  Below it (a paste, a web card) only gaps are.
+COMPLETE_SHARE = 0.5
+MIN_CONTENT_SCORE = 0.55
+
+
+def _anchors(text: str, lang: str) -> Counter:
+    from ..xref.extract import extract_from_text
+
+    c: Counter = Counter()
+    refs = extract_from_text(text, lang=lang)
+    for r in refs:
+        c.update(f"ref:{t}" for t in r.targets)
+    c.update(f"num:{v}" for v, _ in number_anchors(text, lang, [r.span for r in refs]))
+    c.update(f"sym:{s}" for s, _ in symbol_spans(text))
+    return c
+
+
+def _content_score(t_rule: Rule, t_anch: Counter, b_rule: Rule, b_anch: Counter, t_names: set[str]) -> float:
+    tl, bl = len(segment_of(t_rule)), len(segment_of(b_rule))
+    length = min(tl, bl) / max(tl, bl, 1)
+    if t_names:
+        b_text = segment_of(b_rule)
+        b_anch = b_anch + Counter(f"name:{n}" for n in t_names if n in b_text)
+        t_anch = t_anch + Counter(f"name:{n}" for n in t_names)
+    inter = sum((t_anch & b_anch).values())
+    union = sum((t_anch | b_anch).values())
+    if union == 0:
+        return 0.5 * length  # nothing to anchor on: length alone is weak evidence
+    return 0.7 * inter / union + 0.3 * length
+
+
+def _match_by_content(unmatched: list[Rule], free: list[Rule], base: Document, lang: str) -> dict[str, str]:
+    """translated id -> base id for rules whose numbers do not hold."""
+    if not unmatched or not free:
+        return {}
+    order = {r.id: i for i, r in enumerate(base.rules)}
+    free_ids = {r.id for r in free}
+    cache: dict[str, Counter] = {}
+    out: dict[str, str] = {}
+    sorted_free = sorted(free, key=lambda r: order[r.id])
+    free_pos = [order[r.id] for r in sorted_free]
+    for t in unmatched:
+        t_anch = _anchors(segment_of(t), lang)
+        t_names = {n for n, _ in english_names(segment_of(t))}
+        # Where the rule would sit in the base edition: near its number's neighbours.
+        n = RuleNumber.try_parse(t.id)
+        near = 0
+        if n is not None:
+            keys = [r.number for r in base.rules]
+            near = bisect.bisect_left(keys, n) if keys == sorted(keys) else 0
+        lo = bisect.bisect_left(free_pos, near - 60)
+        hi = bisect.bisect_right(free_pos, near + 60)
+        best, best_score = None, 0.0
+        for b in sorted_free[lo:hi]:
+            if b.id not in free_ids:
+                continue
+            if b.id not in cache:
+                cache[b.id] = _anchors(segment_of(b), "en")
+            s = _content_score(t, t_anch, b, cache[b.id], t_names)
+            if s > best_score:
+                best, best_score = b, s
+        if best is not None and best_score >= MIN_CONTENT_SCORE:
+            out[t.id] = best.id
+            free_ids.discard(best.id)
+    return out
+
+
+def _gaps(target: Document, paired_base: list[str], base: Document) -> list[str]:
+    """Base rules lying between two translated rules of one family (a paste's gaps)."""
+    order = {r.id: i for i, r in enumerate(base.rules)}
+    ids = [b for b in paired_base if b in order]
+    missing: list[str] = []
+    taken = set(ids)
+    for a, b in zip(ids, ids[1:]):
+        ia, ib = order[a], order[b]
+        if ib <= ia + 1:
+            continue
+        pa, pb = RuleNumber.parse(a), RuleNumber.parse(b)
+        fam = (pa.rule, pa.sub) == (pb.rule, pb.sub) or pb.parent() == pa or pa.parent() == pb.parent()
+        if fam and ib - ia < 30:
+            missing.extend(r.id for r in base.rules[ia + 1:ib] if r.id not in taken)
+    return missing
+
+
+def build_rows(target: Document, base: Document, current: Document | None, map_number) -> tuple[list[tuple], bool]:
+    """Rows (with their rules) in translation order, then the missing rules; and whether the
+    translation is complete."""
+    lang = target.meta.language
+    by_number: dict[str, str] = {}
+    seen_base: set[str] = set()
+    unmatched = []
+    for r in target.rules:
+        if base.rule(r.id) is not None and r.id not in seen_base:
+            by_number[r.id] = r.id
+            seen_base.add(r.id)
+        else:
+            unmatched.append(r)
+    free = [r for r in base.rules if r.id not in seen_base]
+    complete = len(seen_base) >= COMPLETE_SHARE * max(1, len(base.rules))
+    by_content = _match_by_content(unmatched, free, base, lang)
+    rows: list[tuple] = []
+
+    def current_of(base_id: str | None) -> str | None:
+        if base_id is None:
+            return None
+        if map_number is not None:
+            return map_number(base_id)
+        return base_id if current is not None and current.rule(base_id) is not None else None
+
+    for r in target.rules:
+        bid = by_number.get(r.id) if r.id in by_number and r not in unmatched else by_content.get(r.id)
+        if r in unmatched and r.id in by_content:
+            bid = by_content[r.id]
+            status, method = "realigned", "anchors"
+        elif bid is not None:
+            status, method = "aligned", "number"
+        else:
+            status, method = "extra", "none"
+        b = base.rule(bid) if bid else None
+        cid = current_of(bid)
+        c = current.rule(cid) if (current is not None and cid) else None
+        row = Row(r.id, bid, cid, status, method, segment_of(r), segment_of(b), segment_of(c), r.inferred_number)
+        rows.append((row, r, b, c))
+    claimed = set(by_number.values()) | set(by_content.values())
+    if complete:
+        missing = [b.id for b in base.rules if b.id not in claimed]
+    else:
+        missing = _gaps(target, [row.base_id for row, *_ in rows if row.base_id], base)
+    for mid in missing:
+        b = base.rule(mid)
+        cid = current_of(mid)
+        c = current.rule(cid) if (current is not None and cid) else None
+        rows.append((Row(None, mid, cid, "missing", "none", "", segment_of(b), segment_of(c)), None, b, c))
+    return rows, complete
+
+
+def score_of(target: Document, issues: list[Issue]) -> Score:
+    n_words = sum(len(words(segment_of(r))) for r in target.rules)
+    by_sev = Counter(i.severity for i in issues)
+    points = sum(SEVERITY_POINTS.get(s, 0) * n for s, n in by_sev.items())
+    return Score(n_words, points, 1000.0 * points / max(1, n_words),
+                 {s: by_sev.get(s, 0) for s in ("error", "warning", "info")})
+
+
+def align_documents(target: Document, base: Document, current: Document | None = None, *,
+                    map_number=None, base_info: dict | None = None, current_label: str | None = None,
+                    termbase=None, cards=None, only: set[str] | None = None) -> AlignResult:
+    """Align ``target`` (a translation) with ``base`` (its English base edition) and ``current``;
+    run every check.  ``map_number``: base number -> current number (None: gone)."""
+    from ..qa.checks import Context, Pair, all_checks, run_all
+    from .termbase import load_termbase
+
+    tb = termbase if termbase is not None else load_termbase()
+    rows, complete = build_rows(target, base, current, map_number)
+    pairs = [Pair(row, t, b, c) for row, t, b, c in rows]
+    ctx = Context(lang=target.meta.language, target_doc=target, base_doc=base, current_doc=current, pairs=pairs,
+                  base_date=(base_info or {}).get("label") or base.meta.effective_date,
+                  current_date=current_label or (current.meta.effective_date if current else None),
+                  map_number=map_number, termbase=tb, cards=cards, complete=complete)
+    issues = run_all(ctx, only)
+    by_row: dict[str | None, list[Issue]] = {}
+    for i in issues:
+        by_row.setdefault(i.rule, []).append(i)
+    missing_rows = {p.row.base_id: p.row for p in pairs if p.row.id is None}
+    for p in pairs:
+        if p.row.id is not None:
+            p.row.issues = sorted(by_row.get(p.row.id, []), key=_issue_key)
+    # Missing rules have no translated id: their findings go by base id.
+    for i in by_row.get(None, []):
+        if i.base_id in missing_rows:
+            missing_rows[i.base_id].issues.append(i)
+    result_rows = [p.row for p in pairs]
+    info = dict(base_info or {})
+    info.setdefault("label", base.meta.effective_date)
+    return AlignResult(
+        translation={"name": target.meta.source_name, "language": target.meta.language, "kind": target.meta.kind,
+                     "source": target.meta.source_file, "sha256": target.meta.sha256, "complete": complete},
+        base_edition=info, current_edition=ctx.current_date, rows=result_rows, checks=all_checks(),
+        score=score_of(target, [i for r in result_rows for i in r.issues]),
+        notes=[] if tb else ["no term base"])
+
+
+def _issue_key(i: Issue):
+    return (i.span[0] if i.span else -1, i.check, i.message)
+

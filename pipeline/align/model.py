@@ -1,0 +1,150 @@
+"""Typed boundary of the alignment stage: checks, issues, rows and the whole result.
+
+A *segment* is one rule as a translator sees it: the rule text, then each example on its
+own line (``text + "\\n" + example …``).  Every span in an :class:`Issue` is a
+``[start, end)`` offset into the translated segment, so reports can highlight it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model import Rule
+
+SEVERITY_POINTS = {"error": 10.0, "warning": 3.0, "info": 0.5}
+CATEGORIES = ("structure", "references", "anchors", "cardnames", "terminology", "consistency", "damage")
+
+
+@dataclass(frozen=True)
+class Check:
+    """A small named rule: what it looks for, in one line, and how much it matters."""
+
+    id: str  # "references.stale"
+    category: str  # one of CATEGORIES
+    severity: str  # error | warning | info
+    explanation: str
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "category": self.category, "severity": self.severity,
+                "explanation": self.explanation}
+
+
+@dataclass
+class Issue:
+    """One finding of one check on one rule of the translation."""
+
+    check: str
+    category: str
+    severity: str
+    rule: str | None  # the translated rule id (None for document-level findings)
+    message: str
+    span: tuple[int, int] | None = None  # in the translated segment
+    excerpt: str | None = None
+    suggestion: str | None = None
+    base_id: str | None = None  # the English rule the translated rule is aligned with
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = {"check": self.check, "category": self.category, "severity": self.severity,
+                             "rule": self.rule, "base_id": self.base_id, "message": self.message}
+        if self.span is not None:
+            d["span"] = list(self.span)
+        if self.excerpt is not None:
+            d["excerpt"] = self.excerpt
+        if self.suggestion is not None:
+            d["suggestion"] = self.suggestion
+        return d
+
+
+def segment_of(rule: Rule | None) -> str:
+    """A rule and its examples as one text, examples on their own lines."""
+    if rule is None:
+        return ""
+    return "\n".join([rule.text, *rule.example_texts])
+
+
+def pieces_of(rule: Rule | None) -> list[tuple[int, str]]:
+    """``(offset in the segment, text)`` of the rule text and each example."""
+    if rule is None:
+        return []
+    out, pos = [], 0
+    for t in [rule.text, *rule.example_texts]:
+        out.append((pos, t))
+        pos += len(t) + 1
+    return out
+
+
+@dataclass
+class Row:
+    """One translated rule (or one English rule the translation lacks)."""
+
+    id: str | None  # translated id; None for a missing rule
+    base_id: str | None
+    current_id: str | None
+    status: str  # aligned | realigned | extra | missing
+    method: str  # number | anchors | none
+    target: str = ""
+    source: str = ""  # the base edition's English
+    current: str = ""  # the current edition's English
+    inferred_number: bool = False
+    issues: list[Issue] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return self.id or f"missing:{self.base_id}"
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "base_id": self.base_id, "current_id": self.current_id, "status": self.status,
+                "method": self.method, "target": self.target, "source": self.source, "current": self.current,
+                "inferred_number": self.inferred_number, "findings": [i.to_dict() for i in self.issues]}
+
+
+@dataclass
+class Score:
+    words: int
+    points: float
+    per_thousand_words: float
+    by_severity: dict[str, int]
+
+    def to_dict(self) -> dict:
+        return {"words": self.words, "points": round(self.points, 2),
+                "per_thousand_words": round(self.per_thousand_words, 2), "by_severity": dict(self.by_severity)}
+
+
+@dataclass
+class AlignResult:
+    """Everything one alignment produced: rows in translation order, then missing rules."""
+
+    translation: dict  # name, language, kind, source
+    base_edition: dict  # date used, range first/last, how it was chosen
+    current_edition: str | None
+    rows: list[Row]
+    checks: list[Check]
+    score: Score
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def issues(self) -> list[Issue]:
+        return [i for r in self.rows for i in r.issues]
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {c.id: 0 for c in self.checks}
+        for i in self.issues:
+            out[i.check] = out.get(i.check, 0) + 1
+        return out
+
+    def row(self, rule_id: str) -> Row | None:
+        return next((r for r in self.rows if r.id == rule_id), None)
+
+    def to_dict(self) -> dict:
+        return {
+            "schema": "crpipe-alignment/1",
+            "translation": self.translation,
+            "base_edition": self.base_edition,
+            "current_edition": self.current_edition,
+            "checks": [c.to_dict() for c in self.checks],
+            "counts": self.counts(),
+            "score": self.score.to_dict(),
+            "notes": list(self.notes),
+            "rows": [r.to_dict() for r in self.rows],
+        }

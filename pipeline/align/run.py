@@ -1,0 +1,41 @@
+"""From files to an :class:`AlignResult`: the edge where documents are read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..model import Document
+from .aligner import align_documents
+from .editions import resolve_editions
+from .model import AlignResult
+
+
+def load_cards(paths) -> object | None:
+    """A card-name index over MTGJSON files (any version :mod:`pipeline.rulings` reads)."""
+    if not paths:
+        return None
+    from ..rulings.reader import load_card_index
+
+    return load_card_index([Path(p) for p in paths])
+
+
+def align_file(translation: str | Path | Document, reference: str | Path, current: str | Path | None = None, *,
+               lang: str | None = None, fmt: str | None = None, termbase: str | Path | None = None,
+               cards: list | None = None) -> AlignResult:
+    """Read a translation (any format ingestion reads) and align it.
+
+    ``reference``: a folder of English editions or one edition file; ``current``: the
+    current English edition (default: the newest in the folder); ``cards``: MTGJSON files.
+    """
+    from .termbase import load_termbase
+
+    if isinstance(translation, Document):
+        doc = translation
+    else:
+        from ..ingest.loader import load_document
+
+        ref = Path(reference)
+        doc = load_document(translation, lang=lang, fmt=fmt, editions_dir=ref if ref.is_dir() else None)
+    ed = resolve_editions(doc, reference, current)
+    return align_documents(doc, ed.base, ed.current, map_number=ed.map_number, base_info=ed.info,
+                           current_label=ed.current_label, termbase=load_termbase(termbase), cards=load_cards(cards))

@@ -1,0 +1,244 @@
+"""Text damage and form: what PDF extraction, pasting and hurried editing leave behind.
+
+Glued words (reported by ingestion, or found here: a word outside the lexicon that splits
+into two words of it), typos (a word outside the lexicon one or two edits from a word in
+it), untranslated English runs, unbalanced brackets and quotes, Spanish ¿…? ¡…! pairs, the
+locale's quote style, doubled spaces and words, end punctuation, mojibake, and rules whose
+length ratio to the English is an outlier *for this document* (robust z-score over all
+its rules, so a terser or wordier language calibrates itself).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from collections import Counter
+
+from ...align.lexicon import lexicon
+from ...align.model import Check
+from ...align.text import cap_phrases, english_names, fold, masked, sentences, words
+
+GLUED = Check("damage.glued", "damage", "warning", "Words or numbers glued together (a lost space).")
+TYPO = Check("damage.typo", "damage", "warning", "A word outside the language's lexicon, one or two edits from a word in it.")
+UNTRANSLATED = Check("damage.untranslated", "damage", "warning", "A run of English words left untranslated.")
+BRACKETS = Check("damage.brackets", "damage", "warning", "Unbalanced brackets or quotation marks (the English is balanced).")
+SPANISH = Check("damage.spanish-marks", "damage", "warning", "Spanish ¿…? or ¡…! without its pair.")
+QUOTES = Check("damage.quote-style", "damage", "info", "Quotation marks not in the locale's style (pt “…”, es «…»).")
+SPACES = Check("damage.spacing", "damage", "info", "Doubled spaces.")
+DOUBLED = Check("damage.doubled-word", "damage", "warning", "The same word twice in a row.")
+END = Check("damage.end-punctuation", "damage", "warning", "The rule or example ends with different punctuation than the English.")
+MOJIBAKE = Check("damage.mojibake", "damage", "error", "Mis-decoded characters (Ã©, â€™, �): the text went through the wrong encoding.")
+LENGTH = Check("damage.length-ratio", "damage", "info", "Length against the English is an outlier for this document (omission or addition?).")
+CHECKS = [GLUED, TYPO, UNTRANSLATED, BRACKETS, SPANISH, QUOTES, SPACES, DOUBLED, END, MOJIBAKE, LENGTH]
+
+_NUM_GLUE = re.compile(r"[^\W\d_]{2}(?=[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?(?![\d/]))|\d[a-z]?(?=[A-ZÀ-Ýa-zà-ÿ]{3})")
+_PUNCT_GLUE = re.compile(r"(?<=[^\W\d_]{2})[,;](?=[^\W\d_]{2})|(?<=[a-zà-ÿ]{2}[.!?])(?=[A-ZÀ-Ý][a-zà-ÿ])")
+_MOJIBAKE = re.compile(r"[ÃÂ][\u0080-\u00bf]|â€[\u0080-\u00bf\u2018-\u203a\u2122\u0153\u02dc]?|\ufffd|Ã[ƒ‚]")
+_DOUBLE_SPACE = re.compile(r"(?<=\S) {2,}(?=\S)")
+_DOUBLED = re.compile(r"\b([^\W\d_]+)\s+\1\b", re.IGNORECASE)
+_PAIRS = {"(": ")", "[": "]", "{": "}", "“": "”", "«": "»"}
+_CLOSERS = {v: k for k, v in _PAIRS.items()}
+_LOCALE_BAD_QUOTES = {"pt": re.compile(r"[\"«»]"), "es": re.compile(r"\"")}
+_GLUE_KINDS = re.compile(r"glue|glued")
+_REPAIR = re.compile(r"'([^']+)'\s*->\s*'([^']+)'")
+
+
+def _lex(ctx, lang):
+    key = ("lexicon", lang)
+    if key not in ctx.cache:
+        accept = frozenset(ctx.termbase.accept.get(lang, ())) if ctx.termbase else frozenset()
+        ctx.cache[key] = lexicon(lang, accept)
+    return ctx.cache[key]
+
+
+def _unbalanced(text: str) -> list[tuple[str, int]]:
+    stack: list[tuple[str, int]] = []
+    bad: list[tuple[str, int]] = []
+    for i, ch in enumerate(text):
+        if ch in _PAIRS:
+            stack.append((ch, i))
+        elif ch in _CLOSERS:
+            if stack and stack[-1][0] == _CLOSERS[ch]:
+                stack.pop()
+            elif any(o == _CLOSERS[ch] for o, _ in stack):
+                while stack and stack[-1][0] != _CLOSERS[ch]:
+                    bad.append(stack.pop())
+                stack.pop()
+            else:
+                bad.append((ch, i))
+    bad.extend(stack)
+    if text.count('"') % 2:
+        bad.append(('"', text.rfind('"')))
+    return bad
+
+
+def _end_mark(s: str) -> str:
+    s = s.rstrip().rstrip("”»\"’)]").rstrip()
+    return s[-1] if s and s[-1] in ".:;?!" else ""
+
+
+def _split(word: str, lex) -> tuple[str, str] | None:
+    """Two words of the lexicon, one of them a function word ("dotexto", "sobreela",
+    "recuperarou"): lost spaces almost always sit next to one."""
+    w = word.casefold()
+    for i in range(2, len(w) - 1):
+        a, b = w[:i], w[i:]
+        if a in lex.words and b in lex.words and (a in lex.function_words or b in lex.function_words) \
+                and (len(a) > 2 or len(b) > 2):
+            return word[:i], word[i:]
+    return None
+
+
+class _Vocab:
+    """The document's own repeated words, bucketed like the lexicon for near-word search."""
+
+    def __init__(self, ws: list[str]):
+        from ...align.lexicon import Lexicon
+
+        buckets: dict = {}
+        for w in ws:
+            buckets.setdefault((w[:1], len(w)), []).append(w)
+        self.lex = Lexicon("doc", frozenset(ws), buckets)
+
+
+def _typo_of(w: str, lex, vocab: _Vocab) -> str | None:
+    """A typo is one edit from a word this document uses repeatedly ("jogadro" / "jogador"),
+    or two swapped letters of a lexicon word.  Both are calibrated to hold up against a
+    lexicon that lacks many real words (so an unknown word alone is never a typo)."""
+    if len(w) >= 5:
+        near = vocab.lex.nearest(w, 1)
+        if near and near in lex.words:
+            return near
+    return lex.nearest(w, 1, transposition_only=True) if len(w) >= 5 else None
+
+
+def _ingestion_glues(ctx) -> dict[str, list]:
+    """Glue findings of ingestion, by rule: (before, after) when the detail names them."""
+    out: dict[str, list] = {}
+    for f in ctx.target_doc.findings:
+        if not f.rule or not _GLUE_KINDS.search(f.kind):
+            continue
+        m = _REPAIR.search(f.detail or "")
+        out.setdefault(f.rule, []).append((f.kind, f.detail, m.group(1) if m else None, m.group(2) if m else None))
+    return out
+
+
+def run(ctx) -> list:
+    out = []
+    lang = ctx.lang
+    lex = _lex(ctx, lang)
+    en = _lex(ctx, "en") if lang != "en" else None
+    glues = _ingestion_glues(ctx)
+    doc_words = Counter(w.text.casefold() for p in ctx.pairs if p.target is not None for w in words(p.target_text))
+    doc_vocab = _Vocab(sorted(w for w, n in doc_words.items() if n >= 2 and len(w) >= 4))
+    ratios = []
+    for p in ctx.pairs:
+        if p.target is None:
+            continue
+        text = p.target_text
+        src = p.source_text
+        src_fold = fold(src)
+        flagged: list[tuple[int, int]] = []
+
+        def add(check, msg, span=None, suggestion=None):
+            if span is not None:
+                flagged.append(span)
+            out.append(ctx.issue(check, p, msg, span, suggestion))
+
+        for kind, detail, before, after in glues.get(p.row.id, []):
+            span = None
+            if after and after in text:
+                a = text.index(after)
+                span = (a, a + len(after))
+            add(GLUED, f"ingestion: {detail}" if detail else f"ingestion found {kind}", span,
+                suggestion=after)
+        for m in _NUM_GLUE.finditer(text):
+            a = m.end() - 1
+            add(GLUED, f"“{text[max(0, m.start()):m.end() + 6].strip()}”: a number glued to a word", (m.start(), min(len(text), m.end() + 1)))
+        for m in _PUNCT_GLUE.finditer(text):
+            add(GLUED, f"no space after “{text[m.start():m.end() or m.start() + 1] or text[m.start() - 1]}”",
+                (max(0, m.start() - 2), min(len(text), m.end() + 2)))
+        for m in _MOJIBAKE.finditer(text):
+            if m.group() not in src:
+                add(MOJIBAKE, f"“{m.group()}” looks mis-decoded", m.span())
+        for m in _DOUBLE_SPACE.finditer(text):
+            add(SPACES, "doubled space", m.span())
+        for m in _DOUBLED.finditer(text):
+            if not re.search(r"\b" + re.escape(m.group(1)) + r"\s+" + re.escape(m.group(1)) + r"\b", src, re.I):
+                add(DOUBLED, f"“{m.group(1)}” twice", m.span(), suggestion=m.group(1))
+        # Words: glued (splits into two words), typos, untranslated English runs.
+        protect = [s for _, s in english_names(text)]
+        src_caps = {fold(n) for n, _ in cap_phrases(src)}
+        protect += [s for n, s in cap_phrases(text) if fold(n) in src_caps]
+        body = masked(text, protect)
+        run_: list = []
+        for w in words(body) + [None]:
+            eng = False
+            if w is not None:
+                lw = w.text.casefold()
+                known = lw in lex.words
+                eng = en is not None and not known and len(lw) > 1 and lw in en.words
+                if not known and not eng and w.text.isalpha() and len(lw) >= 4 and not w.text[:1].isupper() \
+                        and lw not in src_fold and not any(a <= w.start < b for a, b in flagged):
+                    parts = _split(w.text, lex)
+                    if parts:
+                        add(GLUED, f"“{w.text}” reads as “{parts[0]} {parts[1]}”", (w.start, w.end),
+                            suggestion=f"{parts[0]} {parts[1]}")
+                    elif doc_words[lw] < 2:
+                        near = _typo_of(lw, lex, doc_vocab)
+                        if near:
+                            add(TYPO, f"“{w.text}” is not a {lang} word; “{near}”?", (w.start, w.end), suggestion=near)
+            if eng:
+                run_.append(w)
+                continue
+            if len(run_) >= 3:
+                a, b = run_[0].start, run_[-1].end
+                add(UNTRANSLATED, f"“{text[a:b]}” looks like untranslated English", (a, b))
+            run_ = []
+        # Brackets and quotes, per piece, only where the English piece is balanced.
+        src_bad = {ch for _o, s in p.source_pieces for ch, _ in _unbalanced(s)}
+        for off, piece in p.target_pieces:
+            for ch, i in _unbalanced(piece):
+                if ch not in src_bad and _PAIRS.get(ch, ch) not in src_bad and _CLOSERS.get(ch, ch) not in src_bad:
+                    add(BRACKETS, f"unbalanced “{ch}”", (off + i, off + i + 1))
+            if lang == "es":
+                for a, b in sentences(piece):
+                    s = piece[a:b]
+                    for o, c in (("¿", "?"), ("¡", "!")):
+                        if (o in s) != (c in s):
+                            add(SPANISH, f"“{o}…{c}” pair incomplete", (off + a, off + b))
+            bad_q = _LOCALE_BAD_QUOTES.get(lang)
+            if bad_q:
+                for m in bad_q.finditer(piece):
+                    add(QUOTES, f"“{m.group()}” is not the {lang} quotation style", (off + m.start(), off + m.end()))
+        for (off, piece), (_so, spiece) in zip(p.target_pieces, p.source_pieces):
+            te, se = _end_mark(piece), _end_mark(spiece)
+            if p.base is not None and te != se and not (te in ".;" and se in ".;" and te and se):
+                end = off + len(piece.rstrip())
+                add(END, f"ends with “{te or 'nothing'}”, the English with “{se or 'nothing'}”",
+                    (max(off, end - 1), end), suggestion=se or None)
+        if p.base is not None and len(src) >= 40 and text:
+            ratios.append((math.log(len(text) / len(src)), p))
+    out.extend(_length_outliers(ctx, ratios))
+    return out
+
+
+def _length_outliers(ctx, ratios) -> list:
+    out = []
+    if not ratios:
+        return out
+    xs = [r for r, _ in ratios]
+    if len(xs) >= 12:
+        med = statistics.median(xs)
+        mad = statistics.median(abs(x - med) for x in xs) or 0.05
+        for x, p in ratios:
+            z = 0.6745 * (x - med) / mad
+            if abs(z) > 4.5 and abs(x - med) > 0.35:
+                out.append(ctx.issue(LENGTH, p, f"{math.exp(x):.2f}× the English length; this document's "
+                                     f"median is {math.exp(med):.2f}× (robust z {z:+.1f})"))
+    else:  # too few rules to calibrate on: only gross outliers
+        for x, p in ratios:
+            if not (-0.7 < x < 0.8):
+                out.append(ctx.issue(LENGTH, p, f"{math.exp(x):.2f}× the English length"))
+    return out

@@ -1,0 +1,107 @@
+"""Terminology against the term base: renamed terms, unapproved variants, missing terms,
+and several approved variants mixed in one document."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ...align.model import Check
+from ...align.termbase import find_all
+
+RENAMED = Check("terminology.renamed", "terminology", "warning",
+                "The translation uses the rendering of an English term the current edition has renamed.")
+AVOID = Check("terminology.avoid", "terminology", "warning",
+              "The translation uses a rendering the term base marks as not approved.")
+MISSING = Check("terminology.missing", "terminology", "warning",
+                "The English uses a term-base term but the translation has none of its approved renderings.")
+VARIANT = Check("terminology.variant", "terminology", "info",
+                "The document mixes interchangeable approved variants of one term; the majority one is suggested.")
+CHECKS = [RENAMED, AVOID, MISSING, VARIANT]
+
+
+def _seps(s: str) -> list[str]:
+    import re
+
+    return re.findall(r"[\s-]+", s)
+
+
+def _as_written(matched: str, forms, default: str) -> str:
+    """Of the forms a span matches ("palabra ancla", "palabra-ancla"), the one written."""
+    return next((f for f in forms if _seps(f) == _seps(matched)), default)
+
+
+def _scattered(text: str, form: str) -> bool:
+    """Every content word of a multiword rendering is in the text: coordination splits
+    terms ("custo alternativo ou adicional", "efeitos de substituição e/ou de prevenção")."""
+    parts = [w for w in form.split() if len(w) > 3]
+    return len(form.split()) > 1 and len(parts) > 1 and all(find_all(text, (w,)) for w in parts)
+
+
+def _terms(ctx):
+    tb = ctx.termbase
+    # Longer English terms first, so "converted mana cost" claims its words before "mana cost".
+    return sorted(tb.terms, key=lambda t: -len(t.en)) if tb else []
+
+
+def run(ctx) -> list:
+    out = []
+    terms = _terms(ctx)
+    if not terms:
+        return out
+    lang = ctx.lang
+    cur = ctx.current_date or ""
+    uses: dict[str, Counter] = {}
+    where: list[tuple] = []
+    for p in ctx.pairs:
+        if p.target is None:
+            continue
+        text = p.target_text
+        src = p.source_text
+        t_taken: list[tuple[int, int]] = []
+        s_taken: list[tuple[int, int]] = []
+        # Renamed first: "custo de mana convertido" must not count as "custo de mana".
+        for t in terms:
+            for f in t.formerly:
+                if f.until and cur and f.until > cur:
+                    continue
+                for span in find_all(text, f.renderings.get(lang, ()), t_taken):
+                    t_taken.append(span)
+                    out.append(ctx.issue(RENAMED, p, f"“{text[span[0]:span[1]]}” renders “{f.en}”, which the English "
+                                         f"renamed “{t.en}” on {f.until}", span, suggestion=t.preferred(lang)))
+                s_taken += find_all(src, (f.en,), s_taken)
+        for t in terms:
+            approved = t.renderings.get(lang, ())
+            if not approved:
+                continue
+            hits_avoid = find_all(text, t.avoid.get(lang, ()), t_taken)
+            for span in hits_avoid:
+                t_taken.append(span)
+                out.append(ctx.issue(AVOID, p, f"“{text[span[0]:span[1]]}” is not the approved rendering of "
+                                     f"“{t.en}”", span, suggestion=t.preferred(lang)))
+            found = []
+            for form in approved:
+                for span in find_all(text, (form,), t_taken + [sp for _, sp in found]):
+                    found.append((_as_written(text[span[0]:span[1]], approved, form), span))
+            if not found and any(_scattered(text, form) for form in approved):
+                found.append((approved[0], None))  # "efeitos de substituição e/ou de prevenção"
+            for _, span in found:
+                if span is not None:
+                    t_taken.append(span)
+            s_hits = find_all(src, (t.en,), s_taken) if p.base is not None else []
+            s_taken += s_hits
+            if found:
+                if t.interchangeable:
+                    uses.setdefault(t.en, Counter()).update(f for f, _ in found)
+                    where.extend((t, f, span, p) for f, span in found if span is not None)
+            elif s_hits and not hits_avoid and t.check and p.base is not None:
+                out.append(ctx.issue(MISSING, p, f"the English says “{src[s_hits[0][0]:s_hits[0][1]]}”; none of "
+                                     f"{', '.join('“' + a.rstrip('*') + '”' for a in approved)} is used",
+                                     suggestion=t.preferred(lang)))
+    for t, form, span, p in where:
+        c = uses.get(t.en)
+        if c and len(c) > 1:
+            top, n = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+            if form != top:
+                out.append(ctx.issue(VARIANT, p, f"“{form}” for “{t.en}”; the document mostly uses “{top}” "
+                                     f"({n} of {sum(c.values())})", span, suggestion=top))
+    return out
