@@ -28,7 +28,7 @@ from ..edition import declared_date
 _NUM = re.compile(r"(?<![\d/])(?<!\d[.,])([1-9]\d{2}(?:\.\d{1,3}(?:[a-z](?![a-zà-öø-ÿ]))?)?)(?![\d/])(?!\.\d)")
 _SENTENCE_END = re.compile(r"[.!?;:)\]”\"»…](?:\s*)$")
 _LINE_START = re.compile(r"(?:^|\n)[ \t•·*>\-–—]*$")
-_FOLLOW_START = re.compile(r"^(?P<head>\.?[ \t]*)(?=[“\"«(\[{¿¡'‘]|[^\W\d_])")
+_FOLLOW_START = re.compile(r"^(?P<head>\.?\s*)(?=[“\"«(\[{¿¡'‘]|[^\W\d_])")
 _FOLLOW_REF = re.compile(r"^(?:\.?\s*[)\],;:]|\s*[–—-]\s*\w|\.[a-z]|\s+[a-zà-ÿ])")
 
 
