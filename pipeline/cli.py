@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "diff",
     "build",
     "xref",
+    "align",
     "engine",
 ]
 

@@ -1,0 +1,70 @@
+"""``crpipe align``: a translation against its English base edition and the current edition."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.table import Table
+
+from .common import console, print_json, user_errors
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    @user_errors
+    def align(
+        translation: Path = typer.Argument(..., help="A translated rules document (any format ingestion reads: "
+                                           "TXT, PDF, DOCX, HTML, a paste, a web-viewer card)."),
+        reference: Path = typer.Option(..., "--reference", help="A folder of English editions (YYYY-MM-DD.txt) "
+                                       "or one English edition file."),
+        current: Optional[Path] = typer.Option(None, "--current", help="The current English edition "
+                                               "(default: the newest in the --reference folder)."),
+        json_out: Optional[str] = typer.Option(None, "--json", help="Write rows and findings as JSON to this file ('-': stdout)."),
+        html_out: Optional[Path] = typer.Option(None, "--html", help="Write the side-by-side HTML report here."),
+        xliff_out: Optional[Path] = typer.Option(None, "--xliff", help="Write XLIFF 2.0 (one unit per rule, findings as notes)."),
+        csv_out: Optional[Path] = typer.Option(None, "--csv", help="Write the findings as CSV."),
+        cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s) (v3 set/AllSets, v5 set/AllPrintings/"
+                                         "AtomicCards) for the card-name check; repeat the option for several."),
+        termbase: Optional[Path] = typer.Option(None, "--termbase", help="A term base YAML file "
+                                                "(default: the shipped pipeline/data/termbase.yaml)."),
+        lang: Optional[str] = typer.Option(None, "--lang", help="Language of the translation (pt, es); detected when omitted."),
+        fmt: Optional[str] = typer.Option(None, "--format", help="Input format; detected when omitted."),
+        fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding has this severity or worse "
+                                    "(error, warning, info, never)."),
+    ):
+        """Align every rule of a translation with the English rule of its base edition (by number
+        where numbering holds, by content anchors where it does not) and with the current
+        edition through the renumbering maps; run the translator's checks (structure,
+        references, anchors, card names, terminology, consistency, text damage).
+
+        Prints one table row per rule.  Exit codes: 0 no finding at --fail-on severity or
+        worse; 1 there are such findings; 2 bad input (nothing written).
+        """
+        from ..align.run import align_file
+        from ..errors import InputError
+        from ..report import render_json, write_reports
+
+        if fail_on not in ("error", "warning", "info", "never"):
+            raise InputError(f"--fail-on must be error, warning, info or never, not {fail_on!r}")
+        res = align_file(translation, reference, current, lang=lang, fmt=fmt, termbase=termbase, cards=cards or None)
+        write_reports(res, json_path=json_out if json_out not in (None, "-") else None, html_path=html_out,
+                      csv_path=csv_out, xliff_path=xliff_out)
+        if json_out == "-":
+            print_json(res.to_dict())
+        else:
+            be = res.base_edition
+            rng = be.get("range") or {}
+            t = Table(title=f"{translation.name}: base {be.get('label')} (range {rng.get('first')} … {rng.get('last')}), "
+                            f"current {res.current_edition}; score {res.score.per_thousand_words:.1f}/1000 words")
+            for col in ("rule", "base", "current", "status", "findings"):
+                t.add_column(col)
+            for r in res.rows:
+                t.add_row(r.id or "—", r.base_id or "—", r.current_id or "—", r.status,
+                          "; ".join(f"{i.check}" + (f" {i.excerpt!r}" if i.excerpt else "")
+                                    + (f" → {i.suggestion}" if i.suggestion else "") for i in r.issues))
+            console.print(t)
+        order = {"info": 0, "warning": 1, "error": 2}
+        if fail_on != "never" and any(order[i.severity] >= order[fail_on] for i in res.issues):
+            raise typer.Exit(1)
