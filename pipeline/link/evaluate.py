@@ -54,3 +54,20 @@ def metrics(rankings: list[list[str]], gold: list[GoldItem]) -> dict:
         rank = next((i for i, x in enumerate(ranked, 1) if x in g.hits), None)
         rr += 1.0 / rank if rank else 0.0
     return {"n": n, "p_at_1": round(p1 / n, 4), "r_at_5": round(r5 / n, 4), "mrr": round(rr / n, 4)}
+
+
+def gold_inputs(gold: list[GoldItem], cards=None) -> dict:
+    """Keyword arguments for :meth:`Linker.link_texts` from gold items: the card's name,
+    layout and context (its rules text when a card file is given, and its other rulings)."""
+    from ..rulings.model import Card, Ruling
+    from .linker import card_contexts
+
+    rulings = []
+    for g in gold:
+        card = cards.resolve(g.card) if (cards is not None and g.card) else None
+        if card is None and g.card:
+            card = Card(name=g.card, layout=g.layout or "normal")
+        rulings.append(Ruling(date=None, text=g.text, source="gold", position=0, card=card))
+    return {"cards": [r.card.name if r.card else None for r in rulings],
+            "layouts": [g.layout or (r.card.layout if r.card else None) for g, r in zip(gold, rulings)],
+            "contexts": card_contexts(rulings)}

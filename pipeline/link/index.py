@@ -23,7 +23,7 @@ import numpy as np
 from scipy import sparse
 
 from ..model import Document
-from .text import content, lemma_lists
+from .text import content, lemma_lists, with_bigrams
 
 _SENTENCE_END = re.compile(r"[.:!?)”\"]\s*$")
 _SPLIT_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(])")
@@ -67,6 +67,8 @@ class RuleIndex:
     sentences: list[list[str]]  # per candidate: its sentences as lemma strings (for fuzzy matching)
     sentence_texts: list[list[str]]  # the same sentences as written
     matrix: sparse.csr_matrix  # candidates x vocabulary, BM25 term weights
+    sent_matrix: sparse.csr_matrix  # sentences x vocabulary, BM25 term weights
+    sent_rule: np.ndarray  # sentence row -> candidate row
     vocab: dict[str, int]
     idf: np.ndarray
     pos: dict[str, int]  # rule id -> row
@@ -97,6 +99,28 @@ def _phrase_rows(phrase: tuple[str, ...], seqs: list[list[str]], inv: dict[str, 
     return out
 
 
+def _bm25(docs: list[list[str]], vocab: dict[str, int], k1: float, b: float,
+          idf: np.ndarray | None = None) -> tuple[sparse.csr_matrix, np.ndarray]:
+    rows, cols, tfs = [], [], []
+    for i, toks in enumerate(docs):
+        counts: dict[int, int] = {}
+        for t in toks:
+            c = vocab[t]
+            counts[c] = counts.get(c, 0) + 1
+        for c, n in counts.items():
+            rows.append(i), cols.append(c), tfs.append(n)
+    shape = (len(docs), len(vocab))
+    tf = sparse.csr_matrix((np.array(tfs, dtype=np.float64), (rows, cols)), shape=shape)
+    if idf is None:
+        df = np.bincount(np.array(cols, dtype=np.int64), minlength=len(vocab))
+        idf = np.log(1 + (len(docs) - df + 0.5) / (df + 0.5))
+    lens = np.array([len(t) for t in docs], dtype=np.float64)
+    norm = k1 * (1 - b + b * lens / max(lens.mean(), 1.0))
+    coo = tf.tocoo()
+    w = coo.data * (k1 + 1) / (coo.data + norm[coo.row]) * idf[coo.col]
+    return sparse.csr_matrix((w, (coo.row, coo.col)), shape=shape), idf
+
+
 def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
     rules = doc.rules
     cands = [r for r in rules if r.level != "rule" and not _is_title(r.text)]
@@ -125,25 +149,32 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
         body_l.append([t for x in part for t in x])
         k += len(ss)
 
-    # BM25 weights, precomputed per (rule, lemma).
+    # BM25 weights, precomputed per (rule, lemma) and per (sentence, lemma): a long rule
+    # is found by the one sentence that says what the ruling says.
     vocab: dict[str, int] = {}
-    rows, cols, tfs = [], [], []
-    for i, toks in enumerate(body_l):
-        counts: dict[int, int] = {}
+    for toks in body_l:
         for t in toks:
-            c = vocab.setdefault(t, len(vocab))
-            counts[c] = counts.get(c, 0) + 1
-        for c, n in counts.items():
-            rows.append(i), cols.append(c), tfs.append(n)
-    n_docs = len(cands)
-    tf = sparse.csr_matrix((np.array(tfs, dtype=np.float64), (rows, cols)), shape=(n_docs, len(vocab)))
-    df = np.bincount(cols, minlength=len(vocab))
-    idf = np.log(1 + (n_docs - df + 0.5) / (df + 0.5))
-    lens = np.array([len(t) for t in body_l], dtype=np.float64)
-    norm = k1 * (1 - b + b * lens / max(lens.mean(), 1.0))
-    coo = tf.tocoo()
-    w = coo.data * (k1 + 1) / (coo.data + norm[coo.row]) * idf[coo.col]
-    matrix = sparse.csr_matrix((w, (coo.row, coo.col)), shape=tf.shape)
+            vocab.setdefault(t, len(vocab))
+    # Each rule is also read under its headings ("Handling Triggered Abilities", "Aftermath"):
+    # a ruling speaks of the topic, the rule text often only of its detail.
+    parent = {r.id: r.parent for r in rules}
+    doc_l = []
+    sent_docs = [with_bigrams(x) for x in flat_l]
+    k = 0
+    for rid, ss in zip(ids, sent_texts):
+        toks = [t for x in sent_docs[k:k + len(ss)] for t in x]
+        k += len(ss)
+        extra, p = [], parent.get(rid)
+        while p is not None:
+            extra.extend(title_ph.get(p, ()))
+            p = parent.get(p)
+        doc_l.append(toks + extra)
+    for toks in doc_l:
+        for t in toks:
+            vocab.setdefault(t, len(vocab))
+    matrix, idf = _bm25(doc_l, vocab, k1, b)
+    sent_matrix, _ = _bm25(sent_docs, vocab, k1, b, idf=idf)
+    sent_rule = np.array([i for i, ss in enumerate(sent_texts) for _ in ss], dtype=np.int64)
 
     inv: dict[str, set[int]] = {}
     for i, toks in enumerate(body_l):
@@ -166,10 +197,12 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
         inside = set()
         for rt in roots:
             inside.update(subtree.get(rt, np.empty(0, dtype=np.int64)).tolist())
-        outside = [i for i in _phrase_rows(phrase, body_l, inv) if i not in inside]
+        rows_with = _phrase_rows(phrase, body_l, inv)
+        outside = sum(1 for i in rows_with if i not in inside)
         # A phrase used all over the rules ("cast", "spell") says little about where a
-        # ruling belongs; one used only under its own heading ("aftermath") says a lot.
-        return min(1.0, 4.0 / (1 + len(outside)))
+        # ruling belongs; one used mostly under its own heading ("aftermath", "copy")
+        # says a lot.
+        return (len(rows_with) - outside + 1) / (len(rows_with) + 2)
 
     triggers: list[Trigger] = []
     for r in titles:
@@ -218,5 +251,5 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
         tix.setdefault(t.phrase[0], []).append(t)
     return RuleIndex(edition=doc.meta.effective_date, ids=ids, texts=[r.text for r in cands], sentences=sentences,
                      sentence_texts=sent_texts,
-                     matrix=matrix, vocab=vocab, idf=idf, pos=pos, subtree=subtree, triggers=tix, aliases=aliases,
+                     matrix=matrix, sent_matrix=sent_matrix, sent_rule=sent_rule, vocab=vocab, idf=idf, pos=pos, subtree=subtree, triggers=tix, aliases=aliases,
                      layout_roots=layout_roots, all_ids=frozenset(r.id for r in rules))

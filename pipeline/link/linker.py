@@ -26,7 +26,7 @@ from rapidfuzz import fuzz
 
 from ..rulings.model import Ruling
 from .index import RuleIndex
-from .text import content, lemma_lists
+from .text import content, lemma_lists, strip_card_names, with_bigrams
 
 _REF = re.compile(r"\b(?:rules?\s+)?(\d{3}\.\d{1,3}[a-z]?)\b|\brules?\s+(\d{3})\b", re.IGNORECASE)
 _SPLIT_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
@@ -35,6 +35,11 @@ _SPLIT_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
 @dataclass(frozen=True)
 class Weights:
     text: float = 1.0
+    passage: float = 0.5  # share of the text score from the best single sentence
+    bigram: float = 0.2  # query weight of a lemma pair against a single lemma
+    context: float = 0.3  # the card's text and its other rulings, read as one query
+    card_topic: float = 0.4  # the three-digit rules the card's context points to, by share
+    card_triggers: float = 0.3  # share of a heading's boost when only the card's context names it
     keyword: float = 0.9
     topic: float = 0.5
     glossary: float = 0.5
@@ -69,6 +74,8 @@ class _Query:
     text: str
     lemmas: list[str]
     layout: str | None
+    context: np.ndarray | None = None
+    context_triggers: dict | None = None
 
 
 class Linker:
@@ -79,21 +86,86 @@ class Linker:
         self.w = weights
 
     # -- public ------------------------------------------------------------------
-    def link_texts(self, texts: list[str], layouts: list[str | None] | None = None, top: int = 5) -> list[list[Candidate]]:
+    def link_texts(self, texts: list[str], layouts: list[str | None] | None = None, top: int = 5,
+                   cards: list[str | None] | None = None, contexts: list[str | None] | None = None) -> list[list[Candidate]]:
+        """Rank rules for each text.  ``layouts``: the card's layout (split, flip, …);
+        ``cards``: the card's English name ("A // B"), which is not read as rule words;
+        ``contexts``: what else is known about the card (its rules text, its other rulings)."""
         layouts = layouts or [None] * len(texts)
+        cards = cards or [None] * len(texts)
+        contexts = contexts or [None] * len(texts)
+        raw = texts
+        texts = [strip_card_names(t, _names(c)) for t, c in zip(texts, cards)]
+        uniq = sorted({(c or "", x) for c, x in zip(cards, contexts) if x})
+        ctx_l = dict(zip(uniq, lemma_lists([strip_card_names(x, _names(c)) for c, x in uniq])))
+        ctx_vec = {key: self._card_topic(self._text_scores(content(lem), passage=0.0)) for key, lem in ctx_l.items()}
+        ctx_trig = {key: self._triggers(self._aliases(content(lem), [])) for key, lem in ctx_l.items()}
         lemmas = lemma_lists(texts)
         sent_lists = [_SPLIT_SENT.split(t) for t in texts]
         flat = [s for ss in sent_lists for s in ss]
         flat_l = lemma_lists(flat)
         out, k = [], 0
-        for text, lem, layout, ss in zip(texts, lemmas, layouts, sent_lists):
-            sents = [content(x) for x in flat_l[k:k + len(ss)]]
+        for text, lem, layout, ss, c, x in zip(raw, lemmas, layouts, sent_lists, cards, contexts):
+            sents = [content(y) for y in flat_l[k:k + len(ss)]]
             k += len(ss)
-            out.append(self._rank(_Query(text, content(lem), layout), sents, top))
+            key = (c or "", x)
+            out.append(self._rank(_Query(text, content(lem), layout, ctx_vec.get(key), ctx_trig.get(key)), sents, top))
         return out
 
     def link(self, rulings: list[Ruling], top: int = 5) -> list[list[Candidate]]:
-        return self.link_texts([r.text for r in rulings], [r.card.layout if r.card else None for r in rulings], top)
+        return self.link_texts([r.text for r in rulings], [r.card.layout if r.card else None for r in rulings], top,
+                               [r.card.name if r.card else None for r in rulings], card_contexts(rulings))
+
+    def _card_topic(self, ctx: np.ndarray, n: int = 20) -> np.ndarray:
+        """Spread the context's best matches over their three-digit rules: a card whose
+        text and rulings are about copying makes every rule under 707 a little likelier."""
+        ix = self.ix
+        top = np.argsort(-ctx, kind="stable")[:n]
+        mass: dict[str, float] = {}
+        for r in top.tolist():
+            if ctx[r] > 0:
+                root = ix.ids[r].split(".")[0]
+                mass[root] = mass.get(root, 0.0) + float(ctx[r])
+        total = sum(mass.values())
+        out = self.w.context * ctx
+        for root, m in mass.items():
+            out[ix.rows(root)] += self.w.card_topic * m / total
+        return out
+
+    def _triggers(self, lem: list[str]) -> dict[tuple[str, ...], tuple[float, Evidence]]:
+        """Headings and glossary terms named in the lemmas: the strongest per target subtree."""
+        best: dict[tuple[str, ...], tuple[float, Evidence]] = {}
+        present = set(lem)
+        for first in present:
+            for t in self.ix.triggers.get(first, ()):
+                if not set(t.phrase) <= present or not _contains(lem, t.phrase):
+                    continue
+                amount = t.weight * getattr(self.w, t.kind)
+                if amount > best.get(t.roots, (0.0, None))[0]:
+                    best[t.roots] = (amount, Evidence(t.kind, t.label, amount))
+        return best
+
+    def _text_scores(self, lem: list[str], passage: float | None = None) -> np.ndarray:
+        """BM25 of the lemmas against every candidate, scaled to 0..1 (whole rule and best sentence)."""
+        ix = self.ix
+        passage = self.w.passage if passage is None else passage
+        counts: dict[int, float] = {}
+        for t in with_bigrams(lem):
+            c = ix.vocab.get(t)
+            if c is not None:
+                counts[c] = counts.get(c, 0.0) + (self.w.bigram if "_" in t else 1.0)
+        n = len(ix.ids)
+        if not counts:
+            return np.zeros(n)
+        cols = np.fromiter(counts.keys(), dtype=np.int64)
+        vals = np.fromiter(counts.values(), dtype=np.float64)
+        whole = _unit(np.asarray(ix.matrix[:, cols] @ vals).ravel())
+        if passage <= 0:
+            return whole
+        per_sent = np.asarray(ix.sent_matrix[:, cols] @ vals).ravel()
+        best_sent = np.zeros(n)
+        np.maximum.at(best_sent, ix.sent_rule, per_sent)
+        return (1 - passage) * whole + passage * _unit(best_sent)
 
     # -- scoring -----------------------------------------------------------------
     def _aliases(self, lem: list[str], ev: list[Evidence]) -> list[str]:
@@ -121,20 +193,10 @@ class Linker:
         sents = [self._aliases(s, []) for s in sents]
 
         # Text: BM25 of the query lemmas against every candidate.
-        counts: dict[int, float] = {}
-        for t in lem:
-            c = ix.vocab.get(t)
-            if c is not None:
-                counts[c] = counts.get(c, 0.0) + 1.0
-        text = np.zeros(n)
-        if counts:
-            cols = np.fromiter(counts.keys(), dtype=np.int64)
-            vals = np.fromiter(counts.values(), dtype=np.float64)
-            text = np.asarray(ix.matrix[:, cols] @ vals).ravel()
-            top_text = text.max()
-            if top_text > 0:
-                text = text / top_text
+        text = self._text_scores(lem)
         score = w.text * text
+        if q.context is not None:
+            score = score + q.context
         extra: dict[int, list[Evidence]] = {}
 
         def boost(rows: np.ndarray, amount: float, ev: Evidence) -> None:
@@ -146,15 +208,13 @@ class Linker:
 
         # Headings and glossary terms named in the ruling: one boost per target subtree
         # (the strongest phrase pointing there).
-        best: dict[tuple[str, ...], tuple[float, Evidence]] = {}
-        present = set(lem)
-        for first in present:
-            for t in ix.triggers.get(first, ()):
-                if not set(t.phrase) <= present or not _contains(lem, t.phrase):
-                    continue
-                amount = t.weight * getattr(w, t.kind)
-                if amount > best.get(t.roots, (0.0, None))[0]:
-                    best[t.roots] = (amount, Evidence(t.kind, t.label, amount))
+        best = self._triggers(lem)
+        for roots, (amount, ev) in (q.context_triggers or {}).items():
+            # What the card itself is about (its keywords, its layout's words) counts for
+            # each of its rulings, less than what the ruling names.
+            amount *= w.card_triggers
+            if amount > best.get(roots, (0.0, None))[0]:
+                best[roots] = (amount, Evidence(ev.kind, f"card: {ev.detail}", amount))
         for roots, (amount, ev) in sorted(best.items()):
             rows = np.unique(np.concatenate([ix.rows(r) for r in roots]))
             boost(rows, amount, ev)
@@ -202,6 +262,34 @@ class Linker:
                 ev.append(Evidence("sentence", f"similar rule sentence ({sim:.2f}): {ix.sentence_texts[r][j]}", w.sentence * sim))
             out.append(Candidate(ix.ids[r], float(score[r]), ev))
         return out
+
+
+def card_contexts(rulings: list[Ruling]) -> list[str | None]:
+    """For each ruling: its card's rules text and the texts of the card's other rulings."""
+    by_card: dict[str, list[str]] = {}
+    for r in rulings:
+        if r.card:
+            by_card.setdefault(r.card.name, []).append(r.text)
+    out = []
+    for r in rulings:
+        if not r.card:
+            out.append(None)
+            continue
+        parts = [r.card.text] if r.card.text else []
+        parts += [t for t in by_card[r.card.name] if t != r.text]
+        out.append("\n".join(parts) or None)
+    return out
+
+
+def _names(card: str | None) -> list[str]:
+    if not card:
+        return []
+    return [card, *(f.strip() for f in card.split("//"))]
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    top = v.max() if len(v) else 0.0
+    return v / top if top > 0 else v
 
 
 def _contains(seq: list[str], phrase: tuple[str, ...]) -> bool:

@@ -64,6 +64,11 @@ def content(lemmas: list[str]) -> list[str]:
     return [x for x in lemmas if x not in sw]
 
 
+def with_bigrams(seq: list[str]) -> list[str]:
+    """Lemmas plus adjacent pairs ("mana value", "split card"): a phrase is more specific than its words."""
+    return seq + [f"{a}_{b}" for a, b in zip(seq, seq[1:])]
+
+
 def find_phrase(seq: list[str], phrase: tuple[str, ...]) -> bool:
     n = len(phrase)
     if n == 0 or n > len(seq):
@@ -73,3 +78,21 @@ def find_phrase(seq: list[str], phrase: tuple[str, ...]) -> bool:
         if x == first and tuple(seq[i:i + n]) == phrase:
             return True
     return False
+
+
+# Card names in a ruling name examples, not rules: "(like Chandra's Pyrohelix)", "such as
+# that of Crook of Condemnation".  A capitalised run after those words is a card name.
+_NAME_RUN = r"[A-Z][\w'’\-]*(?:,?\s+(?:of|the|and|from|to|in|a)?\s*[A-Z][\w'’\-]*)*"
+_EXAMPLE_NAMES = [
+    re.compile(r"\((?:like|such as|e\.g\.,?)\s+(?:that of\s+|those of\s+)?" + _NAME_RUN + r"[^)]*\)"),
+    re.compile(r"\b(?:such as|like)\s+(?:that of\s+|those of\s+|the effect of\s+)?" + _NAME_RUN),
+]
+
+
+def strip_card_names(text: str, names=()) -> str:
+    """The ruling without card names: its own card's (and faces') and example cards'."""
+    for rx in _EXAMPLE_NAMES:
+        text = rx.sub(" ", text)
+    for n in sorted({x for x in names if x and len(x) > 2}, key=len, reverse=True):
+        text = re.sub(r"(?<![\w])" + re.escape(n) + r"(?:'s|’s)?(?![\w])", " ", text)
+    return text

@@ -12,7 +12,8 @@ class Card:
     ``name`` is the English name, faces joined with `` // `` for split, aftermath, flip and
     double-faced cards ("Refuse // Cooperate"); when a localized name could not be resolved
     it stays as given and ``resolved`` is False.  ``localized`` holds ``(language, name)``
-    pairs (ISO 639-1 codes), sorted, so cards hash and compare.
+    pairs (ISO 639-1 codes), sorted, so cards hash and compare.  ``text`` is the card's
+    rules text when the source has it (MTGJSON); the linker reads it as context.
     """
 
     name: str
@@ -21,6 +22,7 @@ class Card:
     localized: tuple[tuple[str, str], ...] = ()
     oracle_id: str | None = None
     resolved: bool = True
+    text: str = ""  # rules text, faces separated by a line "//" (when the source has it)
 
     def localized_name(self, lang: str) -> str | None:
         return next((n for lg, n in self.localized if lg == lang), None)
@@ -28,7 +30,7 @@ class Card:
     def to_dict(self) -> dict:
         return {"name": self.name, "faces": list(self.faces), "layout": self.layout,
                 "localized": {lg: n for lg, n in self.localized}, "oracle_id": self.oracle_id,
-                "resolved": self.resolved}
+                "resolved": self.resolved, "text": self.text}
 
 
 @dataclass(frozen=True)

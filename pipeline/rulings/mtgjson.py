@@ -55,6 +55,7 @@ class _Faces:
     faces: tuple[str, ...] = ()
     per_face: dict[str, dict[str, str]] = field(default_factory=dict)  # face -> lang -> name
     oracle_id: str | None = None
+    texts: dict[str, str] = field(default_factory=dict)  # face -> rules text
 
     def card(self, name: str) -> Card:
         loc = {}
@@ -65,8 +66,9 @@ class _Faces:
                 # Faces are joined as in English; a language that already names the whole
                 # card "A // B" on every face gives that name once.
                 loc[lg] = " // ".join(dict.fromkeys(parts))
+        text = "\n//\n".join(self.texts[f] for f in self.faces if self.texts.get(f))
         return Card(name=name, faces=self.faces, layout=self.layout, localized=tuple(sorted(loc.items())),
-                    oracle_id=self.oracle_id)
+                    oracle_id=self.oracle_id, text=text)
 
 
 def read_v3_sets(sets: list[dict], source: str = "mtgjson3") -> tuple[list[Card], list[Ruling]]:
@@ -81,6 +83,8 @@ def read_v3_sets(sets: list[dict], source: str = "mtgjson3") -> tuple[list[Card]
             full, fs = _card_name(c["name"], c.get("names"), layout)
             f = faces.setdefault(full, _Faces(layout=layout, faces=fs))
             d = f.per_face.setdefault(c["name"], {})
+            if isinstance(c.get("text"), str):
+                f.texts.setdefault(c["name"], c["text"])
             for fn in c.get("foreignNames") or []:
                 if isinstance(fn, dict) and fn.get("name") and fn.get("language"):
                     d.setdefault(lang_code(fn["language"]), fn["name"])
@@ -111,6 +115,8 @@ def read_v5_cards(cards_in: list[dict], source: str = "mtgjson5") -> tuple[list[
             f.oracle_id = oid
         face = c.get("faceName") or full
         d = f.per_face.setdefault(face, {})
+        if isinstance(c.get("text"), str):
+            f.texts.setdefault(face, c["text"])
         for fd in c.get("foreignData") or []:
             if isinstance(fd, dict) and fd.get("language"):
                 nm = fd.get("faceName") or fd.get("name")
