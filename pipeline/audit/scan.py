@@ -1,0 +1,196 @@
+"""Find rule citations in source code of any language.
+
+A file is cut into comments, strings and code with one regular expression per comment
+syntax family (C-like ``//`` and ``/* */``, ``#`` with Python's triple quotes, Lua/SQL
+``--``); prose files (Markdown, text) are one big comment.  Citations are then read from
+
+* anchored numbers: ``CR 702.19b``, ``Rule 704.5f``, ``rules 601.2b and 601.2c``, ``§ 117.3``,
+  with lists (``CR 701.22a / CR 701.25a``, ``CR 120.3 + CR 119.3a``) and letter ranges
+  (``601.2a–d``, skipping l and o) — anywhere, since house styles put them in comments,
+  strings and log messages alike;
+* quoted rule text led by its number (``"702.53a Haunt is a triggered ability…"``) at the
+  start of a comment or string;
+* numbers baked into identifiers (``stateBasedAction704_5r``) — in code only.
+
+Bare numbers elsewhere (``x = 100.5``, version strings) are never citations.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..rulenum import LETTERS
+
+NUM = r"(?<![\w.])(?P<rule>[1-9]\d{2})(?:\.(?P<sub>\d{1,3})(?P<letter>[a-z])?)?(?![\w]|\.\d)"
+_NUM_RE = re.compile(NUM)
+_ANCHOR = r"(?:\b(?:CR|C\.R\.|[Rr]ules?|RULES?|[Ss]ection)\s*#?\s*|§\s*)"
+_RANGE = r"(?:[-–](?P<to>[a-z])(?![\w]))?"
+_ANCHORED_RE = re.compile(_ANCHOR + NUM + _RANGE)
+_CONT_RE = re.compile(r"\s*(?:,|/|\+|&|\band\b|\bor\b)\s*(?:" + _ANCHOR + r")?" + NUM + _RANGE)
+_QUOTE_RE = re.compile(r"^[\s*/#!\-\[\]\"'`“]*" + NUM + r"\.?\s+(?P<quote>[A-Z“\"'][^\n]{12,})")
+_IDENT_RE = re.compile(r"\b[A-Za-z_]*[A-Za-z](?:_)?(?P<rule>[1-9]\d{2})_(?P<sub>\d{1,3})(?P<letter>[a-z])?\b")
+_HAS_NUM = re.compile(r"[1-9]\d{2}")
+
+SLASH = {".java", ".rs", ".cs", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".c", ".h", ".cpp", ".hpp", ".cc",
+         ".go", ".kt", ".kts", ".swift", ".scala", ".dart", ".php", ".groovy"}
+HASH = {".py", ".rb", ".sh", ".pl", ".r", ".yaml", ".yml", ".toml", ".ps1", ".nim", ".ex", ".exs"}
+DASH = {".lua", ".sql", ".hs", ".elm"}
+PROSE = {".md", ".txt", ".rst", ".adoc"}
+
+_STR = r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
+_TOKENS = {
+    "slash": re.compile(r"(?P<c>//[^\n]*|/\*.*?(?:\*/|\Z))|(?P<s>" + _STR + r"|`(?:\\.|[^`\\])*`)", re.S),
+    "hash": re.compile(r"(?P<c>#[^\n]*)|(?P<s>\"\"\".*?(?:\"\"\"|\Z)|'''.*?(?:'''|\Z)|" + _STR + ")", re.S),
+    "dash": re.compile(r"(?P<c>--\[(?P<eq>=*)\[.*?(?:\](?P=eq)\]|\Z)|--[^\n]*)|(?P<s>\[(?P<eq2>=*)\[.*?(?:\](?P=eq2)\]|\Z)|" + _STR + ")", re.S),
+}
+
+
+def family(path: Path) -> str | None:
+    ext = path.suffix.lower()
+    if ext in SLASH:
+        return "slash"
+    if ext in HASH:
+        return "hash"
+    if ext in DASH:
+        return "dash"
+    if ext in PROSE:
+        return "prose"
+    return None
+
+
+@dataclass(frozen=True)
+class RawCitation:
+    line: int
+    column: int
+    cited: str  # one rule number (ranges and lists are expanded)
+    kind: str  # anchored | quote | identifier
+    where: str  # comment | string | code
+    context: str  # the comment/string/identifier text around it
+    quote: str | None = None
+    written: str = ""  # the text as written (a range or list member shows its source)
+    group: int = 1  # how many numbers share this context (a list or a range)
+
+
+def _num(m: re.Match) -> str:
+    s = m.group("rule")
+    if m.group("sub"):
+        s += "." + m.group("sub") + (m.group("letter") or "")
+    return s
+
+
+def _expand(m: re.Match) -> list[str]:
+    """One number, or a letter range expanded with l and o skipped (``704.5k–m``)."""
+    first = _num(m)
+    to = m.groupdict().get("to")
+    letter = m.group("letter")
+    if not (to and letter and letter in LETTERS and to in LETTERS and LETTERS.index(to) > LETTERS.index(letter)):
+        return [first]
+    base = first[:-1]
+    return [base + c for c in LETTERS[LETTERS.index(letter): LETTERS.index(to) + 1]]
+
+
+def _segments(text: str, fam: str):
+    """(start offset, kind, text) for each comment, string and stretch of code."""
+    if fam == "prose":
+        yield 0, "comment", text
+        return
+    pos = 0
+    for m in _TOKENS[fam].finditer(text):
+        if m.start() > pos:
+            yield pos, "code", text[pos:m.start()]
+        yield m.start(), ("comment" if m.group("c") else "string"), m.group(0)
+        pos = m.end()
+    if pos < len(text):
+        yield pos, "code", text[pos:]
+
+
+def scan_text(text: str, fam: str) -> list[RawCitation]:
+    if not _HAS_NUM.search(text):
+        return []
+    nl = [i for i, ch in enumerate(text) if ch == "\n"] if "\n" in text else []
+
+    def where(off: int) -> tuple[int, int]:
+        i = bisect.bisect_right(nl, off - 1)
+        return i + 1, off - (nl[i - 1] + 1 if i else 0) + 1
+
+    out: list[RawCitation] = []
+    for start, kind, seg in _segments(text, fam):
+        if not _HAS_NUM.search(seg):
+            continue
+        if kind == "code":
+            for m in _IDENT_RE.finditer(seg):
+                ln, col = where(start + m.start())
+                ident = m.group(0)
+                words = _ident_words(ident[: m.start("rule") - m.start()])
+                out.append(RawCitation(ln, col, _num(m), "identifier", kind, words, None, ident))
+            continue
+        # Within a comment or string, each physical line is its own context: a block comment
+        # can hold several citations about different things.
+        off = 0
+        for line in seg.split("\n"):
+            if _HAS_NUM.search(line):
+                out.extend(_scan_line(line, start + off, kind, where))
+            off += len(line) + 1
+    return out
+
+
+def _scan_line(line: str, base: int, kind: str, where) -> list[RawCitation]:
+    out: list[RawCitation] = []
+    taken: list[tuple[int, int]] = []
+    context = line.strip().strip("/*#-").strip()
+    q = _QUOTE_RE.match(line)
+    if q and q.group("sub"):
+        ln, col = where(base + q.start("rule"))
+        quote = q.group("quote").strip().rstrip("\"'`”;,)").rstrip("*/").strip()
+        out.append(RawCitation(ln, col, _num(q), "quote", kind, context, quote, _num(q)))
+        taken.append((q.start("rule"), q.end("rule")))
+    chains: list[list[re.Match]] = []
+    for m in _ANCHORED_RE.finditer(line):
+        if any(a <= m.start("rule") < b for a, b in taken) or (chains and m.start() < chains[-1][-1].end()):
+            continue
+        chain = [m]
+        end = m.end()
+        while True:
+            c = _CONT_RE.match(line, end)
+            if not c:
+                break
+            chain.append(c)
+            end = c.end()
+        chains.append(chain)
+    # Each chain's context runs from its start to the next chain (the first also takes what
+    # precedes it): "See rule 601.2b for X (CR 601.2f gives the total cost)" has two topics.
+    for k, chain in enumerate(chains):
+        a = 0 if k == 0 else chain[0].start()
+        b = chains[k + 1][0].start() if k + 1 < len(chains) else len(line)
+        ctx = line[a:b].strip().strip("/*#-").strip()
+        members = [n for c in chain for n in _expand(c)]
+        for c in chain:
+            ln, col = where(base + c.start("rule"))
+            written = line[c.start("rule"):c.end()].strip()
+            for n in _expand(c):
+                out.append(RawCitation(ln, col, n, "anchored", kind, ctx, None, written, len(members)))
+            taken.append((c.start("rule"), c.end()))
+    return out
+
+
+def _ident_words(ident: str) -> str:
+    s = re.sub(r"[_\d]+", " ", ident)
+    s = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", s)
+    return s.strip().lower()
+
+
+def scan_file(path: Path, max_bytes: int = 2 << 20) -> list[RawCitation] | None:
+    """Citations in one file, or None when the file is not source text we read."""
+    fam = family(path)
+    if fam is None:
+        return None
+    try:
+        data = path.read_bytes()[:max_bytes]
+    except OSError:
+        return None
+    if b"\x00" in data[:4096]:
+        return None
+    return scan_text(data.decode("utf-8", errors="replace"), fam)
