@@ -30,6 +30,7 @@ COMMAND_MODULES = [
     "build",
     "xref",
     "align",
+    "rulings",
     "engine",
 ]
 

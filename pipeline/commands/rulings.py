@@ -1,0 +1,122 @@
+"""``crpipe link`` and ``crpipe link-eval``: rulings linked to the rules that govern them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.table import Table
+
+from ..errors import InputError
+from ..io import dumps, write_json
+from .common import console, print_json, user_errors
+
+
+def _edition(path: Path):
+    from ..ingest.loader import load_document
+
+    doc = load_document(path)
+    if doc.meta.language != "en":
+        raise InputError("the rules to link against must be an English edition", path)
+    if not doc.rules:
+        raise InputError("no rules found in this edition", path)
+    return doc
+
+
+def _linker(doc):
+    from ..link.index import build_index
+    from ..link.linker import Linker
+
+    return Linker(build_index(doc))
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    @user_errors
+    def link(
+        rulings: Path = typer.Argument(..., help="A rulings file: a rulings-page paste, an MTGJSON v3 set file / "
+                                                 "v5 AllPrintings or AtomicCards, or Scryfall rulings (API list or bulk file)."),
+        rules: Path = typer.Option(..., "--rules", help="The English Comprehensive Rules edition to link to (TXT, PDF or DOCX)."),
+        cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s) whose foreign names resolve a localized card "
+                                                              "name to English (and whose oracle ids name Scryfall rulings). Repeatable."),
+        top: int = typer.Option(5, "--top", min=1, max=50, help="How many candidate rules to keep per ruling."),
+        json_out: Optional[str] = typer.Option(None, "--json", help="Write the links (candidates, scores, evidence) as JSON to this file, or '-' for stdout."),
+        translation: List[Path] = typer.Option([], "--translation", help="A translated rules document: each linked rule also shows its text there. Repeatable."),
+        card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language of a paste's card name (pt, es, …); it also settles DD/MM vs MM/DD when no date does."),
+    ):
+        """Rank the rules of an English edition for each ruling, with a score and the evidence
+        (matched terms, keyword, heading topic, glossary term, renamed term, card layout,
+        explicit reference, similar rule sentence).
+
+        Exit codes: 0 linked; 2 unreadable rules or rulings file (nothing written).
+        """
+        from ..ingest.loader import load_document
+        from ..link.run import link_set, links_to_dict
+        from ..link.translations import translation_maps
+        from ..rulings import load_card_index, read_rulings
+
+        idx = load_card_index(cards) if cards else None
+        rs = read_rulings(rulings, cards=idx, card_lang=card_lang)
+        doc = _edition(rules)
+        maps = translation_maps({p.stem: load_document(p) for p in translation}, doc) if translation else []
+        links = link_set(_linker(doc), rs, top=top)
+        data = links_to_dict(rs, links, doc, maps)
+        if json_out == "-":
+            print_json(data)
+            return
+        if json_out:
+            write_json(json_out, data)
+        t = Table(title=f"{rulings.name}: {len(rs.rulings)} rulings ({rs.format}) → {doc.meta.effective_date}")
+        for col in ("card", "date", "ruling", "rule", "score", "evidence"):
+            t.add_column(col, overflow="fold")
+        for lr in links[:200]:
+            best = lr.candidates[0] if lr.candidates else None
+            text = lr.ruling.text if len(lr.ruling.text) < 90 else lr.ruling.text[:87] + "…"
+            t.add_row(lr.ruling.card.name if lr.ruling.card else "", lr.ruling.date or "", text,
+                      best.rule if best else "", f"{best.score:.2f}" if best else "",
+                      ", ".join(sorted({e.kind for e in best.evidence})) if best else "")
+        console.print(t)
+        if len(links) > 200:
+            console.print(f"… {len(links) - 200} more rulings (use --json for all)")
+        for n in rs.notes:
+            console.print(f"note: {n}")
+
+    @app.command("link-eval")
+    @user_errors
+    def link_eval(
+        gold: Path = typer.Argument(..., help="Gold links: JSON with a 'rulings' list of {text, primary, acceptable} "
+                                              "(optional card, layout), as in rulings-dev/seed-rulings-gold.json."),
+        rules: Path = typer.Option(..., "--rules", help="The English edition the gold numbers refer to."),
+        cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s): the cards' rules text and layout become context."),
+        baseline: bool = typer.Option(False, "--baseline", help="Also score a plain BM25 baseline over rule texts (needs bm25s, the 'test' extra)."),
+        json_out: bool = typer.Option(False, "--json", help='Print {"n", "p_at_1", "r_at_5", "mrr"} (and "baseline" with --baseline).'),
+    ):
+        """Measure the linker on gold links: precision at 1, recall at 5 and mean reciprocal
+        rank (a hit is the primary rule or any acceptable one)."""
+        from ..link.evaluate import gold_inputs, load_gold, metrics
+        from ..rulings import load_card_index
+
+        items = load_gold(gold)
+        doc = _edition(rules)
+        idx = load_card_index(cards) if cards else None
+        ranked = _linker(doc).link_texts([g.text for g in items], top=20, **gold_inputs(items, idx))
+        ours = metrics([[c.rule for c in r] for r in ranked], items)
+        result = dict(ours)
+        if baseline:
+            try:
+                from ..link.baseline import BM25Baseline
+            except ImportError:
+                raise InputError("the baseline needs bm25s: pip install 'crpipe[test]'") from None
+            result["baseline"] = metrics(BM25Baseline(doc).rank([g.text for g in items]), items)
+        if json_out:
+            print_json(result)
+            return
+        t = Table(title=f"{gold.name}: {ours['n']} rulings against {doc.meta.effective_date}")
+        for col in ("method", "P@1", "R@5", "MRR"):
+            t.add_column(col)
+        t.add_row("crpipe linker", f"{ours['p_at_1']:.3f}", f"{ours['r_at_5']:.3f}", f"{ours['mrr']:.3f}")
+        if baseline:
+            b = result["baseline"]
+            t.add_row("BM25 baseline (bm25s)", f"{b['p_at_1']:.3f}", f"{b['r_at_5']:.3f}", f"{b['mrr']:.3f}")
+        console.print(t)
