@@ -177,6 +177,8 @@ def stage_translations(ctx: BuildContext) -> None:
         ctx.write_json(f"{inp.language}-{inp.name}.json", doc.to_dict())
 
 
+from .align.stage import stage_align  # noqa: E402 - the stage lives with its issue's code
+
 Stage = Callable[[BuildContext], None]
 
 #: Stages in the data's order.  Later issues append theirs here.
@@ -184,6 +186,7 @@ STAGES: list[tuple[str, Stage]] = [
     ("reference edition", stage_reference),
     ("translations", stage_translations),
     ("cross-references", stage_xref),
+    ("align translations", stage_align),
 ]
 
 
