@@ -178,6 +178,7 @@ def stage_translations(ctx: BuildContext) -> None:
 
 
 from .align.stage import stage_align  # noqa: E402 - the stage lives with its issue's code
+from .link.stage import stage_link  # noqa: E402 - the stage lives with its issue's code
 
 Stage = Callable[[BuildContext], None]
 
@@ -187,6 +188,7 @@ STAGES: list[tuple[str, Stage]] = [
     ("translations", stage_translations),
     ("cross-references", stage_xref),
     ("align translations", stage_align),
+    ("link rulings", stage_link),
 ]
 
 

@@ -1,0 +1,47 @@
+"""The build stage: link the corpus's rulings to the reference edition, write JSON and CSV.
+
+Inputs with ``role: rulings`` are read by content (paste, MTGJSON, Scryfall); inputs with
+``role: cards`` (MTGJSON files) resolve localized card names.  Each linked rule carries its
+text in the translations the build read (``ctx.translations``), renumbered from their
+base edition when a folder of editions is available.
+"""
+
+from __future__ import annotations
+
+from ..errors import CrpipeError
+
+
+def stage_link(ctx) -> None:
+    from ..rulings import load_card_index, read_rulings
+    from .index import build_index
+    from .linker import Linker
+    from .run import link_set, links_to_csv, links_to_dict
+    from .translations import translation_maps
+
+    inputs = [i for i in ctx.inputs if i.role == "rulings"]
+    if not inputs:
+        ctx.skip("link rulings", "no rulings in the manifest (role: rulings)")
+        return
+    if ctx.reference is None:
+        ctx.skip("link rulings", "no English reference edition to link the rulings to")
+        return
+    card_files = [i.path for i in ctx.inputs if i.role == "cards"]
+    try:
+        cards = load_card_index(card_files) if card_files else None
+    except CrpipeError as e:
+        ctx.skip("link rulings: card names", e.message)
+        cards = None
+    if not card_files:
+        ctx.skip("link rulings: card names", "no MTGJSON file in the manifest (role: cards); localized card names stay as given")
+    linker = Linker(build_index(ctx.reference))
+    maps = translation_maps(ctx.translations, ctx.reference, ctx.editions_dir) if ctx.translations else []
+    for inp in inputs:
+        try:
+            rs = read_rulings(inp.path, cards=cards, card_lang=inp.extra.get("card_language"))
+        except CrpipeError as e:
+            ctx.skip("link rulings", f"{inp.path.name}: {e.message}")
+            continue
+        rs.path = str(inp.path.relative_to(ctx.corpus))
+        data = links_to_dict(rs, link_set(linker, rs, top=5), ctx.reference, maps)
+        ctx.write_json(f"links-{inp.name}.json", data)
+        ctx.write(f"links-{inp.name}.csv", links_to_csv(data))
