@@ -31,6 +31,7 @@ def to_sarif(rep: AuditReport) -> dict:
             "level": _RULES[c.status][1],
             "message": {"text": msg},
             "locations": [{"physicalLocation": {
+                # Relative to the audited folder (SRCROOT); the code host supplies the base.
                 "artifactLocation": {"uri": c.file, "uriBaseId": "SRCROOT"},
                 "region": {"startLine": c.line, "startColumn": c.column},
             }}],
@@ -48,7 +49,6 @@ def to_sarif(rep: AuditReport) -> dict:
                            "shortDescription": {"text": _RULES[s][0]},
                            "defaultConfiguration": {"level": _RULES[s][1]}} for s in rule_ids],
             }},
-            "originalUriBaseIds": {"SRCROOT": {"uri": "file:///" if False else "./"}},
             "results": results,
             "properties": {"edition": rep.edition, "history": list(rep.history) if rep.history else None},
         }],
