@@ -25,7 +25,8 @@ from ..edition import declared_date
 
 #: A rule-number-shaped token.  A trailing letter belongs to the number unless another
 #: lowercase letter follows it ("702.78a Persist" / "202.3eQuando", but "100.1 is").
-_NUM = re.compile(r"(?<![\d/])(?<!\d[.,])([1-9]\d{2}(?:\.\d{1,3}(?:[a-z](?![a-zà-öø-ÿ]))?)?)(?![\d/])(?!\.\d)")
+#: "see rule 704.702.92" is rule 704 and a glued 702.92, not 704.702.
+_NUM = re.compile(r"(?<![\d/])(?<!\d,)([1-9]\d{2}(?!\.[1-9]\d{2}\.\d)(?:\.\d{1,3}(?:[a-z](?![a-zà-öø-ÿ]))?)?)(?![\d/])")
 _SENTENCE_END = re.compile(r"[.!?;:)\]”\"»…](?:\s*)$")
 _LINE_START = re.compile(r"(?:^|\n)[ \t•·*>\-–—]*$")
 _FOLLOW_START = re.compile(r"^(?P<head>\.?\s*)(?=[“\"«(\[{¿¡'‘]|[^\W\d_])")
@@ -117,10 +118,11 @@ def find_candidates(text: str, profile: Profile) -> list[Candidate]:
                     ok, why = capital or not first.isalpha(), "at a line start"
                 elif _SENTENCE_END.search(left):
                     ok, why = capital, "after a sentence end"
-                elif left[-1:].isalpha():
-                    ok = capital and last_start is not None and (
-                        _continues(last_start.number, num) or s - last_start.head_end <= 40)
-                    why = "glued after a word, continuing the numbering"
+                elif last_start is not None and capital and _continues(last_start.number, num) \
+                        and left[-1:].isalpha():
+                    ok, why = True, "glued after a word, continuing the numbering"
+                elif last_start is not None and capital and _is_heading(text[last_start.head_end : s]):
+                    ok, why = True, "after a heading (\"702.24. Buyback\")"
                 else:
                     ok, why = False, "inside a sentence"
                 if num.level == "rule" and not text[e:e + 1] == "." and not _LINE_START.search(left):
@@ -131,6 +133,16 @@ def find_candidates(text: str, profile: Profile) -> list[Candidate]:
         elif c.kind == "start":
             last_start = c
     return out
+
+
+_HEADING_BREAK = re.compile(r"[.!?;:,()“”\"«»]")
+
+
+def _is_heading(gap: str) -> bool:
+    """A rule heading run into the next rule: "Buyback", "Flipping a Coin", "Persistir"."""
+    g = gap.strip()
+    words = g.split()
+    return 0 < len(words) <= 6 and g[:1].isupper() and not _HEADING_BREAK.search(g.replace("vs.", "vs"))
 
 
 def _continues(prev: RuleNumber, num: RuleNumber) -> bool:
