@@ -32,8 +32,10 @@ DASHES = "–—‐‑-"  # en dash, em dash, hyphen (Unicode and ASCII)
 #: One reference unit: a number, optionally a range.
 UNIT_RE = re.compile(
     rf"(?P<num>{NUM})"
-    rf"(?:\s?(?P<dash>[{DASHES}])\s?(?P<tail>{_TAIL}))?"
+    rf"(?:(?:\s?(?P<dash>[{DASHES}])\s?|(?P<qdash>\?)(?=[1-9]\d\d))(?P<tail>{_TAIL}))?"
 )
+# "306?311": some old editions carry a "?" where an en dash was lost to a bad encoding;
+# only between two full three-digit numbers, with no space, is it read as a dash.
 
 # A title's closing mark must match its opening one: with ASCII quotes the closing one
 # is the first that no letter follows ("Don't" keeps its apostrophe; single quotes are
@@ -103,7 +105,8 @@ def build_patterns(p: Profile) -> Patterns:
     lb = r"(?<![^\W\d_])"
     return Patterns(
         lang=p.lang,
-        rule_cue=re.compile(rf"{lb}(?:{rule_words})\s*$", re.IGNORECASE),
+        # Old editions also say "section 101" for a three-digit rule.
+        rule_cue=re.compile(rf"{lb}(?:{rule_words}|{_alt(p.section_words)})\s*$", re.IGNORECASE),
         see_cue=re.compile(rf"{lb}(?:{see_words})\s+$", re.IGNORECASE),
         section=re.compile(
             rf"(?P<word>{_word_start(p.section_words)})\s*(?P<sec>[1-9])(?!\d)(?!\.\d)", re.IGNORECASE),
