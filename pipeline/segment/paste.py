@@ -121,7 +121,8 @@ def find_candidates(text: str, profile: Profile) -> list[Candidate]:
                 elif last_start is not None and capital and _continues(last_start.number, num) \
                         and left[-1:].isalpha():
                     ok, why = True, "glued after a word, continuing the numbering"
-                elif last_start is not None and capital and _is_heading(text[last_start.head_end : s]):
+                elif last_start is not None and capital and s - last_start.head_end <= 80 \
+                        and _is_heading(text[last_start.head_end : s]):
                     ok, why = True, "after a heading (\"702.24. Buyback\")"
                 else:
                     ok, why = False, "inside a sentence"
