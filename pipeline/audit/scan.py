@@ -6,8 +6,7 @@ syntax family (C-like ``//`` and ``/* */``, ``#`` with Python's triple quotes, L
 
 * anchored numbers: ``CR 702.19b``, ``Rule 704.5f``, ``rules 601.2b and 601.2c``, ``§ 117.3``,
   with lists (``CR 701.22a / CR 701.25a``, ``CR 120.3 + CR 119.3a``) and letter ranges
-  (``601.2a–d``, skipping l and o) — anywhere, since house styles put them in comments,
-  strings and log messages alike;
+  (``601.2a–d``, skipping l and o) — in comments and strings (doc comments, log messages);
 * quoted rule text led by its number (``"702.53a Haunt is a triggered ability…"``) at the
   start of a comment or string;
 * numbers baked into identifiers (``stateBasedAction704_5r``) — in code only.
