@@ -176,3 +176,22 @@ def test_property_never_raises_and_spans_are_faithful(text, lang):
 def test_expand_range_is_sorted_numerically():
     assert expand_range(RuleNumber.parse("702.8"), RuleNumber.parse("702.11")) == ["702.8", "702.9", "702.10", "702.11"]
     assert Counter(flat("rules 601.2f–h and 601.2g")) == Counter({"601.2g": 2, "601.2f": 1, "601.2h": 1})
+
+
+@settings(max_examples=200, deadline=None)
+@given(nums=st.lists(rule_numbers, min_size=2, max_size=6, unique=True),
+       lang=st.sampled_from(["en", "pt", "es"]), oxford=st.booleans())
+def test_property_lists_keep_every_item_in_order(nums, lang, oxford):
+    from pipeline.profiles import get
+
+    p = get(lang)
+    word, conj = p.rule_words[1], p.conjunctions[0]  # "rules"/"regras"/"reglas", "and"/"e"/"y"
+    body = ", ".join(nums[:-1]) + ("," if oxford and len(nums) > 2 else "") + f" {conj} {nums[-1]}"
+    text = f"({p.see_words[0]} {word} {body}.)"
+    assert flat(text, lang) == nums
+
+
+@given(n=st.integers(100, 999), noun=st.sampled_from(["cards", "more times", "life", "cartas", "vidas"]))
+def test_property_counts_are_not_references(n, noun):
+    assert extract_from_text(f"Each deck must contain exactly {n} {noun}.") == []
+    assert extract_from_text(f"O grimório deve ter {n} {noun}.", "pt") == []
