@@ -131,6 +131,12 @@ class DiffResult:
 
 # -- helpers ------------------------------------------------------------------------------
 
+def _by_id(doc: Document) -> dict[str, Rule]:
+    """Rules by number.  (Not ``doc.rule()``: with duplicate numbers, as some old editions
+    have, its index never settles and is rebuilt on every call.)  Last one wins, like it."""
+    return {r.id: r for r in doc.rules}
+
+
 def _suffix(rule: Rule) -> str:
     if rule.parent and rule.id.startswith(rule.parent):
         return rule.id[len(rule.parent):].lstrip(".")
@@ -225,9 +231,10 @@ def _align_examples(a: list[str], b: list[str]) -> list[tuple[int | None, int | 
 
 
 def _example_changes(old: Document, new: Document, pairs: dict, full_map: dict) -> list[Change]:
+    O, N = _by_id(old), _by_id(new)
     out = []
     for oid, nid in pairs.items():
-        ro, rn = old.rule(oid), new.rule(nid)
+        ro, rn = O[oid], N[nid]
         a, b = ro.example_texts, rn.example_texts
         if [normalize(t) for t in a] == [normalize(t) for t in b]:
             continue
@@ -294,6 +301,7 @@ def _title_changes(old: Document, new: Document) -> list[Change]:
 
 
 def _cascades(old: Document, new: Document, changes: list[Change], pairs: dict) -> list[Cascade]:
+    O, N = _by_id(old), _by_id(new)
     moves = {c.old: c for c in changes if c.part in ("rule", "title")
              and (c.kind == "moved" or (c.kind == "moved_modified" and c.refs_only))}
     root_of: dict[str, str] = {}
@@ -301,7 +309,7 @@ def _cascades(old: Document, new: Document, changes: list[Change], pairs: dict) 
         c = moves.get(r.id)
         if c is None:
             continue
-        n = new.rule(c.new)
+        n = N.get(c.new)
         if r.parent in moves and r.parent in root_of and n is not None and n.parent == pairs.get(r.parent) \
                 and _suffix(r) == _suffix(n):
             root_of[r.id] = root_of[r.parent]
@@ -316,9 +324,9 @@ def _cascades(old: Document, new: Document, changes: list[Change], pairs: dict) 
         if root_of.get(r.id) != r.id:
             continue
         step = _step(r.id, pairs[r.id])
-        n = new.rule(pairs[r.id])
+        n = N.get(pairs[r.id])
         key = (r.parent, n.parent if n else None, step)
-        if runs and runs[-1][0] == key and _adjacent(old, runs[-1][-1], r.id):
+        if runs and runs[-1][0] == key and _adjacent(old, O, runs[-1][-1], r.id):
             runs[-1].append(r.id)
         else:
             runs.append([key, r.id])
@@ -335,11 +343,11 @@ def _cascades(old: Document, new: Document, changes: list[Change], pairs: dict) 
     return out
 
 
-def _adjacent(doc: Document, a: str, b: str) -> bool:
+def _adjacent(doc: Document, index: dict, a: str, b: str) -> bool:
     """True when ``b`` is the next sibling of ``a`` (three-digit rules: the next rule)."""
-    ra, rb = doc.rule(a), doc.rule(b)
+    ra, rb = index[a], index.get(b)
     if ra.parent:
-        sibs = doc.rule(ra.parent).children if doc.rule(ra.parent) else []
+        sibs = index[ra.parent].children if ra.parent in index else []
     else:
         sibs = [r.id for r in doc.rules if r.level == "rule"]
     try:
@@ -391,6 +399,7 @@ def stale_references(old: Document, new: Document, pairs: dict, renumbering: dic
         return []
     old_texts = dict(_texts(old))
     back = {n: o for o, n in pairs.items()}
+    N = _by_id(new)
     out = []
     seen = set()
     for src, ex, tok, status, title in _citations(new):
@@ -405,7 +414,7 @@ def stale_references(old: Document, new: Document, pairs: dict, renumbering: dic
             reason = f"cites “{title}”, which is now {target}"
         elif tok in before and target != tok:
             reason = f"{tok} was renumbered {target}" if target else f"rule {tok} was removed"
-        elif new.rule(tok) is None:
+        elif tok not in N:
             reason = f"no rule {tok} in this edition"
         if reason:
             out.append({"in": src if ex is None else f"{src} example {ex + 1}", "ref": tok, "now": target,
@@ -499,13 +508,14 @@ def _summary(res: DiffResult, old: Document, new: Document, line_diff: bool) -> 
     for c in res.changes:
         by_kind[c.kind] += 1
         by_part[c.part][c.kind] += 1
+    O, N = _by_id(old), _by_id(new)
     typo = sum(1 for o, n in res.pairs.items()
-               if old.rule(o).text != new.rule(n).text and normalize(old.rule(o).text) == normalize(new.rule(n).text))
+               if O[o].text != N[n].text and normalize(O[o].text) == normalize(N[n].text))
     out = {
         "rules_old": len(old.rules), "rules_new": len(new.rules),
         "rules_matched": len(res.pairs),
         "rules_unchanged": sum(1 for o, n in res.pairs.items() if o == n
-                               and normalize(old.rule(o).text) == normalize(new.rule(n).text)),
+                               and normalize(O[o].text) == normalize(N[n].text)),
         "changes": len(res.changes),
         "by_kind": by_kind, "by_part": by_part,
         "refs_only": sum(1 for c in res.changes if c.refs_only),

@@ -47,14 +47,39 @@ class Edition:
 
 @dataclass
 class PairMap:
-    """What the matcher found between two consecutive editions (the cached part)."""
+    """What the matcher found between two consecutive editions (the cached part).
 
-    pairs: dict[str, str]  # old number -> new number, every matched rule
+    Only what differs from "same number, same rule" is stored, so a cached pair is a few
+    kilobytes: numbers that changed, old numbers that lost their rule, new numbers that
+    have no predecessor, and the texts that changed.
+    """
+
+    moved: dict[str, str]  # old number -> new number, where they differ
+    removed: list[str]  # old numbers with no successor
+    added: list[str]  # new numbers with no predecessor
     changed: dict[str, list[str]]  # old number -> [old text, new text] when the text changed
+    _back: dict[str, str] | None = field(default=None, repr=False)
+    _gone: frozenset | None = field(default=None, repr=False)
+    _new: frozenset | None = field(default=None, repr=False)
 
-    @property
-    def back(self) -> dict[str, str]:
-        return {n: o for o, n in self.pairs.items()}
+    def forward(self, old_id: str) -> str | None:
+        """The number in the newer edition of ``old_id`` (which must exist in the older one)."""
+        if self._gone is None:
+            self._gone = frozenset(self.removed)
+        if old_id in self._gone:
+            return None
+        return self.moved.get(old_id, old_id)
+
+    def backward(self, new_id: str) -> str | None:
+        if self._back is None:
+            self._back = {n: o for o, n in self.moved.items()}
+            self._new = frozenset(self.added)
+        if new_id in self._back:
+            return self._back[new_id]
+        return None if new_id in self._new else new_id
+
+    def to_dict(self) -> dict:
+        return {"moved": self.moved, "removed": self.removed, "added": self.added, "changed": self.changed}
 
 
 @dataclass
@@ -168,17 +193,21 @@ class EditionArchive:
         data = _read_json(path)
         if data is None:
             a, b = self.editions[i], self.editions[i + 1]
-            res = diff_documents(self.load(a.label), self.load(b.label), line_diff=False, word_diffs=False,
-                                 references=False)
             old, new = self.load(a.label), self.load(b.label)
+            res = diff_documents(old, new, line_diff=False, word_diffs=False, references=False)
             changed = {}
+            O, N = {r.id: r for r in old.rules}, {r.id: r for r in new.rules}
             for o, n in res.pairs.items():
-                ta, tb = old.rule(o).text, new.rule(n).text
+                ta, tb = O[o].text, N[n].text
                 if normalize(ta) != normalize(tb):
                     changed[o] = [ta, tb]
-            data = {"old": a.sha256, "new": b.sha256, "pairs": res.pairs, "changed": changed}
-            write_json(path, data)
-        pm = PairMap(data["pairs"], data["changed"])
+            matched_new = set(res.pairs.values())
+            pm = PairMap({o: n for o, n in res.pairs.items() if o != n},
+                         [r.id for r in old.rules if r.id not in res.pairs],
+                         [r.id for r in new.rules if r.id not in matched_new], changed)
+            write_json(path, {"old": a.sha256, "new": b.sha256, **pm.to_dict()})
+        else:
+            pm = PairMap(data["moved"], data["removed"], data["added"], data["changed"])
         self._pairs[i] = pm
         return pm
 
@@ -203,12 +232,12 @@ class EditionArchive:
         cur: str | None = rule_id
         if i <= j:
             for k in range(i, j):
-                cur = self.pair(k).pairs.get(cur)
+                cur = self.pair(k).forward(cur)
                 if cur is None:
                     return None
         else:
             for k in range(i - 1, j - 1, -1):
-                cur = self.pair(k).back.get(cur)
+                cur = self.pair(k).backward(cur)
                 if cur is None:
                     return None
         return cur
@@ -227,7 +256,7 @@ class EditionArchive:
         cur, text = rule_id, rule.text
         for i in range(k - 1, -1, -1):  # backwards: edition i -> i + 1
             pm = self.pair(i)
-            prev = pm.back.get(cur)
+            prev = pm.backward(cur)
             if prev is None:
                 lin.appeared = E[i + 1].label
                 break
@@ -238,7 +267,7 @@ class EditionArchive:
         cur, text = rule_id, rule.text
         for i in range(k, len(E) - 1):  # forwards
             pm = self.pair(i)
-            nxt = pm.pairs.get(cur)
+            nxt = pm.forward(cur)
             if nxt is None:
                 lin.disappeared = E[i + 1].label
                 break

@@ -28,7 +28,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 #: Bump when matching changes: cached archive matches are keyed by it.
-MATCHER_VERSION = "m2"
+MATCHER_VERSION = "m3"
 #: Minimum adjusted score (0-100) for a pair inside a gap or a family.
 GAP_THRESHOLD = 50.0
 #: Minimum plain ``ratio`` for a pair found outside any structural context.
