@@ -1,6 +1,6 @@
 """Official DOCX editions: lxml straight over ``word/document.xml``.
 
-The paragraphs hold exactly the text of the TXT edition, and their styles carry the
+The paragraphs (flattened in one libxslt pass) hold exactly the text of the TXT edition, and their styles carry the
 structure (``CR1100`` sections, ``CR1001`` rules, ``CR1001a`` subrules, ``CREx…``
 examples, ``CRGlossaryWord`` / ``CRGlossaryText``).  The reader rebuilds the edition's
 text, one paragraph per line, with a blank line wherever a style starts a new unit,
@@ -13,6 +13,7 @@ entities, never touches the network and keeps libxml2's size limits.
 
 from __future__ import annotations
 
+import functools
 import io
 import zipfile
 from pathlib import Path
@@ -73,12 +74,42 @@ def paragraphs(xml: bytes, path: Path | str | None = None) -> list[tuple[str | N
         root = etree.fromstring(xml, _parser())
     except etree.XMLSyntaxError as e:
         raise InputError(f"{DOCUMENT} is not well-formed XML: {e}", path) from None
+    if _FIELD.encode() in xml or _RECORD.encode() in xml:
+        return _paragraphs_py(root)  # the separators occur in the text: walk the tree instead
+    res = str(_flatten()(root))
+    out: list[tuple[str | None, str]] = []
+    for rec in res.split(_RECORD)[:-1]:
+        style, text = rec.split(_FIELD, 1)
+        out.append((style or None, text))
+    return out
+
+
+# One pass of libxslt flattens the body into "style FIELD text RECORD" (3x faster than a
+# Python walk over the ~100,000 elements).  Private-use characters separate the fields.
+_FIELD, _RECORD = "\ue000", "\ue001"
+_XSLT = f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+ xmlns:w="{W[1:-1]}"><xsl:output method="text" encoding="utf-8"/>
+<xsl:template match="/"><xsl:for-each select="//w:p"><xsl:value-of select="w:pPr/w:pStyle/@w:val"/>
+<xsl:text>&#xE000;</xsl:text><xsl:for-each select=".//w:t|.//w:br|.//w:tab|.//w:noBreakHyphen"><xsl:choose>
+<xsl:when test="self::w:t"><xsl:value-of select="."/></xsl:when>
+<xsl:when test="self::w:br"><xsl:text>&#10;</xsl:text></xsl:when>
+<xsl:when test="self::w:tab"><xsl:text>&#9;</xsl:text></xsl:when>
+<xsl:otherwise>-</xsl:otherwise></xsl:choose></xsl:for-each><xsl:text>&#xE001;</xsl:text></xsl:for-each>
+</xsl:template></xsl:stylesheet>""".encode()
+
+
+@functools.lru_cache(maxsize=1)
+def _flatten() -> etree.XSLT:
+    return etree.XSLT(etree.XML(_XSLT), access_control=etree.XSLTAccessControl.DENY_ALL)
+
+
+def _paragraphs_py(root) -> list[tuple[str | None, str]]:
     out: list[tuple[str | None, str]] = []
     for p in root.iter(f"{W}p"):
         st = p.find(f"{W}pPr/{W}pStyle")
         style = st.get(f"{W}val") if st is not None else None
         parts: list[str] = []
-        for el in p.iter(f"{W}t", f"{W}tab", f"{W}br", f"{W}noBreakHyphen", f"{W}softHyphen"):
+        for el in p.iter(f"{W}t", f"{W}tab", f"{W}br", f"{W}noBreakHyphen"):
             tag = el.tag
             if tag == f"{W}t":
                 parts.append(el.text or "")
@@ -86,7 +117,7 @@ def paragraphs(xml: bytes, path: Path | str | None = None) -> list[tuple[str | N
                 parts.append("\t")
             elif tag == f"{W}br":
                 parts.append("\n")
-            elif tag == f"{W}noBreakHyphen":
+            else:
                 parts.append("-")
         out.append((style, "".join(parts)))
     return out
