@@ -1,0 +1,55 @@
+"""The build stage: for each translation, what changed in English between the edition it
+was translated from (its base edition) and the reference edition.
+
+The base edition is chosen exactly as the alignment stage chooses it
+(:func:`pipeline.align.editions.resolve_editions`, over issue 3's base-edition
+inference), so the diff lists the English changes the translation has not caught up with.
+Writes ``diff-<lang>-<name>.json`` / ``.md`` / ``.html`` into ``aligned/``.
+"""
+
+from __future__ import annotations
+
+from ..errors import CrpipeError
+
+STAGE = "edition diff"
+
+
+def stage_diff(ctx) -> None:
+    from ..io import dumps
+    from .classify import diff_documents
+    from .report_html import render_html
+    from .report_md import render_markdown
+
+    if not ctx.translations:
+        ctx.skip(STAGE, "no translation was read, so there is no base edition to diff")
+        return
+    if ctx.reference is None:
+        ctx.skip(STAGE, "no English reference edition")
+        return
+    if ctx.editions_dir is None:
+        ctx.skip(STAGE, "the base edition of a translation is only known with a folder of editions "
+                 "(--mirror DIR or CRPIPE_MIRROR)")
+        return
+    try:
+        from ..align.editions import resolve_editions
+    except ImportError as e:  # pragma: no cover - depends on the alignment issue being installed
+        ctx.skip(STAGE, f"base-edition resolution is not available ({e})")
+        return
+    for name in sorted(ctx.translations):
+        doc = ctx.translations[name]
+        try:
+            ed = resolve_editions(doc, ctx.editions_dir, ctx.reference)
+        except CrpipeError as e:
+            ctx.skip(STAGE, f"{name}: {e.message}")
+            continue
+        if not ed.info.get("range") or not (ed.info["range"] or {}).get("first"):
+            ctx.skip(STAGE, f"{name}: the base edition is unknown ({ed.info.get('how')})")
+            continue
+        res = diff_documents(ed.base, ctx.reference)
+        d = res.to_dict()
+        d["translation"] = {"name": name, "language": doc.meta.language, "base_edition": ed.base_label,
+                            "how": ed.info.get("how"), "range": ed.info.get("range")}
+        stem = f"diff-{doc.meta.language}-{name}"
+        ctx.write(f"{stem}.json", dumps(d))
+        ctx.write(f"{stem}.md", render_markdown(res))
+        ctx.write(f"{stem}.html", render_html(res))
