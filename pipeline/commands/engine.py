@@ -45,6 +45,8 @@ def register(app: typer.Typer) -> None:
         rules: Optional[Path] = typer.Option(None, "--rules", help="English CR edition to validate against (default: the engine's edition in $CRPIPE_MIRROR)."),
         editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions holding the declarations' own edition: needed when --rules is another edition, to map renumbered rules through the diffs."),
         json_out: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
+        phase: bool = typer.Option(False, "--phase", help="Also run the adapted scenarios (X-and-copy, persist) on phase.rs "
+                                   "through phase-python (pip install '.[phase]') and show its results next to ours."),
     ):
         """Check the rules engine against an edition of the rules.
 
@@ -62,10 +64,13 @@ def register(app: typer.Typer) -> None:
         path = _rules_file(rules)
         doc = _load(path)
         rep = validate(doc, editions, target_label=path.stem if editions else None)
+        rows = _phase_rows() if phase else None
         if json_out:
-            print_json(rep.to_dict())
+            print_json({**rep.to_dict(), **({"phase": [r.to_dict() for r in rows]} if rows is not None else {})})
         else:
             _print_validation(rep)
+            if rows is not None:
+                _print_phase(rows)
         if not rep.ok:
             raise typer.Exit(1)
 
@@ -101,6 +106,24 @@ def register(app: typer.Typer) -> None:
             _print_audit(rep, show_ok)
         if rep.problems:
             raise typer.Exit(1)
+
+
+def _phase_rows():
+    from ..engine import phase_adapter
+    from ..errors import CrpipeError
+
+    if not phase_adapter.available():
+        raise CrpipeError("phase-python is not installed (pip install '.[phase]'); run without --phase")
+    return phase_adapter.compare()
+
+
+def _print_phase(rows) -> None:
+    t = Table(title="phase.rs next to ours (same scenarios)")
+    for col in ("scenario", "check", "ours", "phase.rs", "agree", "note"):
+        t.add_column(col)
+    for r in rows:
+        t.add_row(r.scenario, r.check, str(r.ours), str(r.phase), "yes" if r.agree else "NO", r.note)
+    console.print(t)
 
 
 def _print_validation(rep) -> None:
