@@ -180,6 +180,7 @@ def stage_translations(ctx: BuildContext) -> None:
 from .align.stage import stage_align  # noqa: E402 - the stage lives with its issue's code
 from .link.stage import stage_link  # noqa: E402 - the stage lives with its issue's code
 from .diff.stage import stage_diff  # noqa: E402 - the stage lives with its issue's code
+from .engine.validate import stage_engine  # noqa: E402 - the stage lives with its issue's code
 
 Stage = Callable[[BuildContext], None]
 
@@ -191,6 +192,7 @@ STAGES: list[tuple[str, Stage]] = [
     ("align translations", stage_align),
     ("link rulings", stage_link),
     ("edition diff", stage_diff),
+    ("engine validation", stage_engine),
 ]
 
 

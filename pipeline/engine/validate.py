@@ -186,3 +186,18 @@ def validate(doc: Document, editions: Path | None = None, target_label: str | No
                                     [r for r in rules if r in scen_t]))
     return ValidationReport(doc.meta.effective_date or "", source, nmap.how, checks, undeclared,
                             scenario_missing, results, coverage)
+
+
+def stage_engine(ctx) -> None:
+    """Build stage: validate the engine against the reference edition; writes
+    ``engine-validation.json`` (declarations, scenarios, coverage)."""
+    if ctx.reference is None:
+        ctx.skip("engine validation", "no English reference edition")
+        return
+    editions = ctx.editions_dir if ctx.reference.meta.effective_date != ENGINE_EDITION else None
+    try:
+        rep = validate(ctx.reference, editions)
+    except InputError as e:
+        ctx.skip("engine validation", e.message)
+        return
+    ctx.write_json("engine-validation.json", rep.to_dict())
