@@ -14,6 +14,7 @@ Everything a language needs is in its :class:`~pipeline.profiles.Profile`.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -229,8 +230,27 @@ def _squash(s: str) -> str:
     return re.sub(r"\s+", " ", s).strip()
 
 
+class _LineIndex:
+    """Line numbers of offsets in O(log n) (counting newlines per call is quadratic)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.starts = [m.end() for m in re.finditer("\n", text)]
+
+    def __call__(self, text: str, pos: int) -> int:
+        return bisect.bisect_right(self.starts, pos) + 1
+
+
 def _line_of(text: str, pos: int) -> int:
-    return text.count("\n", 0, pos) + 1
+    idx = _LINE_INDEX.get(id(text))
+    if idx is None or idx.text is not text:
+        idx = _LineIndex(text)
+        _LINE_INDEX.clear()
+        _LINE_INDEX[id(text)] = idx
+    return idx(text, pos)
+
+
+_LINE_INDEX: dict[int, _LineIndex] = {}
 
 
 def _link(doc: Document) -> None:

@@ -26,13 +26,17 @@ from ..model import Finding
 _DATA = Path(__file__).resolve().parents[1] / "data" / "lexicon"
 #: log-probability gain a split must show over the whole token (natural log).
 SPLIT_MARGIN = 3.0
-_WORD = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
-#: A letter directly followed by a rule number, or a rule number directly followed by a letter word.
-_NUM_GLUE = re.compile(r"(?<=[^\W\d_])(?=[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?(?![\d/]))"
-                       r"|(?<=\d[a-z])(?=[A-ZÀ-Ý][a-zà-ÿ])|(?<=\d)(?=[A-ZÀ-Ý][a-zà-ÿ])")
-#: Punctuation that lost the space after it, between two letters: "mana,indicador".
-_PUNCT_GLUE = re.compile(r"(?<=[^\W\d_]{2})([,;])(?=[^\W\d_])|(?<=[a-zà-ÿ]{2}[.!?])(?=[A-ZÀ-Ý][a-zà-ÿ])"
-                         r"|(?<=[a-zà-ÿ][”»])(?=[^\W\d_])")
+# Latin letters spelled out: the Unicode class [^\W\d_] is several times slower here.
+_L = "A-Za-zÀ-ÖØ-öø-ÿ"
+_LOW = "a-zß-öø-ÿ"
+_WORD = re.compile(rf"[{_L}]+(?:[-'][{_L}]+)*")
+#: A letter directly followed by a rule number, or a rule number directly followed by a
+#: word.  The space goes at the end of each match.
+_NUM_GLUE = re.compile(rf"[{_L}](?=[1-9]\d{{2}}(?:\.\d{{1,3}}[a-z]?)?(?![\d/]))|\d[a-z]?(?=[A-ZÀ-ÖØ-Þ][{_LOW}])")
+#: Punctuation that lost the space after it: "mana,indicador", "copiados.Outros", "cima”que".
+_PUNCT_GLUE = re.compile(rf"[{_L}]{{2}}[,;](?=[{_L}])|[{_LOW}]{{2}}[.!?](?=[A-ZÀ-ÖØ-Þ][{_LOW}])|[{_LOW}][”»](?=[{_L}])")
+#: Both in one pass over the text.
+_GLUE = re.compile(f"(?P<num>{_NUM_GLUE.pattern})|(?P<punct>{_PUNCT_GLUE.pattern})")
 
 
 #: log-probability of a lexicon word the frequency list does not count (rare forms).
@@ -56,11 +60,18 @@ class Lexicon:
         if "-" in w:  # "tornar-se-á", "mudança-de-tipo": known when every part is
             parts = [p for p in w.split("-") if p]
             return min((self.logp(p) for p in parts), default=UNKNOWN)
-        forms = (w, _strip_accents(w))
-        for form in forms:
-            if form in self.logprob:
-                return self.logprob[form]
-        return KNOWN_FLOOR if any(f in self.words for f in forms) else UNKNOWN
+        lp = self.logprob.get(w)
+        if lp is not None:
+            return lp
+        if w in self.words:
+            return KNOWN_FLOOR
+        if w.isascii():
+            return UNKNOWN
+        bare = _strip_accents(w)
+        lp = self.logprob.get(bare)
+        if lp is not None:
+            return lp
+        return KNOWN_FLOOR if bare in self.words else UNKNOWN
 
 
 def _strip_accents(w: str) -> str:
@@ -150,6 +161,14 @@ def split_glued(token: str, lex: Lexicon) -> tuple[str, str] | None:
     return None if best is None else (best[1], best[2])
 
 
+@lru_cache(maxsize=200_000)
+def _verdict(lang: str, tok: str) -> tuple[tuple[str, str] | None, bool]:
+    """``(split or None, known word?)`` for one lowercase token, memoised: rules text
+    repeats its vocabulary, so most tokens are judged once."""
+    lex = lexicon(lang)
+    return split_glued(tok, lex), tok in lex
+
+
 def repair_spacing(raw: str, lang: str | None, base: int = 0, rule: str | None = None,
                    line: int | None = None) -> tuple[str, list[Finding]]:
     """Repair lost spaces in ``raw``; return the repaired text and one finding per defect.
@@ -159,29 +178,29 @@ def repair_spacing(raw: str, lang: str | None, base: int = 0, rule: str | None =
     findings: list[Finding] = []
     # 1. numbers glued to words and punctuation glued to words: deterministic, always repaired.
     edits: list[tuple[int, int, str, str]] = []  # (start, end, replacement, kind)
-    for m in _NUM_GLUE.finditer(raw):
-        edits.append((m.start(), m.start(), " ", "glued-number"))
-    for m in _PUNCT_GLUE.finditer(raw):
-        if m.group(1):
-            edits.append((m.end(), m.end(), " ", "glued-punctuation"))
-        else:
-            edits.append((m.start(), m.start(), " ", "glued-punctuation"))
+    for m in _GLUE.finditer(raw):
+        edits.append((m.end(), m.end(), " ", "glued-number" if m.lastgroup == "num" else "glued-punctuation"))
     # 2. glued words, judged by the lexicon.
     lex = lexicon(lang) if lang else None
     if lex is not None and lex.words:
-        suspects: set[str] = set()
-        for m in _WORD.finditer(raw):
-            tok = m.group(0)
-            if not tok.islower():
-                continue  # names and sentence starts: not judged
-            parts = split_glued(tok, lex)
-            if parts:
-                edits.append((m.start() + len(parts[0]), m.start() + len(parts[0]), " ", f"glued-word:{tok}"))
-            elif tok not in lex and len(tok) >= 4 and tok not in suspects:
-                suspects.add(tok)  # once per text: the span names the first occurrence
-                findings.append(Finding("unknown-word", f"{tok!r} is not a {lang} word and splits into no two "
-                                        "words; kept as written (glued words or a typo)", "info", rule=rule,
-                                        line=line, span=[base + m.start(), base + m.end()]))
+        # Judge each distinct lowercase word once (names and sentence starts are not
+        # judged); only the flagged ones are then located in the text.
+        flagged = {}
+        for tok in {t for t in _WORD.findall(raw) if t.islower()}:
+            parts, known = _verdict(lang, tok)
+            if parts or (not known and len(tok) >= 4):
+                flagged[tok] = parts
+        for tok in sorted(flagged, key=lambda t: raw.find(t)):
+            parts = flagged[tok]
+            for m in re.finditer(rf"(?<![{_L}'-]){re.escape(tok)}(?![{_L}'-])", raw):
+                if parts:
+                    at = m.start() + len(parts[0])
+                    edits.append((at, at, " ", f"glued-word:{tok}"))
+                else:  # once per text: the span names the first occurrence
+                    findings.append(Finding("unknown-word", f"{tok!r} is not a {lang} word and splits into no "
+                                            "two words; kept as written (glued words or a typo)", "info",
+                                            rule=rule, line=line, span=[base + m.start(), base + m.end()]))
+                    break
     if not edits:
         return raw, findings
     edits.sort(key=lambda e: (e[0], e[1]))
