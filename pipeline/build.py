@@ -168,7 +168,8 @@ def stage_translations(ctx: BuildContext) -> None:
         if inp.role != "translation":
             continue
         try:
-            doc = load_document(inp.path, lang=inp.language)
+            # With a folder of editions, meta.base_edition is the inferred base-edition range.
+            doc = load_document(inp.path, lang=inp.language, editions_dir=ctx.editions_dir)
         except CrpipeError as e:
             ctx.skip("translations", f"{inp.path.name}: {e.message}")
             continue
