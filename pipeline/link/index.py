@@ -23,7 +23,7 @@ import numpy as np
 from scipy import sparse
 
 from ..model import Document
-from .text import content, lemma_lists, with_bigrams
+from .text import BOUNDARY, content, lemma_lists, with_bigrams, words
 
 _SENTENCE_END = re.compile(r"[.:!?)”\"]\s*$")
 _SPLIT_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(])")
@@ -76,6 +76,9 @@ class RuleIndex:
     triggers: dict[str, list[Trigger]]  # first lemma -> triggers starting with it
     aliases: list[Alias]
     layout_roots: dict[str, tuple[str, ...]]
+    gloss_matrix: sparse.csr_matrix | None = None  # glossary definitions x vocabulary
+    gloss_rows: list[np.ndarray] = field(default_factory=list)  # definition -> rows it refers to
+    gloss_labels: list[str] = field(default_factory=list)
     all_ids: frozenset[str] = field(default_factory=frozenset)
 
     def rows(self, root: str) -> np.ndarray:
@@ -137,7 +140,7 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
 
     lemmas = lemma_lists(flat + phrases_src)
     flat_l = [content(x) for x in lemmas[:len(flat)]]
-    ph_l = [tuple(content(x)) for x in lemmas[len(flat):]]
+    ph_l = [tuple(words(content(x))) for x in lemmas[len(flat):]]
     title_ph = dict(zip((r.id for r in titles), ph_l[:len(titles)]))
     gl_ph = iter(ph_l[len(titles):])
 
@@ -145,16 +148,13 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
     sentences, body_l, k = [], [], 0
     for ss in sent_texts:
         part = flat_l[k:k + len(ss)]
-        sentences.append([" ".join(x) for x in part])
+        sentences.append([" ".join(words(x)) for x in part])
         body_l.append([t for x in part for t in x])
         k += len(ss)
 
     # BM25 weights, precomputed per (rule, lemma) and per (sentence, lemma): a long rule
     # is found by the one sentence that says what the ruling says.
     vocab: dict[str, int] = {}
-    for toks in body_l:
-        for t in toks:
-            vocab.setdefault(t, len(vocab))
     # Each rule is also read under its headings ("Handling Triggered Abilities", "Aftermath"):
     # a ruling speaks of the topic, the rule text often only of its detail.
     parent = {r.id: r.parent for r in rules}
@@ -179,7 +179,8 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
     inv: dict[str, set[int]] = {}
     for i, toks in enumerate(body_l):
         for t in toks:
-            inv.setdefault(t, set()).add(i)
+            if t != BOUNDARY:
+                inv.setdefault(t, set()).add(i)
 
     # Subtrees: every rule id -> candidate rows at or under it.
     children = {r.id: r.children for r in rules}
@@ -212,7 +213,7 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
         kind = "keyword" if r.parent in ("701", "702") else "topic"
         parts = [ph]
         if kind == "keyword" and " and " in r.text:  # "Tap and Untap"
-            parts = [tuple(content(x)) for x in lemma_lists(r.text.split(" and "))]
+            parts = [tuple(words(content(x))) for x in lemma_lists(r.text.split(" and "))]
         for p in parts:
             if p:
                 triggers.append(Trigger(p, kind, f"{r.id} {r.text}", (r.id,), weight(p, (r.id,))))
@@ -229,7 +230,7 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
         if obsolete:
             m = _ALIAS_RENAMED.search(g.definition) or _ALIAS_FOR.search(g.definition)
             if m:
-                new = tuple(content(lemma_lists([m.group(1)])[0]))
+                new = tuple(words(content(lemma_lists([m.group(1)])[0])))
                 # An old term the current rules still use ("in play", "removed") is no
                 # safe alias: only words the edition no longer uses are rewritten.
                 if new and new in term_lookup and new != ph and not _phrase_rows(ph, body_l, inv):
@@ -249,7 +250,21 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
     tix: dict[str, list[Trigger]] = {}
     for t in triggers:
         tix.setdefault(t.phrase[0], []).append(t)
+    # Glossary definitions are documents too: "Last Known Information", "Intervening 'If'
+    # Clause" explain in plain words what a ruling says, and point to their rule.
+    g_with = [(g, tuple(x for x in g.refs if x in subtree)) for g in gloss]
+    g_with = [(g, refs) for g, refs in g_with if refs and not _OBSOLETE.search(g.term)]
+    g_docs = [with_bigrams(words(content(x))) for x in lemma_lists([f"{g.term}. {g.definition}" for g, _ in g_with])]
+    g_docs = [[t for t in d if t in vocab] for d in g_docs]
+    gloss_matrix, _ = _bm25(g_docs, vocab, k1, b, idf=idf)
+    gloss_rows = []
+    for _, refs in g_with:
+        rows_ = [pos[x] for x in refs if x in pos] or np.concatenate([subtree[x] for x in refs]).tolist()
+        gloss_rows.append(np.unique(np.array(rows_, dtype=np.int64)))
+    gloss_labels = [f"glossary definition “{g.term}” → {', '.join(refs)}" for g, refs in g_with]
+
     return RuleIndex(edition=doc.meta.effective_date, ids=ids, texts=[r.text for r in cands], sentences=sentences,
                      sentence_texts=sent_texts,
                      matrix=matrix, sent_matrix=sent_matrix, sent_rule=sent_rule, vocab=vocab, idf=idf, pos=pos, subtree=subtree, triggers=tix, aliases=aliases,
-                     layout_roots=layout_roots, all_ids=frozenset(r.id for r in rules))
+                     layout_roots=layout_roots, gloss_matrix=gloss_matrix, gloss_rows=gloss_rows,
+                     gloss_labels=gloss_labels, all_ids=frozenset(r.id for r in rules))

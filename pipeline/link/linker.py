@@ -26,7 +26,7 @@ from rapidfuzz import fuzz
 
 from ..rulings.model import Ruling
 from .index import RuleIndex
-from .text import content, lemma_lists, strip_card_names, with_bigrams
+from .text import content, lemma_lists, strip_card_names, with_bigrams, words
 
 _REF = re.compile(r"\b(?:rules?\s+)?(\d{3}\.\d{1,3}[a-z]?)\b|\brules?\s+(\d{3})\b", re.IGNORECASE)
 _SPLIT_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
@@ -38,6 +38,7 @@ class Weights:
     passage: float = 0.5  # share of the text score from the best single sentence
     bigram: float = 0.2  # query weight of a lemma pair against a single lemma
     context: float = 0.3  # the card's text and its other rulings, read as one query
+    definition: float = 0.3  # a glossary definition that reads like the ruling, for its rules
     card_topic: float = 0.4  # the three-digit rules the card's context points to, by share
     card_triggers: float = 0.3  # share of a heading's boost when only the card's context names it
     keyword: float = 0.9
@@ -145,7 +146,19 @@ class Linker:
                     best[t.roots] = (amount, Evidence(t.kind, t.label, amount))
         return best
 
-    def _text_scores(self, lem: list[str], passage: float | None = None) -> np.ndarray:
+    def _bm25_query(self, matrix, lem: list[str]) -> np.ndarray:
+        counts: dict[int, float] = {}
+        for t in with_bigrams(lem):
+            c = self.ix.vocab.get(t)
+            if c is not None:
+                counts[c] = counts.get(c, 0.0) + (self.w.bigram if "_" in t else 1.0)
+        if not counts:
+            return np.zeros(matrix.shape[0])
+        cols = np.fromiter(counts.keys(), dtype=np.int64)
+        vals = np.fromiter(counts.values(), dtype=np.float64)
+        return np.asarray(matrix[:, cols] @ vals).ravel()
+
+    def _text_scores(self, lem: list[str], passage: float | None = None, extra: dict[str, float] | None = None) -> np.ndarray:
         """BM25 of the lemmas against every candidate, scaled to 0..1 (whole rule and best sentence)."""
         ix = self.ix
         passage = self.w.passage if passage is None else passage
@@ -154,6 +167,10 @@ class Linker:
             c = ix.vocab.get(t)
             if c is not None:
                 counts[c] = counts.get(c, 0.0) + (self.w.bigram if "_" in t else 1.0)
+        for t, v in (extra or {}).items():
+            c = ix.vocab.get(t)
+            if c is not None and c not in counts:
+                counts[c] = v
         n = len(ix.ids)
         if not counts:
             return np.zeros(n)
@@ -219,6 +236,15 @@ class Linker:
             rows = np.unique(np.concatenate([ix.rows(r) for r in roots]))
             boost(rows, amount, ev)
 
+        if w.definition > 0 and ix.gloss_matrix is not None and ix.gloss_matrix.shape[0]:
+            gs = self._bm25_query(ix.gloss_matrix, lem)
+            if gs.max() > 0:
+                gs = gs / gs.max()
+                for gi in np.argsort(-gs, kind="stable")[:3].tolist():
+                    if gs[gi] > 0:
+                        amt = w.definition * float(gs[gi])
+                        boost(ix.gloss_rows[gi], amt, Evidence("glossary", ix.gloss_labels[gi], amt))
+
         if q.layout and q.layout in ix.layout_roots:
             for root in ix.layout_roots[q.layout]:
                 boost(ix.rows(root), w.layout, Evidence("layout", f"{q.layout} card → {root}", w.layout))
@@ -233,7 +259,7 @@ class Linker:
         # Fuzzy sentence similarity on a shortlist.
         k = min(w.shortlist, n)
         short = np.argpartition(-score, k - 1)[:k] if k < n else np.arange(n)
-        qs = [" ".join(s) for s in sents if s]
+        qs = [" ".join(words(s)) for s in sents if words(s)]
         sent_best: dict[int, tuple[float, int]] = {}
         if qs:
             for r in short.tolist():
@@ -252,7 +278,7 @@ class Linker:
         out = []
         for r in order:
             ev = list(common)
-            terms = sorted({t for t in lem if t in ix.vocab and ix.matrix[r, ix.vocab[t]] > 0},
+            terms = sorted({t for t in words(lem) if t in ix.vocab and ix.matrix[r, ix.vocab[t]] > 0},
                            key=lambda t: (-ix.idf[ix.vocab[t]], t))
             if terms:
                 ev.append(Evidence("text", "matched terms: " + ", ".join(terms[:8]), w.text * float(text[r])))

@@ -21,6 +21,7 @@ OVERRIDES = {
     "lands": "land",
     "counters": "counter",
     "second": "second", "seconds": "second",  # the lookup table turns "second" into "2"
+    "does": "do", "doesn't": "do",  # "does" -> "doe"
 }
 
 #: Function words that carry no topic (spaCy's list minus words that do in the rules:
@@ -51,22 +52,41 @@ def stopwords() -> frozenset[str]:
     return frozenset(w for w in nlp().Defaults.stop_words if w not in _KEEP) | {"'s", "n't", "'ll", "'re", "'ve", "'d"}
 
 
+#: Stands for a clause boundary (, ; : ( ) . —) among lemmas: phrases and lemma pairs
+#: never span one ("the division can't be changed (although the targets" is not
+#: "change a target").
+BOUNDARY = "|"
+_BREAKS = set(",;:()[].!?—–\"")
+
+
 def lemma_lists(texts, batch_size: int = 256) -> list[list[str]]:
-    """All lemmas (word tokens only) of each text, in order."""
+    """Lemmas of the word tokens of each text, in order, with clause boundaries marked."""
     out = []
     for doc in nlp().pipe((normalise(t).lower() for t in texts), batch_size=batch_size):
-        out.append([OVERRIDES.get(t.lower_, t.lemma_ or t.lower_) for t in doc if _WORD.search(t.text)])
+        seq: list[str] = []
+        for t in doc:
+            if _WORD.search(t.text):
+                seq.append(OVERRIDES.get(t.lower_, t.lemma_ or t.lower_))
+            elif t.text in _BREAKS and seq and seq[-1] != BOUNDARY:
+                seq.append(BOUNDARY)
+        out.append(seq)
     return out
 
 
 def content(lemmas: list[str]) -> list[str]:
+    """Content lemmas (stopwords out, boundaries kept)."""
     sw = stopwords()
     return [x for x in lemmas if x not in sw]
 
 
+def words(lemmas: list[str]) -> list[str]:
+    """Lemmas without boundary marks (for bag-of-words scoring)."""
+    return [x for x in lemmas if x != BOUNDARY]
+
+
 def with_bigrams(seq: list[str]) -> list[str]:
     """Lemmas plus adjacent pairs ("mana value", "split card"): a phrase is more specific than its words."""
-    return seq + [f"{a}_{b}" for a, b in zip(seq, seq[1:])]
+    return [x for x in seq if x != BOUNDARY] + [f"{a}_{b}" for a, b in zip(seq, seq[1:]) if BOUNDARY not in (a, b)]
 
 
 def find_phrase(seq: list[str], phrase: tuple[str, ...]) -> bool:

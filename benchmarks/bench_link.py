@@ -1,0 +1,79 @@
+"""Benchmark: link all 10,279 MTGJSON v3 rulings against one edition (index built once).
+
+    python3 benchmarks/bench_link.py [--repeat 3] [--edition 2025-11-14] [--json OUT]
+
+Reports the median wall time of each phase over the repeats: reading the 18 files,
+building the index, linking every ruling (top 5).  The plain BM25 baseline (bm25s) over
+rule texts is timed in the same run for comparison.  Budget (acceptance): linking all
+rulings < 60 s on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+SHARED = Path(os.environ.get("CRPIPE_SHARED", ROOT.parent / "shared"))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--edition", default="2025-11-14")
+    ap.add_argument("--json", default=None, help="also write the figures here")
+    args = ap.parse_args()
+
+    mtg = SHARED / "corpus" / "rulings" / "mtgjson3"
+    ed = SHARED / "corpus" / "cr-en" / "txt" / f"{args.edition}.txt"
+    if not mtg.is_dir() or not ed.is_file():
+        print(f"shared data not found under {SHARED}; nothing to measure", file=sys.stderr)
+        return 2
+
+    from pipeline.link.baseline import BM25Baseline
+    from pipeline.link.index import build_index
+    from pipeline.link.linker import Linker
+    from pipeline.rulings import read_rulings
+    from pipeline.segment.official import parse_file
+
+    doc = parse_file(ed)
+    times: dict[str, list[float]] = {"read": [], "index": [], "link": [], "baseline": []}
+    n = 0
+    for _ in range(args.repeat):
+        t = time.perf_counter()
+        rulings = [r for f in sorted(mtg.glob("*.json")) for r in read_rulings(f).rulings]
+        times["read"].append(time.perf_counter() - t)
+        n = len(rulings)
+
+        t = time.perf_counter()
+        linker = Linker(build_index(doc))
+        times["index"].append(time.perf_counter() - t)
+
+        t = time.perf_counter()
+        links = linker.link(rulings, top=5)
+        times["link"].append(time.perf_counter() - t)
+        assert len(links) == n and all(links)
+
+        t = time.perf_counter()
+        BM25Baseline(doc).rank([r.text for r in rulings], k=5)
+        times["baseline"].append(time.perf_counter() - t)
+
+    med = {k: round(statistics.median(v), 3) for k, v in times.items()}
+    out = {"rulings": n, "edition": args.edition, "repeat": args.repeat, "cpus": os.cpu_count(),
+           "median_seconds": med, "per_ruling_ms": round(1000 * med["link"] / n, 3),
+           "link_vs_baseline": round(med["link"] / med["baseline"], 2) if med["baseline"] else None,
+           "budget_seconds": 60, "within_budget": med["index"] + med["link"] < 60}
+    print(json.dumps(out, indent=1, sort_keys=True))
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return 0 if out["within_budget"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
