@@ -39,7 +39,8 @@ class RuleHistory:
         self._by_number: dict[str, list[tuple[int, str]]] | None = None
 
     def _table(self, e) -> dict[str, str]:
-        path = self.archive.cache_dir / "texts" / f"{e.sha256}.json"
+        # Texts depend only on the file (and the parser), not on the matcher's version.
+        path = self.archive.cache_dir.parent / "texts" / f"{e.sha256}.json"
         try:
             with open(path, encoding="utf-8") as f:
                 return json.load(f)

@@ -32,6 +32,7 @@ _CONT_RE = re.compile(r"\s*(?:,|/|\+|&|\band\b|\bor\b)\s*(?:" + _ANCHOR + r")?" 
 _QUOTE_RE = re.compile(r"^[\s*/#!\-\[\]\"'`“]*" + NUM + r"\.?\s+(?P<quote>[A-Z“\"'][^\n]{12,})")
 _IDENT_RE = re.compile(r"\b[A-Za-z_]*[A-Za-z](?:_)?(?P<rule>[1-9]\d{2})_(?P<sub>\d{1,3})(?P<letter>[a-z])?\b")
 _HAS_NUM = re.compile(r"[1-9]\d{2}")
+_NEWLINE = re.compile(r"\n")
 
 SLASH = {".java", ".rs", ".cs", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".c", ".h", ".cpp", ".hpp", ".cc",
          ".go", ".kt", ".kts", ".swift", ".scala", ".dart", ".php", ".groovy"}
@@ -83,7 +84,7 @@ def _num(m: re.Match) -> str:
 def _expand(m: re.Match) -> list[str]:
     """One number, or a letter range expanded with l and o skipped (``704.5k–m``)."""
     first = _num(m)
-    to = m.groupdict().get("to")
+    to = m.group("to") if "to" in m.re.groupindex else None
     letter = m.group("letter")
     if not (to and letter and letter in LETTERS and to in LETTERS and LETTERS.index(to) > LETTERS.index(letter)):
         return [first]
@@ -109,7 +110,7 @@ def _segments(text: str, fam: str):
 def scan_text(text: str, fam: str) -> list[RawCitation]:
     if not _HAS_NUM.search(text):
         return []
-    nl = [i for i, ch in enumerate(text) if ch == "\n"] if "\n" in text else []
+    nl = [m.start() for m in _NEWLINE.finditer(text)]
 
     def where(off: int) -> tuple[int, int]:
         i = bisect.bisect_right(nl, off - 1)
@@ -165,12 +166,13 @@ def _scan_line(line: str, base: int, kind: str, where) -> list[RawCitation]:
         a = 0 if k == 0 else chain[0].start()
         b = chains[k + 1][0].start() if k + 1 < len(chains) else len(line)
         ctx = line[a:b].strip().strip("/*#-").strip()
-        members = [n for c in chain for n in _expand(c)]
-        for c in chain:
+        expanded = [(c, _expand(c)) for c in chain]
+        group = sum(len(ns) for _, ns in expanded)
+        for c, ns in expanded:
             ln, col = where(base + c.start("rule"))
             written = line[c.start("rule"):c.end()].strip()
-            for n in _expand(c):
-                out.append(RawCitation(ln, col, n, "anchored", kind, ctx, None, written, len(members)))
+            for n in ns:
+                out.append(RawCitation(ln, col, n, "anchored", kind, ctx, None, written, group))
             taken.append((c.start("rule"), c.end()))
     return out
 
