@@ -127,7 +127,11 @@ class NumberMap:
 
             self.archive = EditionArchive(editions, cache_dir=cache_dir)
             self.archive.index(source)  # fails clearly when the folder lacks the declarations' edition
-            self.archive.index(self.target_label)
+            try:
+                self.archive.index(self.target_label)
+            except InputError:  # a file not named by its date: find it by its stated date
+                self.target_label = target.meta.effective_date
+                self.archive.index(self.target_label)
 
     @property
     def how(self) -> str:
