@@ -86,7 +86,7 @@ class Resolver:
                 self._span_label(first, last))
         return Resolution("wrong-topic", self._best_rule(ctx, c.cited),
                           f"score {cur.value:.2f}: {c.cited} is \"{_clip(rule.text)}\"; the citing text "
-                          f"shares only [{', '.join(cur.matched) or 'nothing'}]", cur.value, self._current())
+                          f"shares only ({', '.join(cur.matched) or 'nothing'})", cur.value, self._current())
 
     def _absent(self, c: RawCitation) -> Resolution:
         h = self.history

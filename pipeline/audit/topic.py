@@ -23,7 +23,24 @@ from ..model import Document
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]")
 #: Citation furniture: words that say "this is a citation", not what it is about.
-_NOISE = frozenset({"cr", "rule", "rules", "see", "section", "todo", "fixme", "note", "per", "the", "and", "for"})
+_FURNITURE = frozenset({"cr", "rule", "rules", "see", "section", "todo", "fixme", "note", "per"})
+
+
+@lru_cache(maxsize=1)
+def _noise() -> frozenset[str]:
+    """spaCy's English stop words plus citation furniture.  The stop-word module is a plain
+    set literal; it is loaded by path so that importing all of spaCy is not the price."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("spacy")
+    path = Path(spec.origin).parent / "lang" / "en" / "stop_words.py" if spec and spec.origin else None
+    stop: frozenset[str] = frozenset()
+    if path and path.is_file():
+        mspec = importlib.util.spec_from_file_location("_crpipe_en_stop_words", path)
+        mod = importlib.util.module_from_spec(mspec)
+        mspec.loader.exec_module(mod)
+        stop = frozenset(mod.STOP_WORDS)
+    return stop | _FURNITURE
 
 
 @lru_cache(maxsize=1)
@@ -49,9 +66,10 @@ def lemma(word: str) -> str:
 @lru_cache(maxsize=50_000)
 def words(text: str) -> frozenset[str]:
     out = set()
+    noise = _noise()
     for m in _WORD.finditer(text):
         for part in m.group(0).split("-"):
-            if len(part) >= 3 and part.lower() not in _NOISE:
+            if len(part) >= 3 and part.lower() not in noise:
                 out.add(lemma(part))
     return frozenset(out)
 

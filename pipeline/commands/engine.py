@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ..errors import InputError
@@ -122,7 +123,7 @@ def _print_phase(rows) -> None:
     for col in ("scenario", "check", "ours", "phase.rs", "agree", "note"):
         t.add_column(col)
     for r in rows:
-        t.add_row(r.scenario, r.check, str(r.ours), str(r.phase), "yes" if r.agree else "NO", r.note)
+        t.add_row(r.scenario, r.check, escape(str(r.ours)), escape(str(r.phase)), "yes" if r.agree else "NO", r.note)
     console.print(t)
 
 
@@ -160,7 +161,7 @@ def _print_validation(rep) -> None:
         for col in ("scenario", "rules", "why"):
             t.add_column(col)
         for r in rep.failed:
-            t.add_row(r.scenario.id, ", ".join(r.scenario.rules), r.error or "; ".join(r.mismatches))
+            t.add_row(r.scenario.id, ", ".join(r.scenario.rules), escape(r.error or "; ".join(r.mismatches)))
         console.print(t)
     t = Table(title="coverage of the targeted sections")
     for col in ("section", "declared as", "rules", "implemented", "with scenario", "neither"):
@@ -178,7 +179,7 @@ def _print_audit(rep, show_ok: bool) -> None:
         t.add_column(col)
     for c in rep.citations:
         if c.status != "ok" or show_ok:
-            t.add_row(c.file, str(c.line), c.cited, c.status, c.suggested or "", c.evidence)
+            t.add_row(escape(c.file), str(c.line), c.cited, c.status, c.suggested or "", escape(c.evidence))
     console.print(t)
     mixed = [f for f in rep.files if len(f.numberings) > 1]
     if mixed:
