@@ -1,0 +1,62 @@
+"""Precision and recall of the checks on a pseudo-translation with planted defects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .aligner import align_documents
+from .model import CATEGORIES
+from .pseudo import plant_defects, pseudo_translate
+from .termbase import load_termbase
+
+
+@dataclass
+class CategoryScore:
+    category: str
+    planted: int
+    found: int  # rules flagged in this category
+    true_positives: int
+
+    @property
+    def precision(self) -> float:
+        return self.true_positives / self.found if self.found else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.true_positives / self.planted if self.planted else 1.0
+
+    def to_dict(self) -> dict:
+        return {"category": self.category, "planted": self.planted, "found": self.found,
+                "true_positives": self.true_positives, "precision": round(self.precision, 3),
+                "recall": round(self.recall, 3)}
+
+
+def evaluate(en, lang: str = "pt", per_category: int = 24, seed: int = 7, cards=None, rules: int | None = None):
+    """Pseudo-translate ``en`` (optionally only its first ``rules`` rules), plant defects,
+    align, and score each check category at the rule level: a planted defect is found when
+    its rule has a finding of its category; a finding is a true positive when its rule has
+    a planted defect of that category."""
+    import copy
+
+    tb = load_termbase()
+    base = en
+    if rules is not None:
+        base = copy.copy(en)
+        base.rules = en.rules[:rules]
+        base._index = None
+    ps = pseudo_translate(base, lang, tb, cards)
+    planted = plant_defects(ps, base, tb, per_category=per_category, seed=seed, cards=cards)
+    res = align_documents(ps.doc, base, base, map_number=lambda n: n, termbase=tb, cards=cards,
+                          base_info={"label": base.meta.effective_date, "how": "pseudo-translation"})
+    truth = {(p.key, p.category) for p in planted}
+    found = set()
+    for row in res.rows:
+        key = row.id if row.id is not None else f"missing:{row.base_id}"
+        for i in row.issues:
+            found.add((key, i.category))
+    scores = []
+    for c in CATEGORIES:
+        t = {k for k in truth if k[1] == c}
+        f = {k for k in found if k[1] == c}
+        scores.append(CategoryScore(c, len(t), len(f), len(t & f)))
+    return scores, planted, res
