@@ -30,23 +30,22 @@ def edge_kind(ref: Reference) -> str:
 
 def build_graph(doc: Document, refs: list[Reference]) -> nx.MultiDiGraph:
     g = nx.MultiDiGraph(language=doc.meta.language or "", edition=doc.meta.effective_date or "")
-    for s in doc.sections:
-        g.add_node(section_node(s.number), kind="section", label=s.title)
-    for r in doc.rules:
-        g.add_node(r.id, kind="rule", level=r.level, label=r.text[:80])
-    for e in doc.glossary:
-        g.add_node(glossary_node(e.term), kind="glossary", label=e.term)
+    g.add_nodes_from((section_node(s.number), {"kind": "section", "label": s.title}) for s in doc.sections)
+    g.add_nodes_from((r.id, {"kind": "rule", "level": r.level, "label": r.text[:80]}) for r in doc.rules)
+    g.add_nodes_from((glossary_node(e.term), {"kind": "glossary", "label": e.term}) for e in doc.glossary)
+    edges = []
     for ref in refs:
+        attrs = {"kind": edge_kind(ref), "part": ref.part, "raw": ref.raw, "status": ref.status,
+                 "start": ref.span[0], "end": ref.span[1]}
+        if ref.example is not None:
+            attrs["example"] = ref.example
+        if ref.title:
+            attrs["title"] = ref.title
         for t in ref.targets:
             if t not in g:
                 g.add_node(t, kind="missing", label="")
-            attrs = {"kind": edge_kind(ref), "part": ref.part, "raw": ref.raw, "status": ref.status,
-                     "start": ref.span[0], "end": ref.span[1]}
-            if ref.example is not None:
-                attrs["example"] = ref.example
-            if ref.title:
-                attrs["title"] = ref.title
-            g.add_edge(ref.source, t, **attrs)
+            edges.append((ref.source, t, dict(attrs)))
+    g.add_edges_from(edges)
     return g
 
 

@@ -96,9 +96,6 @@ def patterns_for(lang: str) -> Patterns:
 
 def build_patterns(p: Profile) -> Patterns:
     rule_words = _alt(p.rule_words)
-    # Multi-word see phrases ("as described in") end in a preposition; as a cue for a bare
-    # three-digit number only the citing verbs themselves are strong enough.
-    see_words = _alt([w for w in p.see_words if " " not in w])
     conj = _alt(p.conjunctions)
     # A word boundary made by hand: the cue word must not be the tail of a longer word
     # ("overrule 601" is not a citation), but the number may be glued to it.
@@ -106,8 +103,10 @@ def build_patterns(p: Profile) -> Patterns:
     return Patterns(
         lang=p.lang,
         # Old editions also say "section 101" for a three-digit rule.
-        rule_cue=re.compile(rf"{lb}(?:{rule_words}|{_alt(p.section_words)})\s*$", re.IGNORECASE),
-        see_cue=re.compile(rf"{lb}(?:{see_words})\s+$", re.IGNORECASE),
+        rule_cue=re.compile(rf"{_word_start(p.rule_words + p.section_words)}\s*$", re.IGNORECASE),
+        # Multi-word see phrases ("as described in") end in a preposition; as a cue for a
+        # bare three-digit number only the citing verbs themselves are strong enough.
+        see_cue=re.compile(rf"{_word_start(w for w in p.see_words if ' ' not in w)}\s+$", re.IGNORECASE),
         section=re.compile(
             rf"(?P<word>{_word_start(p.section_words)})\s*(?P<sec>[1-9])(?!\d)(?!\.\d)", re.IGNORECASE),
         list_sep=re.compile(
