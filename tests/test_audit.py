@@ -188,3 +188,16 @@ def test_cli_audit_json_and_sarif(tmp_path):
 def test_cli_audit_bad_path():
     res = runner.invoke(app, ["audit-citations", "/nonexistent/tree", "--rules", "/nonexistent/cr.txt"])
     assert res.exit_code == 2
+
+
+def test_audit_output_is_deterministic(cr_2025):
+    from pipeline.audit.report import audit_tree
+    from pipeline.audit.sarif import to_sarif
+    from pipeline.io import dumps
+
+    a, b = audit_tree(TREE, cr_2025), audit_tree(TREE, cr_2025)
+    assert dumps(a.to_dict()) == dumps(b.to_dict())
+    assert dumps(to_sarif(a)) == dumps(to_sarif(b))
+    # without history, the persist citation is judged against 2025-11-14 alone: wrong topic
+    persist = next(c for c in a.citations if c.cited == "702.78a")
+    assert persist.status == "wrong-topic"
