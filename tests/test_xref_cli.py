@@ -66,7 +66,9 @@ def test_depth_follows_citations(small):
     assert [c["targets"] for c in out["cites"]] == [["101.1a", "101.1b", "101.1c"], ["100.2"]]
     assert [c["part"] for c in out["cites"]] == ["rule", "example"]
     # 100.2 cites 104.9 (missing): two steps away.
-    assert {"node": "104.9", "distance": 2} in out["cites_within_depth"]
+    deep = {x["node"]: x for x in out["cites_within_depth"]}
+    assert deep["104.9"]["distance"] == 2 and deep["104.9"]["via"] == "100.2"
+    assert "[104.9]" in deep["104.9"]["text"]
 
 
 def test_dangling_lists_missing_targets_and_title_mismatches(small):

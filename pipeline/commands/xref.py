@@ -34,6 +34,22 @@ def _citing_text(doc, ref) -> str:
     return " ".join(_snippet(text, ref.span).split())
 
 
+def _edge_text(doc, g, source: str, target: str) -> str:
+    """The citing text of the first reference from ``source`` to ``target``."""
+    from ..xref.model import GLOSSARY_PREFIX
+
+    data = next(iter(g.get_edge_data(source, target, default={}).values()), None)
+    if data is None:
+        return ""
+    if data["part"] == "glossary":
+        entry = doc.glossary_term(source[len(GLOSSARY_PREFIX):])
+        text = entry.definition if entry else ""
+    else:
+        rule = doc.rule(source)
+        text = "" if rule is None else (rule.text if data["part"] == "rule" else rule.examples[data["example"]].text)
+    return " ".join(_snippet(text, (data["start"], data["end"])).split())
+
+
 def _node_id(doc, rule: str) -> str:
     from ..xref.model import GLOSSARY_PREFIX, SECTION_PREFIX, glossary_node
 
@@ -112,8 +128,10 @@ def register(app: typer.Typer) -> None:
             "node": node, "kind": g.nodes[node].get("kind"), "depth": depth,
             "cites": [dict(r.to_dict(), text=_citing_text(doc, r)) for r in out_refs],
             "cited_by": [dict(r.to_dict(), text=_citing_text(doc, r)) for r in in_refs],
-            "cites_within_depth": [{"node": n, "distance": d} for n, d in cites.items()],
-            "cited_by_within_depth": [{"node": n, "distance": d} for n, d in cited_by.items()],
+            "cites_within_depth": [{"node": n, "distance": d, "via": via, "text": _edge_text(doc, g, via, n)}
+                                   for n, (d, via) in cites.items()],
+            "cited_by_within_depth": [{"node": n, "distance": d, "via": via, "text": _edge_text(doc, g, n, via)}
+                                      for n, (d, via) in cited_by.items()],
         }
         if json_out:
             print_json(result)
@@ -136,7 +154,7 @@ def register(app: typer.Typer) -> None:
                 t.add_column(col, overflow="fold")
             for label, found in (("cites", cites), ("cited by", cited_by)):
                 for dist in range(1, depth + 1):
-                    nodes = [n for n, d in found.items() if d == dist]
+                    nodes = [n for n, (d, _) in found.items() if d == dist]
                     if nodes:
                         t.add_row(label, str(dist), ", ".join(nodes))
             console.print(t)

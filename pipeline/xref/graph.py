@@ -78,11 +78,12 @@ def write_exports(g: nx.MultiDiGraph, out_dir: str | Path, stem: str) -> list[Pa
 
 # -- neighbourhoods ------------------------------------------------------------------------
 
-def within(g: nx.MultiDiGraph, node: str, depth: int, reverse: bool = False) -> dict[str, int]:
+def within(g: nx.MultiDiGraph, node: str, depth: int, reverse: bool = False) -> dict[str, tuple[int, str]]:
     """Nodes reachable from ``node`` in 1..``depth`` steps (against the edges when
-    ``reverse``): what it cites, or what cites it.  Node -> distance, in BFS order."""
+    ``reverse``): what it cites, or what cites it.  Node -> (distance, the node it was
+    reached from), in breadth-first order."""
     seen = {node: 0}
-    order: dict[str, int] = {}
+    found: dict[str, tuple[int, str]] = {}
     q = deque([node])
     step = g.predecessors if reverse else g.successors
     while q:
@@ -92,9 +93,9 @@ def within(g: nx.MultiDiGraph, node: str, depth: int, reverse: bool = False) -> 
         for v in step(u):
             if v not in seen:
                 seen[v] = seen[u] + 1
-                order[v] = seen[v]
+                found[v] = (seen[v], u)
                 q.append(v)
-    return order
+    return found
 
 
 def graph_summary(g: nx.MultiDiGraph) -> dict:
