@@ -14,10 +14,10 @@ from ..qa.integrity import check as integrity_check, has_errors
 from .common import console, print_json, user_errors
 
 
-def _load(file: Path, lang: Optional[str], fmt: Optional[str]):
+def _load(file: Path, lang: Optional[str], fmt: Optional[str], editions: Optional[Path] = None):
     from ..ingest.loader import load_document
 
-    return load_document(file, lang=lang, fmt=fmt)
+    return load_document(file, lang=lang, fmt=fmt, editions_dir=editions)
 
 
 def register(app: typer.Typer) -> None:
@@ -30,12 +30,19 @@ def register(app: typer.Typer) -> None:
         lang: Optional[str] = typer.Option(None, "--lang", help="Language code (en, pt, es); detected when omitted."),
         fmt: Optional[str] = typer.Option(None, "--format", help="Input format (txt, pdf, docx, html, paste, webcard); detected when omitted."),
         partial: bool = typer.Option(False, "--partial", help="Accept a truncated document and output what it holds."),
+        editions: Optional[Path] = typer.Option(None, "--editions", envvar="CRPIPE_MIRROR", file_okay=False,
+                                                help="Folder of English editions (YYYY-MM-DD.txt): infer the base-edition "
+                                                     "range of a document that does not state its date (meta.base_edition)."),
     ):
         """Parse one document into the structured rules model and print a summary.
 
+        Reads official TXT, PDF and DOCX editions, HTML pages, web-viewer rule cards and text
+        pasted from anywhere, in English, Portuguese or Spanish (format and language are
+        detected from the content; --format and --lang override).
+
         Exit codes: 0 parsed; 2 unreadable or truncated input (nothing written).
         """
-        doc = _load(file, lang, fmt)
+        doc = _load(file, lang, fmt, editions)
         truncated = [f for f in doc.findings if f.kind == "truncated"]
         if truncated and not partial:
             from ..errors import InputError
@@ -60,7 +67,9 @@ def register(app: typer.Typer) -> None:
         t.add_row("findings", f"{len(findings)} ({sum(f.severity == 'error' for f in findings)} errors)")
         if doc.meta.base_edition:
             be = doc.meta.base_edition
-            t.add_row("base edition", f"{be.get('first')} … {be.get('last')}")
+            t.add_row("base edition", f"{be.get('first')} … {be.get('last')} (confidence {be.get('confidence')})")
+            for ev in be.get("evidence", [])[:4]:
+                t.add_row("", ev)
         console.print(t)
 
     @app.command()

@@ -15,7 +15,14 @@ from ..rulenum import LETTERS, RuleNumber
 def check(doc: Document) -> list[Finding]:
     """All findings for ``doc``: the parser's own plus the numbering checks, in a stable order."""
     out = list(doc.findings)
-    out.extend(numbering_findings(doc))
+    numbering = numbering_findings(doc)
+    if doc.meta.kind in ("paste", "webcard"):
+        # An excerpt (pasted rules, a web-viewer card) holds a few rules in any order:
+        # order, parents and gaps describe the excerpt, not defects.
+        for f in numbering:
+            if f.kind in ("out-of-order", "orphan", "gap"):
+                f.severity = "info"
+    out.extend(numbering)
     out.extend(toc_findings(doc))
     return out
 
