@@ -61,8 +61,8 @@ def family(path: Path) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class RawCitation:
+@dataclass(slots=True)
+class RawCitation:  # not frozen: a frozen init costs, and there are 100,000s
     line: int
     column: int
     cited: str  # one rule number (ranges and lists are expanded)
