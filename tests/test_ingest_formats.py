@@ -45,12 +45,13 @@ def test_official_pdf_and_docx_match_the_txt(fmt, date):
     same, total, bad = _agreement(doc, ref)
     share = same / total
     print(f"\n{fmt} {date}: {same}/{total} rules identical to the TXT ({share:.2%}); "
-          f"glossary {len(doc.glossary)}/{len(ref.glossary)}; differing: {bad[:10]}")
+          f"glossary terms {len(doc.glossary)}/{len(ref.glossary)}; differing rules: {bad[:10]}")
     assert share >= 0.995
     assert doc.meta.format == fmt and doc.meta.effective_date == ref.meta.effective_date
     assert not set(doc.rule_ids) - set(ref.rule_ids), "rules the TXT does not have"
-    if fmt == "docx":
-        assert len(doc.glossary) == len(ref.glossary)
+    same_terms = sum(1 for g in ref.glossary if doc.glossary_term(g.term) is not None
+                     and _norm(doc.glossary_term(g.term).definition) == _norm(g.definition))
+    assert same_terms >= (len(ref.glossary) if fmt == "docx" else 0.99 * len(ref.glossary))
 
 
 def _docx_bytes(paragraphs: list[tuple[str, str]]) -> bytes:

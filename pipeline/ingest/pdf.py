@@ -217,6 +217,12 @@ def _continues(last: RuleNumber | None, num: RuleNumber) -> bool:
     return 0 < num.rule - last.rule <= 10 or (num.rule % 100 == 0 and num.rule // 100 == last.rule // 100 + 1)
 
 
+#: Terms that end like a sentence: "Bury (Obsolete)", "Banding, “Bands with Other”".
+_TERM_TAIL = re.compile(r"\((?:Obsolete|[A-Z][a-z]+)\)$|^[^.“]+(?:, “[^”]+”)+$")
+#: A definition that ends on a rule number without its full stop ("See rule 603.4").
+_ENDS_WITH_REF = re.compile(r"\brules? \d{3}(?:\.\d{1,3}[a-z]?)?$")
+
+
 def _glossary(s: list[str]) -> list[str]:
     out: list[str] = []
     entry: list[str] = []  # [term, definition lines...]
@@ -233,8 +239,9 @@ def _glossary(s: list[str]) -> list[str]:
     for line in s:
         if not line:
             continue
-        is_term = (prev_done and len(line.split()) <= 7 and not line.endswith((".", ",", ";", ":", "”", ")"))
-                   and (line[:1].isupper() or line[:1].isdigit()) and not re.match(r"^(?:\d+\.|See )", line))
+        is_term = (prev_done and (len(line.split()) <= 7 or _TERM_TAIL.search(line) and len(line) < 90) and (line[:1].isupper() or line[:1].isdigit())
+                   and not re.match(r"^(?:\d+\.|See )", line)
+                   and (not line.endswith((".", ",", ";", ":", "”", ")")) or _TERM_TAIL.search(line)))
         if is_term:
             flush()
             entry[:] = [line]
@@ -245,7 +252,7 @@ def _glossary(s: list[str]) -> list[str]:
             defs.append([line])  # a numbered sense ("1. Text on an object…") or the first line
         else:
             defs[-1].append(line)
-        prev_done = line.endswith((".", ".”", ".)", "”", ")"))
+        prev_done = line.endswith((".", ".”", ".)", "”", ")")) or bool(_ENDS_WITH_REF.search(line))
     flush()
     return out
 
