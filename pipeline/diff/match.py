@@ -28,9 +28,13 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 #: Bump when matching changes: cached archive matches are keyed by it.
-MATCHER_VERSION = "m3"
+MATCHER_VERSION = "m5"
 #: Minimum adjusted score (0-100) for a pair inside a gap or a family.
-GAP_THRESHOLD = 50.0
+GAP_THRESHOLD = 55.0
+#: Minimum plain ``ratio`` for any pair whatever its structural evidence: two unrelated
+#: CR sentences of similar length score 42 (median), 46 (90th percentile), 51 (99th): below
+#: this even the same number is not the same rule.
+RATIO_FLOOR = 50.0
 #: Minimum plain ``ratio`` for a pair found outside any structural context.
 LEFTOVER_THRESHOLD = 82.0
 #: Above this many cells a gap is aligned greedily instead of by the quadratic programme.
@@ -140,13 +144,13 @@ class _Matcher:
                     continue
                 bonus = self._structural(i, j, one)
                 s = float(mat[x, y])
-                if bonus and s + bonus < GAP_THRESHOLD:
+                if bonus and s < RATIO_FLOOR:
                     # A short rule that grew a lot (or was cut down) keeps the short
                     # text almost whole inside the long one.
                     short, long_ = sorted((a.key, b.key), key=len)
                     if len(short) >= 12 and fuzz.partial_ratio(short, long_) >= 90:
-                        s = max(s, GAP_THRESHOLD - bonus + 5)
-                mat[x, y] = s + bonus if s > 0 else 0
+                        s = GAP_THRESHOLD
+                mat[x, y] = s + bonus if s >= RATIO_FLOOR else 0
         return mat
 
     # -- 2/3. aligning a region -------------------------------------------------------
