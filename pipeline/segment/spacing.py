@@ -190,7 +190,7 @@ def repair_spacing(raw: str, lang: str | None, base: int = 0, rule: str | None =
             parts, known = _verdict(lang, tok)
             if parts or (not known and len(tok) >= 4):
                 flagged[tok] = parts
-        for tok in sorted(flagged, key=lambda t: raw.find(t)):
+        for tok in sorted(flagged, key=lambda t: (raw.find(t), t)):
             parts = flagged[tok]
             for m in re.finditer(rf"(?<![{_L}'-]){re.escape(tok)}(?![{_L}'-])", raw):
                 if parts:
