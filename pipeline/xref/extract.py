@@ -8,6 +8,7 @@ references, or followed by a quoted title — because "exactly 100 cards" is a c
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from ..model import Document
@@ -16,6 +17,7 @@ from .model import Reference, glossary_node, section_node
 from .patterns import FOLLOWED_BY_WORD_RE, TITLE_RE, UNIT_RE, patterns_for, title_of
 
 _CUE_WINDOW = 40  # characters looked at before a number for its cue word
+_DIGIT = re.compile(r"[1-9]")
 
 
 def _clean_title(title: str) -> str:
@@ -77,6 +79,8 @@ def extract_from_text(text: str, lang: str = "en", source: str | None = None, pa
     """Every reference in ``text`` (a rule's text, an example or a glossary definition),
     in text order.  ``known_ids`` (the document's rule ids) limits range expansion to
     rules that exist.  The references come back ``unresolved``; see :mod:`.resolve`."""
+    if not _DIGIT.search(text):  # most rule texts cite nothing; skip them cheaply
+        return []
     pat = patterns_for(lang)
     src = source or ""
     known = set(known_ids) if known_ids is not None and not isinstance(known_ids, (set, frozenset)) else known_ids
