@@ -96,7 +96,8 @@ def test_format_detected_by_content_not_name(tmp_path):
     assert detect_format(docx, "rules.txt") == "docx"
     assert detect_format(b"%PDF-1.7\n...", "rules.docx") == "pdf"
     assert detect_format(b"<!DOCTYPE html><html><body><p>100.1 Hi</p></body></html>", "x.txt") == "html"
-    assert detect_format("616.1. Se dois efeitos.".encode(), "x.pdf".replace(".pdf", ".dat")) == "text"
+    assert detect_format("616.1. Se dois efeitos.".encode(), "x.dat") == "paste"
+    assert detect_format("Regla 614.12 · Efectos\nSubreglas\nUna.".encode(), "x.html") == "webcard"
     with pytest.raises(InputError, match="not a PDF"):
         detect_format(b"just some text", "fake.pdf")
     z = io.BytesIO()

@@ -18,8 +18,28 @@ FORMATS = ("txt", "paste", "webcard", "pdf", "docx", "html")
 _HTML = re.compile(rb"<(?:!doctype\s+html|html|body|p|div|article|section)\b", re.I)
 
 
-def detect_format(data: bytes, name: str = "") -> str:
-    """The format of ``data``; raises :class:`InputError` for a binary that is none of them."""
+def detect_format(data: bytes, name: str = "", lang: str | None = None) -> str:
+    """The format of ``data``: one of :data:`FORMATS`.
+
+    Raises :class:`InputError` for a binary that is none of them (or text in an encoding
+    that cannot be told)."""
+    fmt, _ = detect(data, name, lang)
+    return fmt
+
+
+def detect(data: bytes, name: str = "", lang: str | None = None):
+    """``(format, decoded text or None)``: the text is decoded once, here, for text formats."""
+    from .decode import decode_bytes
+
+    container = _container(data, name)
+    if container != "text":
+        return container, None
+    dec = decode_bytes(data, name or None)
+    return text_kind(dec.text, lang), dec
+
+
+def _container(data: bytes, name: str) -> str:
+    """pdf, docx, html, or text."""
     head = data[:2048]
     if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:5] == b"%PDF-":
         return "pdf"

@@ -21,7 +21,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..model import Document, Finding
 from .decode import decode_bytes
-from .detect import FORMATS, detect_format, text_kind
+from .detect import FORMATS, detect
 
 #: The largest input read (an official edition is under 1 MB as TXT and 4 MB as PDF).
 MAX_INPUT_BYTES = int(os.environ.get("CRPIPE_MAX_INPUT_MB", "64")) << 20
@@ -64,7 +64,11 @@ def load_document(path: str | Path, lang: str | None = None, fmt: str | None = N
         if lang not in PROFILES:
             raise InputError(f"unknown language {lang!r} (known: {', '.join(sorted(PROFILES))})", p)
     data = read_bounded(p)
-    detected = detect_format(data, p.name) if fmt is None else fmt
+    dec = None
+    if fmt is None:
+        detected, dec = detect(data, str(p), lang)
+    else:
+        detected = fmt
     if detected == "pdf":
         from .pdf import read_pdf
 
@@ -78,9 +82,9 @@ def load_document(path: str | Path, lang: str | None = None, fmt: str | None = N
 
         doc = read_html(data, p, lang)
     else:
-        dec = decode_bytes(data, p)
-        kind = text_kind(dec.text, lang) if detected == "text" else detected
-        doc = _from_text(dec, kind, lang, p)
+        if dec is None:
+            dec = decode_bytes(data, p)
+        doc = _from_text(dec, detected, lang, p)
         for note in dec.notes:
             if not any(f.detail == note for f in doc.findings):
                 doc.findings.append(Finding("encoding", note, "info"))
