@@ -76,3 +76,20 @@ def test_30_glued_rules_find_their_edition(date):
     be = infer_base_edition(doc, EDITIONS)
     assert date in be["editions"], (date, be["first"], be["last"], be["evidence"][:5])
     assert be["first"] <= date <= be["last"]
+
+
+@needs_shared
+def test_inventories_are_cached_in_memory_and_on_disk(tmp_path, monkeypatch):
+    import pipeline.edition as ed
+
+    p = EDITIONS / "2019-06-12.txt"
+    first = ed.edition_inventory(p)
+    assert ed.edition_inventory(p) is first  # memory
+    monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path))
+    monkeypatch.setattr(ed, "_MEMO", {})
+    built = ed.edition_inventory(p)
+    files = list((tmp_path / "inventories").glob("2019-06-12-*.json"))
+    assert len(files) == 1
+    monkeypatch.setattr(ed, "_MEMO", {})
+    assert ed.edition_inventory(p) == built  # read back from disk
+    assert built["rules"]["117.9d"]["refs"] == first["rules"]["117.9d"]["refs"]
