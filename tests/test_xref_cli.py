@@ -148,3 +148,16 @@ def test_build_stage_writes_graph_exports_for_reference_and_translations(cr_2025
     summary = json.loads(outs[0]["xref-summary.json"])
     assert summary["en-reference"]["status"]["dangling"] == 1
     assert summary["en-fix"]["status"] == {"dangling": 1, "resolved": 7, "title-mismatch": 1}
+
+
+@needs_shared
+def test_fragment_resolved_against_a_reference_edition(seed_path):
+    seed = seed_path("000")
+    alone = json.loads(xref("--dangling", "--doc", seed, "--json").stdout)
+    against = xref("--dangling", "--doc", seed, "--json", "--reference", EDITIONS / "2025-11-14.txt")
+    if alone.get("references", 0) == 0:
+        pytest.skip("load_document cannot segment the paste yet (issue 3)")
+    out = json.loads(against.stdout)
+    assert alone["dangling"] == 9
+    # Only the costs at 117.x (118.x since 2019) are missing from 2025-11-14 as well.
+    assert sorted(p["raw"] for p in out["problems"]) == ["117.8", "117.9"] and against.exit_code == 1

@@ -76,6 +76,7 @@ def register(app: typer.Typer) -> None:
         edges: bool = typer.Option(False, "--edges", help="Print the whole edge list as CSV (source,target,kind,raw), ranges expanded."),
         lang: Optional[str] = typer.Option(None, "--lang", help="Language code (en, pt, es); detected when omitted."),
         fmt: Optional[str] = typer.Option(None, "--format", help="Input format; detected when omitted."),
+        reference: Optional[Path] = typer.Option(None, "--reference", help="A full edition to resolve against what a fragment (a paste, a web card) lacks: such references become 'external' instead of dangling."),
     ):
         """Cross-references of a rules document.
 
@@ -91,7 +92,7 @@ def register(app: typer.Typer) -> None:
         if sum(bool(x) for x in (rule, dangling, edges)) != 1:
             raise CrpipeError("give exactly one of RULE, --dangling or --edges")
         doc = load_document(doc_file, lang=lang, fmt=fmt)
-        refs = extract_references(doc)
+        refs = extract_references(doc, load_document(reference) if reference else None)
 
         if edges:
             sys.stdout.write(edges_csv(build_graph(doc, refs)))
