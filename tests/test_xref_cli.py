@@ -153,10 +153,11 @@ def test_build_stage_writes_graph_exports_for_reference_and_translations(cr_2025
 @needs_shared
 def test_fragment_resolved_against_a_reference_edition(seed_path):
     seed = seed_path("000")
-    alone = json.loads(xref("--dangling", "--doc", seed, "--json").stdout)
+    first = xref("--dangling", "--doc", seed, "--json")
+    if first.exit_code == 2:
+        pytest.skip(f"load_document cannot read the paste yet (issue 3): {first.stderr.strip()}")
+    alone = json.loads(first.stdout)
     against = xref("--dangling", "--doc", seed, "--json", "--reference", EDITIONS / "2025-11-14.txt")
-    if alone.get("references", 0) == 0:
-        pytest.skip("load_document cannot segment the paste yet (issue 3)")
     out = json.loads(against.stdout)
     assert alone["dangling"] == 9
     # Only the costs at 117.x (118.x since 2019) are missing from 2025-11-14 as well.
