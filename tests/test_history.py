@@ -71,7 +71,7 @@ def test_warm_queries_use_the_cache(archive, monkeypatch):
     def boom(*a, **k):
         raise AssertionError("a cached pair was matched again")
 
-    monkeypatch.setattr(history, "diff_documents", boom)
+    monkeypatch.setattr(history, "match_rules", boom)
     assert fresh.lineage("702.79a").numbers == ["702.78a", "702.79a"]
 
 
@@ -106,3 +106,16 @@ def test_cli_history_json(archive):
     assert table.exit_code == 0 and "702.78a" in table.output and "2021-04-19" in table.output
     bad = CliRunner().invoke(app, ["history", "banana", "--editions", str(archive.dir)])
     assert bad.exit_code == 2 and "not a rule number" in bad.output
+
+
+@pytest.mark.parametrize("date", ["2006-06-01", "2013-02-01", "2013-04-29", "2022-11-18", "2024-08-02", "2026-01-16"])
+def test_quick_scan_agrees_with_the_parser(date):
+    """The archive's cheap scan (no decoding, no parse) must see what the parser sees:
+    UTF-16, bare CR, cp1252, a lying file name, a truncated file."""
+    from conftest import edition
+    from pipeline.diff.history import _quick_meta
+
+    doc = edition(date)
+    meta = _quick_meta(EDITIONS / f"{date}.txt")
+    assert meta["effective_date"] == doc.meta.effective_date
+    assert meta["truncated"] == any(f.kind == "truncated" for f in doc.findings)

@@ -179,6 +179,13 @@ def _step(a: str, b: str) -> int | None:
 
 # -- the parts ----------------------------------------------------------------------------
 
+def match_rules(old: Document, new: Document) -> dict[str, str]:
+    """Only the rule matching: old number -> new number for every matched rule."""
+    oi, ni = _items(old), _items(new)
+    m = match_items(oi, ni)
+    return {oi[i].id: ni[j].id for i, j in sorted(m.pairs.items())}
+
+
 def _rule_changes(old: Document, new: Document, words: bool = True):
     oi, ni = _items(old), _items(new)
     m = match_items(oi, ni)

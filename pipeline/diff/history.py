@@ -22,7 +22,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..io import write_json
 from ..model import Document
-from .classify import diff_documents
+from .classify import match_rules
 from .match import MATCHER_VERSION
 from .text import normalize
 from .worddiff import word_diff
@@ -194,16 +194,16 @@ class EditionArchive:
         if data is None:
             a, b = self.editions[i], self.editions[i + 1]
             old, new = self.load(a.label), self.load(b.label)
-            res = diff_documents(old, new, line_diff=False, word_diffs=False, references=False)
+            pairs = match_rules(old, new)
             changed = {}
             O, N = {r.id: r for r in old.rules}, {r.id: r for r in new.rules}
-            for o, n in res.pairs.items():
+            for o, n in pairs.items():
                 ta, tb = O[o].text, N[n].text
                 if normalize(ta) != normalize(tb):
                     changed[o] = [ta, tb]
-            matched_new = set(res.pairs.values())
-            pm = PairMap({o: n for o, n in res.pairs.items() if o != n},
-                         [r.id for r in old.rules if r.id not in res.pairs],
+            matched_new = set(pairs.values())
+            pm = PairMap({o: n for o, n in pairs.items() if o != n},
+                         [r.id for r in old.rules if r.id not in pairs],
                          [r.id for r in new.rules if r.id not in matched_new], changed)
             write_json(path, {"old": a.sha256, "new": b.sha256, **pm.to_dict()})
         else:
@@ -294,24 +294,31 @@ class EditionArchive:
 
 
 def _quick_meta(path: Path) -> dict:
-    """Effective date and completeness without a full parse (a cold scan of 110 editions
-    would otherwise parse each one twice).  Mirrors the parser's tests: the date line,
-    and a Glossary and a Credits heading after the Contents list's own entries."""
-    from ..ingest.decode import read_text
+    """Effective date and completeness without a full parse or encoding detection (a cold
+    scan of 110 editions would otherwise decode each twice).  Only ASCII words are looked
+    at, so latin-1 reads every single-byte encoding well enough; UTF-16 is recognised by
+    its BOM or its NUL bytes.  Mirrors the parser's tests: the date line, and a Glossary
+    and a Credits heading after the Contents list's own entries."""
     from ..segment.official import DATE_RE, _iso, looks_official
 
     try:
-        text = read_text(path).text
-    except InputError as e:
-        return {"error": e.message}
-    if not looks_official(text):
+        data = path.read_bytes()
+    except OSError as e:
+        return {"error": f"unreadable: {e.strerror}"}
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:200].count(b"\x00") > 50:
+        le = data[:2] == b"\xff\xfe" or (data[:2] != b"\xfe\xff" and data[1:2] == b"\x00")
+        text = data.decode("utf-16-le" if le else "utf-16-be", errors="replace").lstrip("\ufeff")
+    else:
+        text = data.decode("latin-1")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # some editions end lines with a bare CR
+    if not looks_official(text.lstrip("\ufeff\xef\xbb\xbf")):
         return {"error": "not an official Comprehensive Rules text"}
     m = DATE_RE.search(text)
-    lines = [ln.strip() for ln in text.split("\n")]
+    lines = [ln.strip() for ln in text.splitlines()]
     gloss = [i for i, ln in enumerate(lines) if ln == "Glossary"]
     credits = [i for i, ln in enumerate(lines) if ln == "Credits"]
     return {"effective_date": _iso(m.group("date")) if m else None,
-            "truncated": not (len(gloss) >= 2 and credits and credits[-1] > gloss[-1])}
+            "truncated": not (len(gloss) >= 2 and bool(credits) and credits[-1] > gloss[-1])}
 
 
 def _read_json(path: Path):
