@@ -118,3 +118,26 @@ def test_property_numbered_sentences_round_trip(rules, sep):
         expect.append((f"{rule}.{sub}", sentence))
     doc = segment_text(sep.join(parts), "en", repair=False)
     assert [(r.id, r.text) for r in doc.rules] == expect
+
+
+def test_a_new_language_is_a_profile_not_a_segmenter_change(monkeypatch):
+    from pipeline import profiles
+    from pipeline.ingest.language import detect_language
+
+    fr = profiles.Profile(
+        lang="fr", name="Français", rule_words=("règle", "règles"), section_words=("section",),
+        see_words=("voir",), conjunctions=("et", "ou"), range_words=("à",), example_markers=("Exemple",),
+        glossary_heading=("Glossaire",), subrules_heading=("Sous-règles",),
+        effective_date_patterns=(r"en vigueur (?:au|le) (?P<date>\d{1,2} [a-zéû]+ \d{4})",),
+        months=("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
+                "octobre", "novembre", "décembre"),
+        card_header_words=("Règle",),
+        stopwords=frozenset("le la les de des du et en un une que ne pas se pour avec par au sa son est".split()))
+    monkeypatch.setitem(profiles.PROFILES, "fr", fr)
+    text = ("616.1. Si deux effets de remplacement ou plus tentent de modifier la façon dont un événement "
+            "affecte un objet (voir règle 101.4), le contrôleur choisit.Exemple: Un exemple. "
+            "616.1a Si un des effets est un effet d'auto-remplacement, il doit être choisi.")
+    assert detect_language(text)[0] == "fr"
+    doc = segment_text(text, "fr", repair=False)
+    assert doc.rule_ids == ["616.1", "616.1a"]
+    assert doc.rule("616.1").examples[0].text == "Exemple: Un exemple."

@@ -2,7 +2,7 @@
 
 Function words decide: each profile lists its most frequent ones, and a text in that
 language has a large share of its words among them.  The letters only one language uses
-(ã õ ç for Portuguese, ñ ¿ ¡ for Spanish) and the profile's cue words (regra/regla,
+(``Profile.letters``: ã õ ç for Portuguese, ñ ¿ ¡ for Spanish) and the profile's cue words (regra/regla,
 Exemplo/Ejemplo) break near ties.  A text with too few words, or whose best language
 covers too small a share, is reported as unknown with the figures.
 """
@@ -14,8 +14,6 @@ import re
 from ..profiles import PROFILES
 
 _WORD = re.compile(r"[^\W\d_]+")
-#: Letters that only one of the known languages writes.
-_LETTERS = {"pt": "ãõçê", "es": "ñ¿¡"}
 MIN_WORDS = 8
 #: A text in a known language has at least this share of its words among that language's
 #: function words (measured: 34-41 % on the seeds and the English CR; a short Italian
@@ -31,7 +29,7 @@ def language_scores(text: str) -> tuple[dict[str, float], int]:
     for lang, p in PROFILES.items():
         vocab = set(p.stopwords) | {w.casefold() for w in p.rule_words + p.example_markers + p.see_words}
         hits = sum(1 for w in words if w in vocab)
-        bonus = sum(text.count(c) for c in _LETTERS.get(lang, ""))
+        bonus = sum(text.count(c) for c in p.letters)
         scores[lang] = (hits + 0.5 * bonus) / n if n else 0.0
     return scores, n
 

@@ -36,6 +36,9 @@ class Profile:
     card_header_words: tuple[str, ...]
     #: Frequent function words, for language identification.
     stopwords: frozenset[str] = field(default_factory=frozenset)
+    #: Letters only this language (of the known ones) writes: "ãõç" / "ñ¿¡".  They break
+    #: near ties in language identification.
+    letters: str = ""
 
     def example_re(self) -> re.Pattern:
         alts = "|".join(re.escape(m) for m in self.example_markers)
@@ -89,6 +92,7 @@ PT = register(Profile(
             "outubro", "novembro", "dezembro"),
     card_header_words=("Regra",),
     stopwords=frozenset("o a os as de do da dos das e em um uma que não se para com por no na ao seu sua é são".split()),
+    letters="ãõçê",
 ))
 
 ES = register(Profile(
@@ -106,4 +110,5 @@ ES = register(Profile(
             "octubre", "noviembre", "diciembre"),
     card_header_words=("Regla",),
     stopwords=frozenset("el la los las de del y en un una que no se para con por al su es son lo como".split()),
+    letters="ñ¿¡",
 ))
