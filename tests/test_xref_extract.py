@@ -106,6 +106,13 @@ def test_sections_with_titles():
     assert flat("véase la sección 8.", "es") == ["section:8"]
 
 
+def test_lists_of_sections_but_not_counts_after_them():
+    assert flat("See sections 1 and 2.") == ["section:1", "section:2"]
+    assert flat("consulte as seções 1, 2 e 3", "pt") == ["section:1", "section:2", "section:3"]
+    assert flat("section 5, 2 players") == ["section:5"]
+    assert flat("section 5 and 2/2 tokens") == ["section:5"]
+
+
 def test_title_keeps_apostrophes_and_guillemets():
     refs = extract_from_text("rule 408.2, \"Actions That Don't Use the Stack.\"")
     assert refs[0].title == "Actions That Don't Use the Stack"

@@ -18,11 +18,19 @@ from .patterns import FOLLOWED_BY_WORD_RE, TITLE_RE, UNIT_RE, patterns_for, titl
 
 _CUE_WINDOW = 40  # characters looked at before a number for its cue word
 _DIGIT = re.compile(r"[1-9]")
+# A digit continuing a list of sections: not part of a number, a fraction or a count
+# ("section 5, 2 players" lists no second section).
+_SECTION_DIGIT = re.compile(r"[1-9](?!\d)(?![.,/]\d)")
 
 
 def _clean_title(title: str) -> str:
     # English puts the sentence's punctuation inside the quotes: “Dash,” “Warp.”
     return title.strip().rstrip(".,;:").strip()
+
+
+def _continues_section_list(pat, text: str, pos: int) -> bool:
+    sep = pat.list_sep.match(text, pos)
+    return bool(sep and sep.end() > pos and _SECTION_DIGIT.match(text, sep.end()))
 
 
 def range_end(head: RuleNumber, tail: str) -> RuleNumber | None:
@@ -91,9 +99,18 @@ def extract_from_text(text: str, lang: str = "en", source: str | None = None, pa
                                targets=tuple(targets), cue=cue, title=title, example=example, lang=lang))
 
     for m in pat.section.finditer(text):
-        t = TITLE_RE.match(text, m.end())
-        add(m.span("sec"), m.group("sec"), "section", [section_node(m.group("sec"))], "section",
-            _clean_title(title_of(t)) if t else None)
+        span, cue = m.span("sec"), "section"
+        while True:  # "sections 1 and 2": a list of single digits after the section word
+            t = TITLE_RE.match(text, span[1])
+            add(span, text[span[0]:span[1]], "section", [section_node(text[span[0]])], cue,
+                _clean_title(title_of(t)) if t else None)
+            end = t.end() if t else span[1]
+            sep = pat.list_sep.match(text, end)
+            nxt = _SECTION_DIGIT.match(text, sep.end()) if sep and sep.end() > end else None
+            if nxt is None or (FOLLOWED_BY_WORD_RE.match(text, nxt.end())
+                               and not _continues_section_list(pat, text, nxt.end())):
+                break
+            span, cue = nxt.span(), "list"
 
     units = list(UNIT_RE.finditer(text))
     prev_end: int | None = None  # where the last accepted reference (and its title) ended
