@@ -27,6 +27,7 @@ OK_SCORE = 0.3  # below: the context is not about this rule
 MIN_WEIGHT = 6.0  # too few informative words to judge a topic (a bare "CR 601.2b")
 STALE_SCORE = 0.5  # an older meaning that fits the context this well is what was meant
 STALE_MARGIN = 0.3
+WRONG_FIT = 0.6  # another rule must fit the citing text this well to call the topic wrong
 QUOTE_SCORE = 90.0  # rapidfuzz partial_ratio: "this quote lives in that rule's text"
 SAME_QUOTE = 97.0  # ratio against the text's start: "this quote is that rule's text, as worded now"
 
@@ -52,7 +53,7 @@ class Resolver:
         self._cache: dict[tuple, Resolution] = {}
 
     def resolve(self, c: RawCitation) -> Resolution:
-        key = (c.cited, c.kind, c.context, c.quote)
+        key = (c.cited, c.kind, c.context, c.quote, c.group, c.after)
         r = self._cache.get(key)
         if r is None:
             r = self._resolve(c)
@@ -71,8 +72,17 @@ class Resolver:
             return self._quoted(c, rule.text)
         ctx = words(c.context)
         cur = self.topic.score(ctx, self.topic.bag(c.cited))
+        if c.kind == "bare" and c.after:
+            # Prose cites either the clause before the number or the one after it.
+            alt = self.topic.score(words(c.after), self.topic.bag(c.cited))
+            if alt.weight >= MIN_WEIGHT and alt.value >= OK_SCORE / c.group / 2:
+                return Resolution("ok", None, _ok_evidence(alt), alt.value, self._current())
+            # The clause before the number stays the evidence for a stale or wrong topic:
+            # a parenthesised number cites what precedes it.
         # Numbers in one list or range share one context: each needs only its share of it.
-        if cur.weight < MIN_WEIGHT or cur.value >= OK_SCORE / c.group:
+        # A bare number in prose cites a terse clause: half the score will do.
+        need = OK_SCORE / c.group / (2 if c.kind == "bare" else 1)
+        if cur.weight < MIN_WEIGHT or cur.value >= need:
             return Resolution("ok", None, _ok_evidence(cur), cur.value, self._current())
         old = self._older_meaning(c.cited, ctx, cur.value)
         if old:
@@ -84,9 +94,16 @@ class Resolver:
                 f"(\"{_clip(text)}\"; words: {', '.join(score.matched)}); since {self.history.labels[last + 1]} "
                 f"{c.cited} is \"{_clip(rule.text)}\"{how}", score.value,
                 self._span_label(first, last))
-        return Resolution("wrong-topic", self._best_rule(ctx, c.cited),
-                          f"score {cur.value:.2f}: {c.cited} is \"{_clip(rule.text)}\"; the citing text "
-                          f"shares only ({', '.join(cur.matched) or 'nothing'})", cur.value, self._current())
+        # Wrong topic only when another rule clearly explains the citing text: a comment
+        # that fits no rule (a number given as an example, a terse note) is not evidence.
+        other, fit = self.topic.best(ctx, c.cited)
+        if other and _convincing(fit) and fit.value - cur.value >= STALE_MARGIN:
+            return Resolution("wrong-topic", other,
+                              f"score {cur.value:.2f}: {c.cited} is \"{_clip(rule.text)}\"; the citing text "
+                              f"shares only ({', '.join(cur.matched) or 'nothing'}) and fits {other} "
+                              f"({fit.value:.2f}: {', '.join(fit.matched)})", cur.value, self._current())
+        return Resolution("ok", None, f"number exists; the text around it is weak evidence (score {cur.value:.2f}) "
+                          "and fits no other rule better", cur.value, self._current())
 
     def _absent(self, c: RawCitation) -> Resolution:
         h = self.history
@@ -107,16 +124,18 @@ class Resolver:
         ctx = words(c.quote or c.context)
         suggested = h.map_number(c.cited, last_pos, self.model_pos)
         old = self.topic.score(ctx, self.topic.bag(c.cited, last_text))
-        if suggested and (old.value >= STALE_SCORE or old.weight < MIN_WEIGHT):
-            if suggested == c.cited:
-                suggested, _ = self._suggest(c.cited, last_pos, ctx)
+        if suggested:
+            # The number is gone but the diffs follow its rule to a current number.
+            fits = old.value >= STALE_SCORE or old.weight < MIN_WEIGHT
             return Resolution("stale-renumbered", suggested,
                               f"{c.cited} was \"{_clip(last_text)}\" until {h.labels[last_pos]}; "
-                              f"it is {suggested} since {h.labels[last_pos + 1]}", old.value,
-                              self._span_label(self._run_start(c.cited, last_pos), last_pos))
-        return Resolution("removed", suggested,
+                              f"it is {suggested} since {h.labels[last_pos + 1]}"
+                              + ("" if fits else f" (the citing text fits that rule poorly: {old.value:.2f})"),
+                              old.value, self._span_label(self._run_start(c.cited, last_pos), last_pos))
+        return Resolution("removed", None,
                           f"{c.cited} existed until {h.labels[last_pos]} (\"{_clip(last_text)}\"); "
-                          f"gone from {h.labels[last_pos + 1]} on", old.value, self._span_label(self._run_start(c.cited, last_pos), last_pos))
+                          f"gone from {h.labels[last_pos + 1]} on; the diffs find no counterpart", old.value,
+                          self._span_label(self._run_start(c.cited, last_pos), last_pos))
 
     def _quoted(self, c: RawCitation, current: str) -> Resolution:
         q = _typo(c.quote).rstrip(".…").strip()
@@ -199,17 +218,11 @@ class Resolver:
         return None
 
     def _best_rule(self, ctx, exclude: str) -> str | None:
-        """The rule of the model whose words fit ``ctx`` best (a hint for wrong-topic)."""
+        """The rule of the model whose words fit ``ctx`` best, if it fits well."""
         if not ctx:
             return None
-        best, best_s = None, 0.0
-        for rid in self._ids:
-            if rid == exclude:
-                continue
-            s = self.topic.score(ctx, self.topic.bag(rid))
-            if s.value > best_s:
-                best, best_s = rid, s.value
-        return best if best_s >= 0.6 else None
+        best, fit = self.topic.best(ctx, exclude)
+        return best if _convincing(fit) else None
 
     def _current(self) -> str:
         return f"{self.label}" if self.history is None else self._span_label(self.model_pos, self.model_pos, current=True)
@@ -228,6 +241,11 @@ class Resolver:
         if current:
             return self.label
         return f"{h.labels[a]}…{h.labels[b]}"
+
+
+def _convincing(fit) -> bool:
+    """A fit that names a topic: a high share, carried by at least two informative words."""
+    return fit.value >= WRONG_FIT and len(fit.matched) >= 2 and fit.hit_weight >= 2 * MIN_WEIGHT
 
 
 def _ok_evidence(s) -> str:

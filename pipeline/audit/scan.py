@@ -9,9 +9,10 @@ syntax family (C-like ``//`` and ``/* */``, ``#`` with Python's triple quotes, L
   (``601.2a–d``, skipping l and o) — in comments and strings (doc comments, log messages);
 * quoted rule text led by its number (``"702.53a Haunt is a triggered ability…"``) at the
   start of a comment or string;
+* a lettered subrule without any cue (``(601.2f)``), by its shape, in comments and strings;
 * numbers baked into identifiers (``stateBasedAction704_5r``) — in code only.
 
-Bare numbers elsewhere (``x = 100.5``, version strings) are never citations.
+Other bare numbers (``x = 100.5``, version strings, "702" alone) are never citations.
 """
 
 from __future__ import annotations
@@ -30,6 +31,11 @@ _RANGE = r"(?:[-–](?P<to>[a-z])(?![\w]))?"
 _ANCHORED_RE = re.compile(_ANCHOR + NUM + _RANGE)
 _CONT_RE = re.compile(r"\s*(?:,|/|\+|&|\band\b|\bor\b)\s*(?:" + _ANCHOR + r")?" + NUM + _RANGE)
 _QUOTE_RE = re.compile(r"^[\s*/#!\-\[\]\"'`“]*" + NUM + r"\.?\s+(?P<quote>[A-Z“\"'][^\n]{12,})")
+# A lettered subrule ("(see 601.2b)", "per 702.79a") is a citation by its shape alone.
+_LETTERED_RE = re.compile(r"(?<![\w.])(?P<rule>[1-9]\d{2})\.(?P<sub>\d{1,3})(?P<letter>[a-z])(?![\w]|\.\d)" + _RANGE)
+_CONNECTOR = re.compile(r"[\s,;/+&]*(?:(?:and|or|then|to)[\s,]*)?")
+_WORDISH = re.compile(r"[A-Za-z]{3,}")
+_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+")
 _IDENT_RE = re.compile(r"\b[A-Za-z_]*[A-Za-z](?:_)?(?P<rule>[1-9]\d{2})_(?P<sub>\d{1,3})(?P<letter>[a-z])?\b")
 _HAS_NUM = re.compile(r"[1-9]\d{2}")
 _NEWLINE = re.compile(r"\n")
@@ -66,12 +72,13 @@ class RawCitation:  # not frozen: a frozen init costs, and there are 100,000s
     line: int
     column: int
     cited: str  # one rule number (ranges and lists are expanded)
-    kind: str  # anchored | quote | identifier
+    kind: str  # anchored | bare (a lettered subrule without "CR"/"rule") | quote | identifier
     where: str  # comment | string | code
     context: str  # the comment/string/identifier text around it
     quote: str | None = None
     written: str = ""  # the text as written (a range or list member shows its source)
     group: int = 1  # how many numbers share this context (a list or a range)
+    after: str = ""  # bare citations: the clause after the number, the other candidate topic
 
 
 def _num(m: re.Match) -> str:
@@ -129,15 +136,16 @@ def scan_text(text: str, fam: str) -> list[RawCitation]:
             continue
         # Within a comment or string, each physical line is its own context: a block comment
         # can hold several citations about different things.
-        off = 0
+        off, prev = 0, ""
         for line in seg.split("\n"):
             if _HAS_NUM.search(line):
-                out.extend(_scan_line(line, start + off, kind, where))
+                out.extend(_scan_line(line, start + off, kind, where, prev))
             off += len(line) + 1
+            prev = line
     return out
 
 
-def _scan_line(line: str, base: int, kind: str, where) -> list[RawCitation]:
+def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "") -> list[RawCitation]:
     out: list[RawCitation] = []
     taken: list[tuple[int, int]] = []
     context = line.strip().strip("/*#-").strip()
@@ -174,6 +182,32 @@ def _scan_line(line: str, base: int, kind: str, where) -> list[RawCitation]:
             for n in ns:
                 out.append(RawCitation(ln, col, n, "anchored", kind, ctx, None, written, group))
             taken.append((c.start("rule"), c.end()))
+    # Bare lettered subrules cite the clause before them ("X counts as 0 (202.3e)"); numbers
+    # joined by connectors ("(704.5q, then 702.79a)", "616.1a-e") share that clause.
+    bare = [m for m in _LETTERED_RE.finditer(line) if not any(a <= m.start() < b for a, b in taken)]
+    clusters: list[list[re.Match]] = []
+    for m in bare:
+        if clusters and _CONNECTOR.fullmatch(line[clusters[-1][-1].end():m.start()]):
+            clusters[-1].append(m)
+        else:
+            clusters.append([m])
+    for cl in clusters:
+        start, end = cl[0].start(), cl[-1].end()
+        prev = max([b for a, b in taken if b <= start], default=0)
+        before = line[prev:start]
+        if prev == 0 and len(_WORDISH.findall(before)) < 4 and prev_line:
+            # A wrapped sentence: its start is on the line before.
+            before = _SENTENCE_END.split(prev_line)[-1] + " " + before
+        nxt = min([a for a, b in taken if a >= end] + [len(line)])
+        after = _SENTENCE_END.split(line[end:nxt].lstrip(").,;: "))[0]
+        before = before.strip().strip("/*#-(").strip()
+        members = [(m, _expand(m)) for m in cl]
+        group = sum(len(ns) for _, ns in members)
+        for m, ns in members:
+            ln, col = where(base + m.start())
+            for n in ns:
+                out.append(RawCitation(ln, col, n, "bare", kind, before, None, m.group(0), group, after.strip()))
+        taken.append((start, end))
     return out
 
 

@@ -79,6 +79,7 @@ class Score:
     value: float
     matched: tuple[str, ...]
     weight: float  # total idf of the context's informative words
+    hit_weight: float = 0.0  # total idf of the words shared with the rule
 
 
 class TopicModel:
@@ -93,6 +94,7 @@ class TopicModel:
         self.idf = {w: math.log((n + 1) / (c + 1)) + 0.1 for w, c in df.items()}
         self._heads: dict[str, frozenset[str]] = {}
         self._bags: dict[str, frozenset[str]] = {}
+        self._postings: dict[str, list[str]] | None = None
 
     def heading_words(self, rule_id: str) -> frozenset[str]:
         """Words of the rule's ancestors (a keyword's name, a three-digit rule's title) and
@@ -119,6 +121,23 @@ class TopicModel:
             b = self._bags[rule_id] = self._own.get(rule_id, frozenset()) | self.heading_words(rule_id)
         return b
 
+    def best(self, context: frozenset[str], exclude: str = "") -> tuple[str | None, Score]:
+        """The rule whose words fit ``context`` best; only rules sharing a word are scored
+        (an inverted index), so this stays cheap on a large tree."""
+        if self._postings is None:
+            post: dict[str, list[str]] = {}
+            for rid in self._own:
+                for w in self.bag(rid):
+                    post.setdefault(w, []).append(rid)
+            self._postings = post
+        cands = sorted({rid for w in context for rid in self._postings.get(w, ())} - {exclude})
+        best, best_s = None, Score(0.0, (), 0.0)
+        for rid in cands:
+            sc = self.score(context, self.bag(rid))
+            if sc.value > best_s.value:
+                best, best_s = rid, sc
+        return best, best_s
+
     def score(self, context: frozenset[str], bag: frozenset[str]) -> Score:
         # Squared weights: a missing rare word ("flying") outweighs shared common ones ("creature").
         idf = self.idf
@@ -127,4 +146,5 @@ class TopicModel:
         if not total:
             return Score(1.0, (), 0.0)
         hit = sorted(w for w in known if w in bag)
-        return Score(sum(idf[w] ** 2 for w in hit) / total, tuple(hit), sum(idf[w] for w in known))
+        return Score(sum(idf[w] ** 2 for w in hit) / total, tuple(hit), sum(idf[w] for w in known),
+                     sum(idf[w] for w in hit))

@@ -130,8 +130,8 @@ class ManaCost:
 def mana_value(cost: ManaCost | None, x: int | None = None) -> int:
     """Mana value of one mana cost: the total mana in it, regardless of color.
 
-    ``x`` is the value chosen for X while the object is on the stack; pass None off the
-    stack, where X counts as 0 (202.3e).  Hybrid symbols count their largest component
+    ``x`` is the value chosen for X while the object is on the stack; pass None when the
+    object is not on the stack, where X is treated as 0 (202.3e).  Hybrid symbols count their largest component
     (202.3f), Phyrexian symbols count 1 (202.3g).  No mana cost gives 0 (202.3a).
     """
     if cost is None:
