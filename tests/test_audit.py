@@ -76,6 +76,14 @@ def test_ranges_skip_l_and_o_and_e_g_is_not_a_list():
     assert cited("// CR 104.2b, e.g. an alternate win") == ["104.2b"]
 
 
+def test_bare_lettered_subrules_cite_their_clause():
+    got = scan_text("# off the stack X is treated as 0 (202.3e). Hybrid counts its largest part (202.3f).", "hash")
+    assert [(c.cited, c.kind) for c in got] == [("202.3e", "bare"), ("202.3f", "bare")]
+    assert "treated as 0" in got[0].context and "Hybrid" not in got[0].context
+    assert [c.cited for c in scan_text("// order of 616.1a-c", "slash")] == ["616.1a", "616.1b", "616.1c"]
+    assert cited("// numeric order: 702.9 < 702.79 < 702.79a") == ["702.79a"]
+
+
 def test_no_false_citations():
     src = 'x = 100.5; v = "1.20.3"; ip = "192.168.1.1"; // see section 7, page 702\nlet r = 702.5;'
     assert cited(src) == []
