@@ -159,3 +159,13 @@ def test_diff_is_typography_blind():
     assert r.changes == []
     assert r.summary["typography_only"] > 100
     assert normalize("a \u201cb\u201d") == normalize('a "b"')
+
+
+def test_stale_references_in_new(mv_diff):
+    # The 2021-04-19 glossary still cites 800.4h for last known information; that rule is 800.4i now.
+    assert {"in": "glossary:Last Known Information", "ref": "800.4h", "now": "800.4i",
+            "reason": "800.4h was renumbered 800.4i"} in mv_diff.stale_references
+    # Updated citations are not stale: titles confirm "rule 712, Double-Faced Cards" after 711 -> 712 and
+    # 712 -> 713, and the Owner entry cites both the new 111.2 (tokens) and 112.2 (the moved rule).
+    assert diff_documents(edition("2021-06-09"), edition("2021-07-12")).stale_references == []
+    assert diff_documents(edition("2019-06-12"), edition("2019-07-12")).stale_references == []

@@ -373,20 +373,29 @@ def _texts(doc: Document):
         yield (f"glossary:{g.term}", None), g.definition
 
 
-def _citations(doc: Document):
-    """(source, example, cited number, status, title) for every citation in ``doc``.
+def _citations(doc: Document, numbers: set[str]):
+    """(source, example, cited number, status, title) for the citations in ``doc`` of texts
+    that mention one of ``numbers``.
 
-    Uses the cross-reference extractor (``pipeline.xref``) when it is installed; else a
-    plain rule-number token scan (no titles, no ranges).
+    Uses the cross-reference extractor (``pipeline.xref``: ranges, quoted titles, title
+    mismatches); a cheap token scan picks the texts worth extracting from, so a diff pays
+    for the few texts that cite a renumbered rule, not for the whole document.
     """
+    texts = [(src, ex, text) for (src, ex), text in _texts(doc) if numbers.intersection(ref_tokens(text))]
     try:
-        from ..xref import extract_references
+        from ..xref import extract_from_text, resolve
     except ImportError:  # pragma: no cover - the extractor ships with the package
-        for (src, ex), text in _texts(doc):
+        for src, ex, text in texts:
             for tok in dict.fromkeys(ref_tokens(text)):
                 yield src, ex, tok, "unresolved", None
         return
-    for ref in extract_references(doc):
+    known = frozenset(r.id for r in doc.rules)
+    lang = doc.meta.language or "en"
+    refs = []
+    for src, ex, text in texts:
+        part = "glossary" if src.startswith("glossary:") else ("rule" if ex is None else "example")
+        refs.extend(extract_from_text(text, lang, src, part, known, ex))
+    for ref in resolve(refs, doc):
         if ref.kind == "section" or not ref.targets:
             continue
         cited = ref.targets if ref.kind == "single" else sorted({ref.targets[0], ref.targets[-1]})
@@ -405,11 +414,12 @@ def stale_references(old: Document, new: Document, pairs: dict, renumbering: dic
     if not renumbering:
         return []
     old_texts = dict(_texts(old))
+    new_refs = {k: ref_tokens(t) for k, t in _texts(new)}
     back = {n: o for o, n in pairs.items()}
     N = _by_id(new)
     out = []
     seen = set()
-    for src, ex, tok, status, title in _citations(new):
+    for src, ex, tok, status, title in _citations(new, set(renumbering)):
         if tok not in renumbering or (src, ex, tok) in seen:
             continue
         seen.add((src, ex, tok))
@@ -417,9 +427,13 @@ def stale_references(old: Document, new: Document, pairs: dict, renumbering: dic
         old_src = src if src.startswith("glossary:") else back.get(src)
         before = set(ref_tokens(old_texts.get((old_src, ex), ""))) if old_src else set()
         reason = None
-        if status == "title-mismatch" and target:
-            reason = f"cites “{title}”, which is now {target}"
-        elif tok in before and target != tok:
+        if title and status == "resolved":
+            continue  # the quoted title is the cited rule's: the citation was updated
+        if status == "title-mismatch":
+            # Stale only when the renumbering explains it: the title is the moved rule's.
+            if target and target in N and normalize(title or "").casefold() in normalize(N[target].text).casefold():
+                reason = f"cites “{title}”, which is now {target}"
+        elif tok in before and target != tok and target not in new_refs.get((src, ex), ()):
             reason = f"{tok} was renumbered {target}" if target else f"rule {tok} was removed"
         elif tok not in N:
             reason = f"no rule {tok} in this edition"
