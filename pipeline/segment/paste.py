@@ -15,6 +15,7 @@ Everything a language needs is in its :class:`~pipeline.profiles.Profile`.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass
 
@@ -79,9 +80,14 @@ class _Cues:
         self.example = re.compile(rf"(?:{alt(p.example_markers)})\s*:")
 
 
+@functools.lru_cache(maxsize=32)
+def _cues(profile: Profile) -> _Cues:
+    return _Cues(profile)
+
+
 def find_candidates(text: str, profile: Profile) -> list[Candidate]:
     """Classify every rule-number-shaped token of ``text`` as rule start, reference or other."""
-    cues = _Cues(profile)
+    cues = _cues(profile)
     out: list[Candidate] = []
     last_ref_end: int | None = None
     last_start: Candidate | None = None
@@ -184,7 +190,7 @@ def segment_text(text: str, lang: str | None, *, kind: str = "paste", source: st
         if lead:
             doc.introduction = lead
             doc.findings.append(Finding("unassigned-text", f"text before the first rule: {lead[:60]!r}", "warning", line=1))
-    cues = _Cues(profile)
+    cues = _cues(profile)
     for i, c in enumerate(starts):
         end = starts[i + 1].start if i + 1 < len(starts) else len(text)
         rule = Rule(id=str(c.number), text="", section=c.number.section, level=c.number.level, order=i + 1,
