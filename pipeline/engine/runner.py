@@ -7,7 +7,7 @@ what its rule or ruling says.  Each scenario must cite at least one rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -16,13 +16,13 @@ import yaml
 from ..errors import InputError
 from ..rulenum import RuleNumber
 from .casting import Announcement, CostChange, cast_spell
-from .copies import become_copy, can_turn_face_up, characteristics, copy_spell, enter_as_copy, morph_cost
+from .copies import (become_copy, can_turn_face_up, characteristics, copiable_values, copy_spell, enter_as_copy,
+                     morph_cost)
 from .errors import EngineError, IllegalAction
 from .mana import ManaCost, card_mana_value, mana_value
 from .objects import CardDef, Permanent
 from .persist import add_counter, dies
-from .replacement import enter_battlefield, resolve_event, Event
-from dataclasses import replace
+from .replacement import Event, enter_battlefield, resolve_event
 
 SCENARIO_DIR = Path(__file__).with_name("scenarios")
 
@@ -138,8 +138,7 @@ def _act_enter(g: dict) -> dict:
     bf = _battlefield(g)
     card = Permanent.from_data(g["card"])
     if g.get("token_copy_of"):
-        # 707.2 / 111: a token created as a copy has the original's copiable values.
-        from .copies import copiable_values
+        # 707.2: a token created as a copy has the original's copiable values.
         orig = next(b for b in bf if characteristics(b).name == g["token_copy_of"])
         card = replace(card, copy_of=copiable_values(orig), is_token=True)
     return enter_battlefield(card, bf, g.get("from_zone", "hand"), g.get("prefer", ()), g.get("choices")).to_dict()
