@@ -111,6 +111,9 @@ def test_lists_of_sections_but_not_counts_after_them():
     assert flat("consulte as seções 1, 2 e 3", "pt") == ["section:1", "section:2", "section:3"]
     assert flat("section 5, 2 players") == ["section:5"]
     assert flat("section 5 and 2/2 tokens") == ["section:5"]
+    # A glossary definition's numbered senses: the "2." on the next line is not a section.
+    assert flat("See section 4, “Zones.”\n2. A status a permanent may have.") == ["section:4"]
+    assert flat("See rules 614 and\n615 cards") == ["614"]
 
 
 def test_title_keeps_apostrophes_and_guillemets():

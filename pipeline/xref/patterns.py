@@ -14,6 +14,10 @@ from functools import lru_cache
 
 from ..profiles import Profile, get as get_profile
 
+#: Horizontal white space: a citation never runs across a line break (a glossary
+#: definition's "…section 4, “Zones.”\n2. A status…" lists no section 2).
+H = r"[^\S\n]"
+
 # A rule number as it is cited.  No digit may touch it on either side ("2011–2018",
 # "Celebr-8000" are not rules) and it may not be one group of a thousands-separated
 # number ("999,999").  A letter is part of it only when no other lowercase letter
@@ -32,7 +36,7 @@ DASHES = "–—‐‑-"  # en dash, em dash, hyphen (Unicode and ASCII)
 #: One reference unit: a number, optionally a range.
 UNIT_RE = re.compile(
     rf"(?P<num>{NUM})"
-    rf"(?:(?:\s?(?P<dash>[{DASHES}])\s?|(?P<qdash>\?)(?=[1-9]\d\d))(?P<tail>{_TAIL}))?"
+    rf"(?:(?:{H}?(?P<dash>[{DASHES}]){H}?|(?P<qdash>\?)(?=[1-9]\d\d))(?P<tail>{_TAIL}))?"
 )
 # "306?311": some old editions carry a "?" where an en dash was lost to a bad encoding;
 # only between two full three-digit numbers, with no space, is it read as a dash.
@@ -41,7 +45,7 @@ UNIT_RE = re.compile(
 # is the first that no letter follows ("Don't" keeps its apostrophe; single quotes are
 # never title marks, they are apostrophes too often).
 TITLE_RE = re.compile(
-    r",?\s*(?:“(?P<t1>[^”\n]{1,90})”|«\s?(?P<t2>[^»\n]{1,90}?)\s?»|„(?P<t3>[^“”\n]{1,90})[“”]"
+    r",?[^\S\n]*(?:“(?P<t1>[^”\n]{1,90})”|«[^\S\n]?(?P<t2>[^»\n]{1,90}?)[^\S\n]?»|„(?P<t3>[^“”\n]{1,90})[“”]"
     r'|"(?P<t4>[^"\n]{1,90}?)"(?![^\W_]))'
 )
 
@@ -51,7 +55,7 @@ def title_of(m: re.Match) -> str:
 
 
 #: After a cited number, a following word means a quantity ("exactly 100 cards").
-FOLLOWED_BY_WORD_RE = re.compile(r"\s+[^\W\d_]")
+FOLLOWED_BY_WORD_RE = re.compile(r"[^\S\n]+[^\W\d_]")
 
 
 def _word_start(words) -> str:
@@ -103,13 +107,13 @@ def build_patterns(p: Profile) -> Patterns:
     return Patterns(
         lang=p.lang,
         # Old editions also say "section 101" for a three-digit rule.
-        rule_cue=re.compile(rf"{_word_start(p.rule_words + p.section_words)}\s*$", re.IGNORECASE),
+        rule_cue=re.compile(rf"{_word_start(p.rule_words + p.section_words)}{H}*$", re.IGNORECASE),
         # Multi-word see phrases ("as described in") end in a preposition; as a cue for a
         # bare three-digit number only the citing verbs themselves are strong enough.
-        see_cue=re.compile(rf"{_word_start(w for w in p.see_words if ' ' not in w)}\s+$", re.IGNORECASE),
+        see_cue=re.compile(rf"{_word_start(w for w in p.see_words if ' ' not in w)}{H}+$", re.IGNORECASE),
         section=re.compile(
-            rf"(?P<word>{_word_start(p.section_words)})\s*(?P<sec>[1-9])(?!\d)(?!\.\d)", re.IGNORECASE),
+            rf"(?P<word>{_word_start(p.section_words)}){H}*(?P<sec>[1-9])(?!\d)(?!\.\d)", re.IGNORECASE),
         list_sep=re.compile(
-            rf"\s*(?:[,;]\s*)?(?:(?:{conj})\s+)?(?:{lb}(?:{rule_words})\s*)?", re.IGNORECASE),
-        range_sep=re.compile(rf"\s+(?:{_alt(p.range_words)})\s+", re.IGNORECASE),
+            rf"{H}*(?:[,;]{H}*)?(?:(?:{conj}){H}+)?(?:{lb}(?:{rule_words}){H}*)?", re.IGNORECASE),
+        range_sep=re.compile(rf"{H}+(?:{_alt(p.range_words)}){H}+", re.IGNORECASE),
     )
