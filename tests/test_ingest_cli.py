@@ -58,3 +58,14 @@ def test_bad_input_one_line_exit_2_no_output(tmp_path):
                       "le faire, il perd la partie et le jeu continue avec les autres joueurs.", encoding="utf-8")
     r = runner.invoke(app, ["parse", str(french)])
     assert r.exit_code == 2 and "no rules found" in r.output
+
+
+def test_json_of_pastes_and_cards_follows_the_schema():
+    import jsonschema
+
+    from tests.conftest import ROOT
+
+    schema = json.loads((ROOT / "pipeline/data/document.schema.json").read_text(encoding="utf-8"))
+    for prefix in ("000", "001"):
+        r = runner.invoke(app, ["parse", _seed(prefix), "--json", "-"])
+        jsonschema.validate(json.loads(r.stdout), schema)
