@@ -12,6 +12,7 @@ import re
 from .classify import Change, DiffResult
 
 _MD_SPECIAL = re.compile(r"([\\`*_~\[\]<>#|])")
+_EDGES = re.compile(r"^([\s,;:.]*)(.*?)([\s,;:.]*)$", re.S)
 KIND_TITLES = {"added": "Added", "removed": "Removed", "modified": "Changed", "moved": "Renumbered",
                "moved_modified": "Renumbered and changed"}
 
@@ -21,13 +22,15 @@ def esc(text: str) -> str:
 
 
 def _wrap(text: str, mark: str) -> str:
-    """``mark`` around the words of ``text``, leaving its outer spaces outside."""
-    core = text.strip()
-    if not core:
-        return text
-    lead = text[: len(text) - len(text.lstrip())]
-    trail = text[len(text.rstrip()):]
-    return f"{lead}{mark}{esc(core)}{mark}{trail}"
+    """``mark`` around the words of ``text``; spaces and edge punctuation stay outside, or
+    Markdown would not see the marks as emphasis ("Plant**, Platypus**")."""
+    m = _EDGES.match(text)
+    lead, core, trail = m.group(1), m.group(2), m.group(3)
+    if not core:  # only punctuation changed: mark it as it is
+        lead, core, trail = "", text.strip(), text[len(text.rstrip()):]
+        if not core:
+            return text
+    return f"{esc(lead)}{mark}{esc(core)}{mark}{esc(trail)}"
 
 
 def inline_diff(runs: list[list[str]]) -> str:
