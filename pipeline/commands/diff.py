@@ -37,8 +37,28 @@ def _rich_diff(runs) -> str:
                    for op, t in runs)
 
 
+# One string per paragraph: Typer keeps a docstring's hard line breaks in --help.
+DIFF_HELP = (
+    "What changed between two editions: rules are matched by content and structure, not by number, "
+    "so renumbered rules are moves (old → new), not deletions plus additions.\n\n"
+    "Reports added, removed, modified (word-level diff), moved and moved-and-modified rules, examples, "
+    "glossary entries and titles; flags changes that only update references to renumbered rules; "
+    "summarises each renumbering cascade in one line plus its map; lists the references in NEW that "
+    "still use an old number; and counts what a plain line diff would report, for contrast.\n\n"
+    "Exit codes: 0 done; 2 unreadable input, or two texts that are not editions of the same rules."
+)
+HISTORY_HELP = (
+    "The lineage of one rule through every edition in a folder: the numbers it had, when its text "
+    "changed (with a word diff), when it appeared or disappeared.\n\n"
+    "Editions are ordered by the date stated inside them (file names can lie); truncated files are "
+    "left out.  Matches between consecutive editions are computed once and cached, keyed by the two "
+    "files' sha256, so the first query over the 110-edition archive takes seconds and later ones "
+    "well under a second."
+)
+
+
 def register(app: typer.Typer) -> None:
-    @app.command()
+    @app.command(help=DIFF_HELP)
     @user_errors
     def diff(
         old: Path = typer.Argument(..., help="The older edition (any format the parser reads)."),
@@ -50,14 +70,6 @@ def register(app: typer.Typer) -> None:
                                           "as its own change (normally one summary line plus the map)."),
         lang: Optional[str] = typer.Option(None, "--lang", help="Language of both files (detected when omitted)."),
     ):
-        """What changed between two editions: rules matched by content and structure, not by
-        number, so renumbered rules are moves (old → new), not deletions plus additions.
-
-        Reports added, removed, modified (word-level diff), moved and moved-and-modified rules,
-        examples, glossary entries and titles; flags changes that only update references to
-        renumbered rules; summarises renumbering cascades once; gives the renumbering map and
-        the references in NEW that still use an old number.  Exit codes: 0 done, 2 bad input.
-        """
         from ..diff import diff_documents
         from ..ingest.loader import load_document
         from ..io import atomic_write
@@ -91,7 +103,7 @@ def register(app: typer.Typer) -> None:
                       f"{s['stale_references']} stale references in NEW; a plain line diff reports "
                       f"{s['line_diff']['lines_changed']} changed lines.  Use --format md|html|json for the details.")
 
-    @app.command()
+    @app.command(help=HISTORY_HELP)
     @user_errors
     def history(
         rule: str = typer.Argument(..., help="A rule number as numbered in --date (default: the latest edition), e.g. 702.79a."),
@@ -100,13 +112,6 @@ def register(app: typer.Typer) -> None:
         cache: Optional[Path] = typer.Option(None, "--cache", help="Cache folder (default $XDG_CACHE_HOME/crpipe)."),
         json_out: bool = typer.Option(False, "--json", help="Print the lineage as JSON."),
     ):
-        """The lineage of one rule through every edition in a folder: the numbers it had,
-        when its text changed (with a word diff), when it appeared or disappeared.
-
-        Matches between consecutive editions are computed once and cached (keyed by the two
-        files' sha256), so the first query over 110 editions takes seconds and later ones
-        well under a second.
-        """
         from rich.progress import BarColumn, Progress, TextColumn
 
         from ..diff import EditionArchive
