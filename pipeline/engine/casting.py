@@ -120,6 +120,8 @@ class Spell:
 @implements("601.2c", "announces their choice", "for each target")
 @implements("107.3b", "only legal choice for X is 0", "paying neither its mana cost nor an alternative cost")
 @implements("709.3", "chooses which half")
+@implements("709.3a", "Only the chosen half is evaluated")
+@implements("107.3a", "the controller of that spell or ability chooses and announces the value of X")
 def check_announcement(card: CardDef, a: Announcement) -> tuple[list[str], Announcement]:
     """Check the 601.2b announcements in their order; return the steps taken and the
     announcement with X fixed where the rules fix it.
@@ -207,6 +209,7 @@ def base_cost(card: CardDef, a: Announcement) -> ManaCost | None:
             "applied to that alternative cost")
 @implements("118.8d", "Additional costs don’t change a spell’s mana cost")
 @implements("118.6", "no mana cost", "unpayable")
+@implements("118.5", "reduced to {0}")
 def total_cost(card: CardDef, a: Announcement, changes: Sequence[CostChange] = ()) -> TotalCost:
     """The total cost: the mana cost or the one alternative cost, plus additional costs and
     increases, minus reductions, never below {0} (601.2f).  Increases and reductions apply
@@ -235,19 +238,34 @@ def total_cost(card: CardDef, a: Announcement, changes: Sequence[CostChange] = (
 @implements("118.7b", "doesn’t require mana of that type", "generic mana")
 @implements("118.7c", "exceeds its mana component of that color", "reduced by the difference")
 @implements("118.7d", "colorless mana", "reduced by the difference")
+@implements("118.7e", "hybrid mana symbol", "chooses one half", "reduced by one mana of that color")
+@implements("118.7f", "Phyrexian mana symbol", "one mana of that symbol’s color")
+@implements("118.7g", "snow mana symbols", "generic mana")
 def _reduce(generic: int, colored: dict[str, int], by: ManaCost) -> int:
-    """Apply one reduction in place on ``colored``; return the new generic amount."""
+    """Apply one reduction in place on ``colored``; return the new generic amount.
+
+    For a hybrid symbol the payer picks the half that helps: a color the cost still has,
+    else the generic half ({2/W} takes 2)."""
+    def one_color(key: str, generic: int) -> int:
+        if colored.get(key, 0):
+            colored[key] -= 1
+            return generic
+        return max(0, generic - 1)  # 118.7b-d: the excess comes off the generic part
+
     for s in by.symbols:
         if s.kind == "generic":
             generic = max(0, generic - s.amount)
-        elif s.kind in ("colored", "colorless"):
-            key = s.colors[0] if s.kind == "colored" else "C"
-            have = colored.get(key, 0)
-            if have:
-                colored[key] = have - 1
+        elif s.kind in ("colored", "phyrexian"):
+            generic = one_color(s.colors[0], generic)
+        elif s.kind == "colorless":
+            generic = one_color("C", generic)
+        elif s.kind in ("hybrid", "hybrid_phyrexian", "twobrid"):
+            present = [c for c in s.colors if colored.get(c, 0)]
+            if present:
+                colored[present[0]] -= 1
             else:
-                generic = max(0, generic - 1)
-        else:
+                generic = max(0, generic - (2 if s.kind == "twobrid" else 1))
+        else:  # snow: generic mana (118.7g)
             generic = max(0, generic - 1)
     return generic
 

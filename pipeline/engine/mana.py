@@ -127,6 +127,7 @@ class ManaCost:
 @implements("202.3f", "hybrid", "largest component")
 @implements("202.3g", "Phyrexian", "contributes 1")
 @implements("107.3g", "any zone other than the stack", "treated as 0")
+@implements("107.3i", "all instances of X on an object have the same value")
 def mana_value(cost: ManaCost | None, x: int | None = None) -> int:
     """Mana value of one mana cost: the total mana in it, regardless of color.
 
@@ -171,6 +172,7 @@ class CardFaces:
 @implements("709.4b", "combined mana costs", "mana value")
 @implements("709.3b", "only the characteristics of the half being cast")
 @implements("709.4d", "fused split spell", "two halves combined")
+@implements("709.4", "In every zone except the stack", "two halves combined")
 def card_mana_value(card: CardFaces, on_stack: bool = False, half: int | None = None,
                     fused: bool = False, x: int | None = None, face_up: int = 0) -> int:
     """Mana value of a card in any zone.

@@ -38,6 +38,7 @@ def annihilate_counters(p: Permanent) -> Permanent:
             "no -1/-1 counters", "under its owner’s control", "-1/-1 counter")
 @implements("400.7", "becomes a new object")
 @implements("111.7", "token", "ceases to exist")
+@implements("614.6", "If an event is replaced, it never happens")
 def dies(p: Permanent, battlefield: Sequence[Permanent] = (), prefer: Sequence[str] = (),
          choices: Mapping[str, Any] | None = None) -> DeathOutcome:
     """``p`` would be put into its owner's graveyard from the battlefield.

@@ -174,6 +174,7 @@ def _apply(r: Replacement, e: Event, battlefield: Sequence[Permanent], choices: 
 @implements("616.1e", "Any of the applicable")
 @implements("616.1f", "this process is repeated", "would now be applicable")
 @implements("614.5", "doesn’t invoke itself repeatedly", "only one opportunity")
+@implements("614.1a", "instead", "replacement effects")
 def resolve_event(event: Event, battlefield: Sequence[Permanent] = (), prefer: Sequence[str] = (),
                   choices: Mapping[str, Any] | None = None) -> Outcome:
     """Apply every applicable replacement effect to ``event`` in the order 616.1 requires.
