@@ -9,12 +9,17 @@ it, the evidence, and how sure it is.
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import unicodedata
+from dataclasses import dataclass, field
 from datetime import date
+from pathlib import Path
 
 from .model import Document
 from .profiles import PROFILES
+from .rulenum import sort_ids
 
 
 def _fold(s: str) -> str:
@@ -62,13 +67,6 @@ def declared_edition(doc: Document) -> dict | None:
 
 
 # -- inference from a folder of English editions ------------------------------------------
-
-import json
-import os
-from dataclasses import dataclass, field
-from pathlib import Path
-
-from .rulenum import sort_ids
 
 SYMBOL = re.compile(r"\{[^{}\s]{1,6}\}")
 #: Version of the inventory layout; bump to invalidate disk caches.
@@ -205,6 +203,7 @@ def infer_base_edition(doc: Document, editions_dir: str | Path) -> dict:
     """The range of English editions (by file date) consistent with ``doc``.
 
     Returns ``{"first", "last", "declared", "editions", "evidence", "confidence", "method"}``.
+    A document that states its effective date gets that edition (``method: declared``).
     Facts: which rule numbers exist, the rules each rule cites, the mana symbols in it,
     keyword names at their numbers (compared across languages by spelling similarity)
     and, for English documents, the rule text itself.  A fact that holds in no edition
@@ -212,9 +211,17 @@ def infer_base_edition(doc: Document, editions_dir: str | Path) -> dict:
     least weight of the remaining facts are the result.
     """
     files = edition_files(editions_dir)
+    declared = doc.meta.effective_date
+    if declared:
+        # A stated date wins; name the folder's edition(s) of that date (file names can lie,
+        # so the inventory's own effective date counts too).
+        out = declared_edition(doc)
+        out["editions"] = [p.stem for p in files if p.stem == declared
+                           or edition_inventory(p).get("effective") == declared] or [declared]
+        out["first"], out["last"] = out["editions"][0], out["editions"][-1]
+        return out
     invs = [edition_inventory(p) for p in files]
     names = [inv["edition"] for inv in invs]
-    declared = doc.meta.effective_date
     facts = _facts(doc, invs)
     usable = [f for f in facts if any(f.holds)]
     unusable = [f for f in facts if not any(f.holds)]
@@ -246,8 +253,6 @@ def infer_base_edition(doc: Document, editions_dir: str | Path) -> dict:
     agree = 1.0 - best / total
     bounded = len(separating) > 0
     confidence = round(agree * (1.0 if bounded else 0.5) * min(1.0, len(usable) / 5), 2)
-    if declared:
-        evidence.insert(0, f"the document declares its effective date {declared}")
     return {"first": picked[0], "last": picked[-1], "declared": declared, "editions": picked,
             "evidence": evidence, "confidence": confidence, "method": "inventory",
             "facts": {"used": len(usable), "set_aside": len(unusable), "broken_in_chosen": best}}

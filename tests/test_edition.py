@@ -93,3 +93,13 @@ def test_inventories_are_cached_in_memory_and_on_disk(tmp_path, monkeypatch):
     monkeypatch.setattr(ed, "_MEMO", {})
     assert ed.edition_inventory(p) == built  # read back from disk
     assert built["rules"]["117.9d"]["refs"] == first["rules"]["117.9d"]["refs"]
+
+
+@needs_shared
+def test_a_declared_date_wins_over_inference():
+    doc = segment_text("Estas reglas son válidas desde el 12 de junio de 2019.\n\n616.1. Si dos efectos.", "es")
+    be = infer_base_edition(doc, EDITIONS)
+    assert be["method"] == "declared" and be["editions"] == ["2019-06-12"] and be["declared"] == "2019-06-12"
+    # File names can lie: the 2019-06-12 PDF states June 14, which is the 2019-06-12 file's edition.
+    pdf = load_document(EDITIONS.parent / "pdf" / "2019-06-12.pdf", editions_dir=EDITIONS)
+    assert pdf.meta.base_edition["editions"] == ["2019-06-12"]
