@@ -209,3 +209,15 @@ def test_audit_output_is_deterministic(cr_2025):
     # without history, the persist citation is judged against 2025-11-14 alone: wrong topic
     persist = next(c for c in a.citations if c.cited == "702.78a")
     assert persist.status == "wrong-topic"
+
+
+def test_odd_files_do_not_stop_the_audit(tmp_path, cr_2025):
+    from pipeline.audit.report import audit_tree
+
+    (tmp_path / "ok.py").write_text("# CR 601.2f: the total cost is locked in\n", encoding="utf-8")
+    (tmp_path / "latin1.java").write_bytes("// CR 702.19b: trample d\xe9g\xe2ts\n".encode("latin-1"))
+    (tmp_path / "blob.rs").write_bytes(b"\x00\x01CR 601.2b\x00" * 100)  # binary: skipped
+    (tmp_path / "image.png").write_bytes(b"\x89PNG CR 601.2b")  # not source: skipped
+    rep = audit_tree(tmp_path, cr_2025)
+    assert rep.scanned == 2
+    assert sorted((c.file, c.cited) for c in rep.citations) == [("latin1.java", "702.19b"), ("ok.py", "601.2f")]
