@@ -66,8 +66,8 @@ class RuleIndex:
     texts: list[str]
     sentences: list[list[str]]  # per candidate: its sentences as lemma strings (for fuzzy matching)
     sentence_texts: list[list[str]]  # the same sentences as written
-    matrix: sparse.csr_matrix  # candidates x vocabulary, BM25 term weights
-    sent_matrix: sparse.csr_matrix  # sentences x vocabulary, BM25 term weights
+    matrix: sparse.csc_matrix  # candidates x vocabulary, BM25 term weights (by column: queries pick terms)
+    sent_matrix: sparse.csc_matrix  # sentences x vocabulary, BM25 term weights
     sent_rule: np.ndarray  # sentence row -> candidate row
     vocab: dict[str, int]
     idf: np.ndarray
@@ -76,7 +76,8 @@ class RuleIndex:
     triggers: dict[str, list[Trigger]]  # first lemma -> triggers starting with it
     aliases: list[Alias]
     layout_roots: dict[str, tuple[str, ...]]
-    gloss_matrix: sparse.csr_matrix | None = None  # glossary definitions x vocabulary
+    gloss_matrix: sparse.csc_matrix | None = None  # glossary definitions x vocabulary
+    doc_terms: list[frozenset[int]] = field(default_factory=list)  # candidate -> its vocabulary ids
     gloss_rows: list[np.ndarray] = field(default_factory=list)  # definition -> rows it refers to
     gloss_labels: list[str] = field(default_factory=list)
     all_ids: frozenset[str] = field(default_factory=frozenset)
@@ -265,6 +266,7 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
 
     return RuleIndex(edition=doc.meta.effective_date, ids=ids, texts=[r.text for r in cands], sentences=sentences,
                      sentence_texts=sent_texts,
-                     matrix=matrix, sent_matrix=sent_matrix, sent_rule=sent_rule, vocab=vocab, idf=idf, pos=pos, subtree=subtree, triggers=tix, aliases=aliases,
-                     layout_roots=layout_roots, gloss_matrix=gloss_matrix, gloss_rows=gloss_rows,
+                     matrix=matrix.tocsc(), sent_matrix=sent_matrix.tocsc(), sent_rule=sent_rule, vocab=vocab, idf=idf, pos=pos, subtree=subtree, triggers=tix, aliases=aliases,
+                     layout_roots=layout_roots, gloss_matrix=gloss_matrix.tocsc(), gloss_rows=gloss_rows,
+                     doc_terms=[frozenset(matrix.indices[matrix.indptr[i]:matrix.indptr[i + 1]].tolist()) for i in range(len(ids))],
                      gloss_labels=gloss_labels, all_ids=frozenset(r.id for r in rules))

@@ -26,7 +26,7 @@ from rapidfuzz import fuzz
 
 from ..rulings.model import Ruling
 from .index import RuleIndex
-from .text import content, lemma_lists, strip_card_names, with_bigrams, words
+from .text import BOUNDARY, content, lemma_lists, strip_card_names, with_bigrams, words
 
 _REF = re.compile(r"\b(?:rules?\s+)?(\d{3}\.\d{1,3}[a-z]?)\b|\brules?\s+(\d{3})\b", re.IGNORECASE)
 _SPLIT_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
@@ -98,22 +98,42 @@ class Linker:
         layouts = layouts or [None] * len(texts)
         cards = cards or [None] * len(texts)
         contexts = contexts or [None] * len(texts)
-        raw = texts
-        texts = [strip_card_names(t, _names(c)) for t, c in zip(texts, cards)]
-        uniq = sorted({(c or "", x) for c, x in zip(cards, contexts) if x})
-        ctx_l = dict(zip(uniq, lemma_lists([strip_card_names(x, _names(c)) for c, x in uniq])))
-        ctx_vec = {key: self._card_topic(self._text_scores(content(lem), passage=0.0)) for key, lem in ctx_l.items()}
-        ctx_trig = {key: self._triggers(self._aliases(content(lem), [])) for key, lem in ctx_l.items()}
-        lemmas = lemma_lists(texts)
-        sent_lists = [_SPLIT_SENT.split(t) for t in texts]
-        flat = [s for ss in sent_lists for s in ss]
-        flat_l = lemma_lists(flat)
-        out, k = [], 0
-        for text, lem, layout, ss, c, x in zip(raw, lemmas, layouts, sent_lists, cards, contexts):
-            sents = [content(y) for y in flat_l[k:k + len(ss)]]
-            k += len(ss)
-            key = (c or "", x)
-            out.append(self._rank(_Query(text, content(lem), layout, ctx_vec.get(key), ctx_trig.get(key)), sents, top))
+        # Lemmatize every distinct sentence once: rulings repeat across cards, and a card's
+        # context is its text plus its other rulings.
+        clean = [strip_card_names(t, _names(c)) for t, c in zip(texts, cards)]
+        sent_lists = [_SPLIT_SENT.split(t) for t in clean]
+        pieces = {(c or "", x) for c, ctx in zip(cards, contexts) if ctx for x in ctx.split("\n") if x.strip()}
+        ctx_src = sorted(pieces)
+        ctx_pieces = [_SPLIT_SENT.split(strip_card_names(x, _names(c))) for c, x in ctx_src]
+        uniq = sorted({s for ss in sent_lists for s in ss} | {s for ss in ctx_pieces for s in ss})
+        memo = dict(zip(uniq, (content(x) for x in lemma_lists(uniq))))
+
+        def joined(sentences: list[str]) -> list[str]:
+            out: list[str] = []
+            for s in sentences:
+                if out:
+                    out.append(BOUNDARY)
+                out.extend(memo[s])
+            return out
+
+        piece_l = {key: joined(ss) for key, ss in zip(ctx_src, ctx_pieces)}
+        ctx_vec: dict = {}
+        ctx_trig: dict = {}
+        for c, ctx in zip(cards, contexts):
+            key = (c or "", ctx)
+            if not ctx or key in ctx_vec:
+                continue
+            lem: list[str] = []
+            for x in ctx.split("\n"):
+                if x.strip():
+                    lem.extend(piece_l[(c or "", x)] + [BOUNDARY])
+            ctx_vec[key] = self._card_topic(self._text_scores(lem, passage=0.0))
+            ctx_trig[key] = self._triggers(self._aliases(lem, []))
+        out = []
+        for text, ss, layout, c, ctx in zip(texts, sent_lists, layouts, cards, contexts):
+            key = (c or "", ctx)
+            out.append(self._rank(_Query(text, joined(ss), layout, ctx_vec.get(key), ctx_trig.get(key)),
+                                  [memo[s] for s in ss], top))
         return out
 
     def link(self, rulings: list[Ruling], top: int = 5) -> list[list[Candidate]]:
@@ -124,7 +144,9 @@ class Linker:
         """Spread the context's best matches over their three-digit rules: a card whose
         text and rulings are about copying makes every rule under 707 a little likelier."""
         ix = self.ix
-        top = np.argsort(-ctx, kind="stable")[:n]
+        k = min(n, len(ctx))
+        top = np.argpartition(-ctx, k - 1)[:k] if k < len(ctx) else np.arange(len(ctx))
+        top = top[np.lexsort((top, -ctx[top]))]
         mass: dict[str, float] = {}
         for r in top.tolist():
             if ctx[r] > 0:
@@ -139,10 +161,13 @@ class Linker:
     def _triggers(self, lem: list[str]) -> dict[tuple[str, ...], tuple[float, Evidence]]:
         """Headings and glossary terms named in the lemmas: the strongest per target subtree."""
         best: dict[tuple[str, ...], tuple[float, Evidence]] = {}
-        present = set(lem)
-        for first in present:
-            for t in self.ix.triggers.get(first, ()):
-                if not set(t.phrase) <= present or not _contains(lem, t.phrase):
+        at: dict[str, list[int]] = {}
+        for i, x in enumerate(lem):
+            at.setdefault(x, []).append(i)
+        for first in sorted(at.keys() & self.ix.triggers.keys()):
+            for t in self.ix.triggers[first]:
+                n = len(t.phrase)
+                if n > 1 and not any(tuple(lem[i:i + n]) == t.phrase for i in at[first]):
                     continue
                 amount = t.weight * getattr(self.w, t.kind)
                 if amount > best.get(t.roots, (0.0, None))[0]:
@@ -161,7 +186,7 @@ class Linker:
         vals = np.fromiter(counts.values(), dtype=np.float64)
         return np.asarray(matrix[:, cols] @ vals).ravel()
 
-    def _text_scores(self, lem: list[str], passage: float | None = None, extra: dict[str, float] | None = None) -> np.ndarray:
+    def _text_scores(self, lem: list[str], passage: float | None = None) -> np.ndarray:
         """BM25 of the lemmas against every candidate, scaled to 0..1 (whole rule and best sentence)."""
         ix = self.ix
         passage = self.w.passage if passage is None else passage
@@ -170,10 +195,6 @@ class Linker:
             c = ix.vocab.get(t)
             if c is not None:
                 counts[c] = counts.get(c, 0.0) + (self.w.bigram if "_" in t else 1.0)
-        for t, v in (extra or {}).items():
-            c = ix.vocab.get(t)
-            if c is not None and c not in counts:
-                counts[c] = v
         n = len(ix.ids)
         if not counts:
             return np.zeros(n)
@@ -189,7 +210,10 @@ class Linker:
 
     # -- scoring -----------------------------------------------------------------
     def _aliases(self, lem: list[str], ev: list[Evidence]) -> list[str]:
+        present = set(lem)
         for a in self.ix.aliases:
+            if a.old[0] not in present:
+                continue
             n = len(a.old)
             i, out, hit = 0, [], False
             while i < len(lem):
@@ -217,14 +241,13 @@ class Linker:
         score = w.text * text
         if q.context is not None:
             score = score + q.context
-        extra: dict[int, list[Evidence]] = {}
+        boosts: list[tuple[np.ndarray, Evidence]] = []
 
         def boost(rows: np.ndarray, amount: float, ev: Evidence) -> None:
             if len(rows) == 0 or amount <= 0:
                 return
             score[rows] += amount
-            for r in rows.tolist():
-                extra.setdefault(r, []).append(ev)
+            boosts.append((rows, ev))  # evidence is attached to the few candidates shown
 
         # Headings and glossary terms named in the ruling: one boost per target subtree
         # (the strongest phrase pointing there).
@@ -281,11 +304,11 @@ class Linker:
         out = []
         for r in order:
             ev = list(common)
-            terms = sorted({t for t in words(lem) if t in ix.vocab and ix.matrix[r, ix.vocab[t]] > 0},
+            terms = sorted({t for t in words(lem) if ix.vocab.get(t, -1) in ix.doc_terms[r]},
                            key=lambda t: (-ix.idf[ix.vocab[t]], t))
             if terms:
                 ev.append(Evidence("text", "matched terms: " + ", ".join(terms[:8]), w.text * float(text[r])))
-            ev.extend(extra.get(r, []))
+            ev.extend(e for rows, e in boosts if (rows == r).any())
             if r in sent_best and sent_best[r][1] >= 0:
                 sim, j = sent_best[r]
                 ev.append(Evidence("sentence", f"similar rule sentence ({sim:.2f}): {ix.sentence_texts[r][j]}", w.sentence * sim))
@@ -294,7 +317,8 @@ class Linker:
 
 
 def card_contexts(rulings: list[Ruling]) -> list[str | None]:
-    """For each ruling: its card's rules text and the texts of the card's other rulings."""
+    """For each ruling: its card's rules text and the texts of all the card's rulings (one
+    context per card, so it is scored once per card)."""
     by_card: dict[str, list[str]] = {}
     for r in rulings:
         if r.card:
@@ -305,7 +329,7 @@ def card_contexts(rulings: list[Ruling]) -> list[str | None]:
             out.append(None)
             continue
         parts = [r.card.text] if r.card.text else []
-        parts += [t for t in by_card[r.card.name] if t != r.text]
+        parts += by_card[r.card.name]
         out.append("\n".join(parts) or None)
     return out
 
@@ -319,8 +343,3 @@ def _names(card: str | None) -> list[str]:
 def _unit(v: np.ndarray) -> np.ndarray:
     top = v.max() if len(v) else 0.0
     return v / top if top > 0 else v
-
-
-def _contains(seq: list[str], phrase: tuple[str, ...]) -> bool:
-    n = len(phrase)
-    return any(tuple(seq[i:i + n]) == phrase for i in range(len(seq) - n + 1) if seq[i] == phrase[0])
