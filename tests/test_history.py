@@ -119,3 +119,16 @@ def test_quick_scan_agrees_with_the_parser(date):
     meta = _quick_meta(EDITIONS / f"{date}.txt")
     assert meta["effective_date"] == doc.meta.effective_date
     assert meta["truncated"] == any(f.kind == "truncated" for f in doc.findings)
+
+
+def test_cold_archive_is_matched_in_worker_processes(tmp_path, archive):
+    dates = ["2019-06-12", "2019-07-12", "2019-08-23", "2019-10-04", "2020-01-22", "2020-04-17",
+             "2020-06-01", "2020-07-03", "2021-02-24", "2021-04-19"]
+    arch = EditionArchive(_folder(tmp_path, dates), cache_dir=tmp_path / "c")
+    assert len(arch.missing()) == len(dates) - 1 >= 8
+    assert arch.precompute(workers=2) == len(dates) - 1
+    assert arch.missing() == []
+    assert arch.map_number("117.9d", "2019-06-12", "2021-04-19") == "118.9d"
+    assert arch.map_number("702.78a", "2019-06-12", "2021-04-19") == "702.79a"
+    # the same answers as the serially matched archive
+    assert arch.map_number("702.79a", "2021-04-19", "2019-06-12") == archive.map_number("702.79a", "2021-04-19", "2019-06-12")

@@ -115,7 +115,8 @@ class EditionArchive:
         self.dir = Path(directory)
         if not self.dir.is_dir():
             raise InputError("not a folder of editions", self.dir)
-        self.cache_dir = (Path(cache_dir) if cache_dir else default_cache_dir()) / f"diff-{MATCHER_VERSION}"
+        self.cache_dir_base = str(Path(cache_dir) if cache_dir else default_cache_dir())
+        self.cache_dir = Path(self.cache_dir_base) / f"diff-{MATCHER_VERSION}"
         self._docs: OrderedDict[str, Document] = OrderedDict()
         self._memory = max(2, memory)
         self._pairs: dict[int, PairMap] = {}
@@ -211,16 +212,33 @@ class EditionArchive:
         self._pairs[i] = pm
         return pm
 
-    def precompute(self, progress=None) -> int:
-        """Match every consecutive pair not cached yet (in order, so each edition is parsed once)."""
-        done = 0
-        for i in range(len(self.editions) - 1):
-            if i not in self._pairs and not self._pair_path(i).is_file():
-                done += 1
+    def missing(self) -> list[int]:
+        """Consecutive pairs not matched yet (neither in memory nor in the cache)."""
+        return [i for i in range(len(self.editions) - 1) if i not in self._pairs and not self._pair_path(i).is_file()]
+
+    def precompute(self, progress=None, workers: int | None = None) -> int:
+        """Match every consecutive pair not cached yet; returns how many were matched.
+
+        Pairs are independent, so a cold archive is split into contiguous runs matched in
+        ``workers`` processes (default: up to 2, the cores this is meant to run on); each
+        run parses each of its editions once.  Results travel through the cache folder.
+        """
+        todo = self.missing()
+        total = len(self.editions) - 1
+        workers = min(2, os.cpu_count() or 1) if workers is None else workers
+        if workers > 1 and len(todo) >= 8:
+            from concurrent.futures import ProcessPoolExecutor
+
+            chunks = [todo[len(todo) * w // workers: len(todo) * (w + 1) // workers] for w in range(workers)]
+            jobs = [(str(self.dir), self.cache_dir_base, c) for c in chunks if c]
+            with ProcessPoolExecutor(max_workers=len(jobs)) as pool:
+                for _ in pool.map(_match_run, jobs):
+                    pass
+        for i in range(total):
             self.pair(i)
             if progress:
-                progress(i + 1, len(self.editions) - 1)
-        return done
+                progress(i + 1, total)
+        return len(todo)
 
     # -- queries ------------------------------------------------------------------------------
     def map_number(self, rule_id: str, from_date: str, to_date: str) -> str | None:
@@ -245,6 +263,8 @@ class EditionArchive:
     def lineage(self, rule_id: str, date: str | None = None) -> Lineage:
         """The numbers and texts of ``rule_id`` (as numbered in ``date``, default the latest)."""
         k = self.index(date) if date else len(self.editions) - 1
+        if len(self.missing()) >= 8:
+            self.precompute()
         doc = self.load(self.editions[k].label)
         rule = doc.rule(rule_id)
         if rule is None:
@@ -291,6 +311,15 @@ class EditionArchive:
                                          "word_diff": word_diff(versions[a][1], txt)})
         lin.numbers = list(dict.fromkeys(s["number"] for s in lin.spans))
         return lin
+
+
+def _match_run(job) -> int:
+    """Worker: match a contiguous run of consecutive pairs into the cache (see precompute)."""
+    folder, cache_dir, indices = job
+    arch = EditionArchive(folder, cache_dir=cache_dir, memory=2)
+    for i in indices:
+        arch.pair(i)
+    return len(indices)
 
 
 def _quick_meta(path: Path) -> dict:
