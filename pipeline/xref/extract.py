@@ -33,6 +33,12 @@ def _continues_section_list(pat, text: str, pos: int) -> bool:
     return bool(sep and sep.end() > pos and _SECTION_DIGIT.match(text, sep.end()))
 
 
+def _continues_list(pat, text: str, pos: int) -> bool:
+    """A list separator and another rule number follow ``pos`` ("614 and 615")."""
+    sep = pat.list_sep.match(text, pos)
+    return bool(sep and sep.end() > pos and UNIT_RE.match(text, sep.end()))
+
+
 def range_end(head: RuleNumber, tail: str) -> RuleNumber | None:
     """The last number of a range written ``head–tail``, or None when it is not a range."""
     try:
@@ -114,6 +120,7 @@ def extract_from_text(text: str, lang: str = "en", source: str | None = None, pa
 
     units = list(UNIT_RE.finditer(text))
     prev_end: int | None = None  # where the last accepted reference (and its title) ended
+    prev_bare = False  # whether it was a bare three-digit rule
     i = 0
     while i < len(units):
         m = units[i]
@@ -138,11 +145,16 @@ def extract_from_text(text: str, lang: str = "en", source: str | None = None, pa
             cue = "rule-word"
         elif head.sub is not None:
             cue = "number"
-        elif prev_end is not None and pat.list_sep.fullmatch(text, prev_end, start):
-            cue = "list"
         elif title:
             cue = "title"
-        elif pat.see_cue.search(text, lo, start) and not FOLLOWED_BY_WORD_RE.match(text, ext_end):
+        elif prev_end is not None and pat.list_sep.fullmatch(text, prev_end, start) and (
+                prev_bare or not FOLLOWED_BY_WORD_RE.match(text, ext_end) or _continues_list(pat, text, ext_end)):
+            # After "rules 614," a bare number is the next rule ("…, and 616 for more"); after
+            # a subrule one followed by a word is a count ("rule 903.5a and 100 cards").
+            cue = "list"
+        elif FOLLOWED_BY_WORD_RE.match(text, ext_end):
+            cue = None
+        elif pat.see_cue.search(text, lo, start):
             cue = "see-word"
         else:
             cue = None  # a count or a quantity, not a citation
@@ -151,7 +163,7 @@ def extract_from_text(text: str, lang: str = "en", source: str | None = None, pa
                 add((start, end), text[start:end], "range", expand_range(head, last, known), cue, title)
             else:
                 add((start, end), text[start:end], "single", [str(head)], cue, title)
-            prev_end = ext_end
+            prev_end, prev_bare = ext_end, head.sub is None
         i += 1
     found.sort(key=lambda r: r.span)
     return found
