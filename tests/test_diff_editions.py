@@ -69,7 +69,7 @@ def test_persist_moves_with_its_subrules(mv_diff):
 def test_reference_only_updates_are_flagged(mv_diff):
     c = mv_diff.find(old="116.2h")[0]  # "See rule 702.142, Foretell" -> 702.143
     assert c.kind == "modified" and c.refs_only
-    assert [t for op, t in c.word_diff if op == "+"] == ["143"]
+    assert [(op, t) for op, t in c.word_diff if op != "="] == [("-", "702.142"), ("+", "702.143")]
     real = mv_diff.find(old="121.2c")[0]
     assert real.kind == "modified" and not real.refs_only
 
@@ -82,6 +82,7 @@ def test_summary_next_to_plain_line_diff(mv_diff):
     assert f"{s['changes']} changes" in closing and f"{s['line_diff']['lines_changed']} changed lines" in closing
     assert "702.21–702.142 renumbered 702.22–702.143 (+1)" in md
     assert "~~converted~~ mana ~~cost~~ **value**" in md
+    assert "~~702.142~~**702.143**" in md
 
 
 def test_costs_move_from_117_to_118_when_tokens_arrive():

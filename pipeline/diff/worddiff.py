@@ -2,8 +2,8 @@
 
 The result is a list of ``[op, text]`` runs (``=`` kept, ``-`` only in the old text, ``+``
 only in the new text); joining the ``=``/``-`` runs gives the old text back and the
-``=``/``+`` runs the new one, so renderers never have to re-tokenise.  Tokens are words
-(or punctuation marks) with their trailing spaces, aligned by rapidfuzz's ``Indel``
+``=``/``+`` runs the new one, so renderers never have to re-tokenise.  Tokens are rule
+numbers, words or punctuation marks, each with its trailing spaces, aligned by rapidfuzz's ``Indel``
 (longest common subsequence) opcodes in C; within one changed stretch all deletions come
 before all insertions, the way people read a redline.
 """
@@ -14,7 +14,8 @@ import re
 
 from rapidfuzz.distance import Indel
 
-_TOKEN = re.compile(r"[\w'’]+\s*|[^\w\s]\s*|\s+")
+# A rule number is one token, so an updated citation reads "~~702.142~~ 702.143".
+_TOKEN = re.compile(r"[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?(?!\w)\s*|[\w'’]+\s*|[^\w\s]\s*|\s+")
 
 
 def tokens(text: str) -> list[str]:
