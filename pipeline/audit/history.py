@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import InputError
 from ..io import write_json
 
 #: The first edition of today's numbering scheme (the Magic 2010 rewrite).
@@ -54,7 +55,11 @@ class RuleHistory:
     def position(self, date: str) -> int:
         """Position of an edition given by file date or effective date (in the post-rewrite list)."""
         i = self.archive.index(date)
-        return self._pos[self.archive.editions[i].label]
+        label = self.archive.editions[i].label
+        if label not in self._pos:
+            raise InputError(f"edition {date} predates the {REWRITE} renumbering; citation history starts there",
+                             self.archive.dir)
+        return self._pos[label]
 
     def versions(self, number: str) -> list[tuple[int, str]]:
         """(edition position, text) for every edition that has ``number``."""
