@@ -134,7 +134,9 @@ class TopicModel:
         best, best_s = None, Score(0.0, (), 0.0)
         for rid in cands:
             sc = self.score(context, self.bag(rid))
-            if sc.value > best_s.value:
+            # On a tie prefer the deeper rule: 702.79a says what 702.79 ("Persist") only names.
+            if sc.value > best_s.value + 1e-9 or (abs(sc.value - best_s.value) <= 1e-9 and best
+                                                  and self.doc.rule(rid).parent == best):
                 best, best_s = rid, sc
         return best, best_s
 
