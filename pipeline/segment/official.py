@@ -40,6 +40,22 @@ def _number(m: re.Match) -> RuleNumber:
     return RuleNumber(int(m.group("r")), int(s) if s is not None else None, m.group("l"))
 
 
+_TYPO_TAIL = re.compile(r"^(\d{1,3})([a-z])?[ \t]+(?=\S)")
+
+
+def _split_number_typo(num: RuleNumber, text: str, last: RuleNumber | None) -> tuple[RuleNumber, str] | None:
+    """``606.`` + ``8b Players…`` -> (606.8b, ``Players…``) when 606.8b continues the numbering."""
+    if num.sub is not None or last is None or last.rule != num.rule or last.sub is None:
+        return None
+    t = _TYPO_TAIL.match(text)
+    if not t:
+        return None
+    cand = RuleNumber(num.rule, int(t.group(1)), t.group(2))
+    if not cand > last or cand.sub - last.sub > 1:
+        return None
+    return cand, text[t.end():]
+
+
 def _iso(date_text: str) -> str:
     return datetime.strptime(date_text, "%B %d, %Y").date().isoformat()
 
@@ -203,13 +219,26 @@ class _Parser:
             num = _number(m) if m else None
             if num is not None and self._is_rule_start(m, num, prev_blank, last, para):
                 close()
+                head_text = m.group("text") or ""
+                fixed = _split_number_typo(num, head_text, last)
+                if fixed is not None:
+                    # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
+                    # the number 606.8b.  Read it as the subrule the numbering calls for.
+                    num, rest = fixed
+                    split = len(head_text) - len(rest)
+                    self.find.append(Finding("malformed-number", f"'{m.group('num')}{m.group('head')}{head_text[:split].strip()}' "
+                                             f"read as {num}", "warning", rule=str(num), line=i + 1))
+                    m_head = m.group("lead") + m.group("num") + m.group("head") + head_text[:split]
+                    head_text = rest
+                else:
+                    m_head = m.group("lead") + m.group("num") + m.group("head")
                 order += 1
                 rule = Rule(id=str(num), text="", section=num.section, level=num.level, order=order, line=i + 1)
                 if num.level != "rule":
                     rule.parent = str(num.parent())
                 doc.rules.append(rule)
                 cur_rule, last = rule, num
-                para = [rule, [m.group("text") or ""], before, m.group("lead") + m.group("num") + m.group("head")]
+                para = [rule, [head_text], before, m_head]
                 continue
             ms = SECTION_LINE.match(line) if c0.isdigit() else None
             if ms and self._is_section_start(ms, prev_blank, cur_section):
