@@ -7,7 +7,11 @@ A candidate's score adds up what the domain says about it:
 * ``keyword`` / ``topic`` / ``glossary``: a keyword ability or action, a heading's topic
   ("split card") or a glossary term named in the ruling raises every rule under the
   heading it points to, in proportion to how specific the phrase is in the edition;
+* ``glossary`` (definition): a glossary definition worded like the ruling raises the rules
+  it cites ("Last Known Information", "Intervening 'If' Clause");
 * ``layout``: the card's layout (split, flip, double-faced…) raises its rules a little;
+* ``card``: the card's rules text and all its rulings, read as one query, and the
+  three-digit rules that query lands in (a card about copying favours 707);
 * ``reference``: a rule number written in the ruling;
 * ``sentence``: the best fuzzy match (rapidfuzz) between a ruling sentence and a rule
   sentence, computed for the best candidates only.
@@ -190,26 +194,17 @@ class Linker:
         """BM25 of the lemmas against every candidate, scaled to 0..1 (whole rule and best sentence)."""
         ix = self.ix
         passage = self.w.passage if passage is None else passage
-        counts: dict[int, float] = {}
-        for t in with_bigrams(lem):
-            c = ix.vocab.get(t)
-            if c is not None:
-                counts[c] = counts.get(c, 0.0) + (self.w.bigram if "_" in t else 1.0)
-        n = len(ix.ids)
-        if not counts:
-            return np.zeros(n)
-        cols = np.fromiter(counts.keys(), dtype=np.int64)
-        vals = np.fromiter(counts.values(), dtype=np.float64)
-        whole = _unit(np.asarray(ix.matrix[:, cols] @ vals).ravel())
-        if passage <= 0:
+        whole = _unit(self._bm25_query(ix.matrix, lem))
+        if passage <= 0 or not whole.any():
             return whole
-        per_sent = np.asarray(ix.sent_matrix[:, cols] @ vals).ravel()
-        best_sent = np.zeros(n)
+        per_sent = self._bm25_query(ix.sent_matrix, lem)
+        best_sent = np.zeros(len(ix.ids))
         np.maximum.at(best_sent, ix.sent_rule, per_sent)
         return (1 - passage) * whole + passage * _unit(best_sent)
 
     # -- scoring -----------------------------------------------------------------
     def _aliases(self, lem: list[str], ev: list[Evidence]) -> list[str]:
+        """Renamed terms rewritten to today's ("convert mana cost" -> "mana value")."""
         present = set(lem)
         for a in self.ix.aliases:
             if a.old[0] not in present:
@@ -309,6 +304,8 @@ class Linker:
             if terms:
                 ev.append(Evidence("text", "matched terms: " + ", ".join(terms[:8]), w.text * float(text[r])))
             ev.extend(e for rows, e in boosts if (rows == r).any())
+            if q.context is not None and q.context[r] > 0:
+                ev.append(Evidence("card", "the card's text and rulings point here", float(q.context[r])))
             if r in sent_best and sent_best[r][1] >= 0:
                 sim, j = sent_best[r]
                 ev.append(Evidence("sentence", f"similar rule sentence ({sim:.2f}): {ix.sentence_texts[r][j]}", w.sentence * sim))
