@@ -204,3 +204,34 @@ def test_build_stage_writes_json_and_csv_deterministically(tmp_path, seed_path):
     run(tmp_path / "b")
     for n in names:
         assert (tmp_path / "a" / n).read_bytes() == (tmp_path / "b" / n).read_bytes()
+
+
+# -- properties of any ranking ------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+_WORDS = ["copy", "spell", "target", "split", "card", "aftermath", "graveyard", "mana", "value", "converted",
+          "cost", "trigger", "ability", "resolve", "combat", "damage", "rule", "702.127a", "the", "of", "("]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(st.sampled_from(_WORDS), min_size=0, max_size=25).map(" ".join), min_size=1, max_size=4),
+       st.integers(min_value=1, max_value=8))
+def test_rankings_are_sorted_unique_and_explained(linker, texts, top):
+    for cands in linker.link_texts(texts, top=top):
+        assert len(cands) <= top
+        assert len({c.rule for c in cands}) == len(cands)
+        assert all(a.score >= b.score for a, b in zip(cands, cands[1:]))
+        assert all(c.rule in linker.ix.pos for c in cands)
+
+
+def test_scryfall_rulings_link_through_the_cli(tmp_path):
+    out = tmp_path / "links.json"
+    res = CliRunner().invoke(app, ["link", str(DATA / "rulings-scryfall-list.json"), "--rules", str(REF),
+                                   "--cards", str(DATA / "rulings-mtgjson5-atomic.json"), "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["format"] == "scryfall-list" and data["cards"][0]["name"] == "Defy // Comply"
+    first, second = data["links"]
+    assert first["candidates"][0]["rule"] == "702.127a"
+    assert any(e["kind"] == "alias" for e in second["candidates"][0]["evidence"])

@@ -203,3 +203,18 @@ def test_cli_bad_rulings_exit_2_and_nothing_written(tmp_path):
     assert res.exit_code == 2
     assert res.output.strip().splitlines() == [f"crpipe: error: {p}: empty rulings file"]
     assert not out.exists() and "Traceback" not in res.output
+
+
+def test_mtgjson3_allsets_shape(tmp_path):
+    card = {"name": "Dusk", "names": ["Dusk", "Dawn"], "layout": "aftermath", "text": "Destroy all creatures.",
+            "foreignNames": [{"language": "Spanish", "name": "Ocaso"}],
+            "rulings": [{"date": "2017-04-18", "text": "Each split card is a single card."}]}
+    other = {"name": "Dawn", "names": ["Dusk", "Dawn"], "layout": "aftermath",
+             "foreignNames": [{"language": "Spanish", "name": "Alba"}], "rulings": []}
+    p = tmp_path / "AllSets.json"
+    p.write_text(json.dumps({"AKH": {"code": "AKH", "cards": [card, other]}}), encoding="utf-8")
+    rs = read_rulings(p)
+    assert rs.format == "mtgjson3"
+    (r,) = rs.rulings
+    assert r.card.name == "Dusk // Dawn" and r.card.localized_name("es") == "Ocaso // Alba"
+    assert load_card_index([p]).resolve("ocaso // alba").name == "Dusk // Dawn"
