@@ -170,3 +170,13 @@ def test_stale_references_in_new(mv_diff):
     # 712 -> 713, and the Owner entry cites both the new 111.2 (tokens) and 112.2 (the moved rule).
     assert diff_documents(edition("2021-06-09"), edition("2021-07-12")).stale_references == []
     assert diff_documents(edition("2019-06-12"), edition("2019-07-12")).stale_references == []
+
+
+def test_json_output_follows_its_schema(mv_diff):
+    import json
+    from pathlib import Path
+
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).parents[1] / "pipeline/data/diff.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(json.loads(json.dumps(mv_diff.to_dict())), schema)
+    jsonschema.validate(json.loads(json.dumps(mv_diff.to_dict(expand_moves=True))), schema)
