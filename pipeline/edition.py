@@ -9,6 +9,7 @@ it, the evidence, and how sure it is.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -100,15 +101,30 @@ def _is_heading(text: str) -> bool:
     return 0 < len(t.split()) <= 4 and not t.endswith((".", ":", ")")) and "\n" not in t
 
 
+@functools.lru_cache(maxsize=1)
+def _code_version() -> str:
+    """Changes whenever the code that builds an inventory changes, so stale caches are not read."""
+    import hashlib
+
+    h = hashlib.sha256(str(INVENTORY_VERSION).encode())
+    here = Path(__file__).resolve().parent
+    for rel in ("edition.py", "segment/official.py", "segment/paste.py", "segment/paragraphs.py",
+                "profiles/__init__.py", "rulenum.py"):
+        f = here / rel
+        if f.is_file():
+            h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
 def edition_inventory(path: Path) -> dict:
     """What one English edition holds, for comparison: rule ids and, per rule, the rules it
     cites, its mana symbols, its heading.  Cached in memory and on disk (by file name,
-    size and modification time)."""
+    size, modification time and the version of the code that builds it)."""
     st = path.stat()
     key = (str(path.resolve()), st.st_size, st.st_mtime_ns, INVENTORY_VERSION)
     if key in _MEMO:
         return _MEMO[key]
-    cache = _cache_dir() / f"{path.stem}-{st.st_size}-{st.st_mtime_ns}-v{INVENTORY_VERSION}.json"
+    cache = _cache_dir() / f"{path.stem}-{st.st_size}-{st.st_mtime_ns}-{_code_version()}.json"
     inv = None
     if cache.is_file():
         try:
@@ -125,6 +141,9 @@ def edition_inventory(path: Path) -> dict:
             from .io import write_json
 
             write_json(cache, inv)
+            for old in cache.parent.glob(f"{path.stem}-*.json"):
+                if old != cache:
+                    old.unlink(missing_ok=True)  # an older version of the file or of the code
         except OSError:
             pass  # a read-only home: the memory cache still serves this process
     _MEMO[key] = inv
