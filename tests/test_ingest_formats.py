@@ -122,3 +122,19 @@ def test_html_page_of_rules(tmp_path):
     assert doc.rule_ids == ["616.1", "616.1a", "616.2"]
     assert doc.rule("616.1a").examples[0].text == "Exemplo: Um exemplo com <marcação>."
     assert doc.rule("616.2").text == "Outra regra, dividida em duas linhas."
+
+
+@needs_shared
+def test_an_edition_saved_as_html_gives_the_txt_model(tmp_path):
+    import html as htmlmod
+
+    ref = edition("2019-06-12")
+    lines = (CR / "txt" / "2019-06-12.txt").read_text(encoding="utf-8-sig").splitlines()
+    body = "".join(f"<p>{htmlmod.escape(line)}</p>" if line.strip() else "<p></p>" for line in lines)
+    p = tmp_path / "cr.html"
+    p.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'><script>1</script></head><body>{body}</body></html>",
+                 encoding="utf-8")
+    doc = load_document(p)
+    same, total, bad = _agreement(doc, ref)
+    assert doc.meta.format == "html" and same == total, bad[:5]
+    assert len(doc.glossary) == len(ref.glossary)

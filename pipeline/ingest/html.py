@@ -25,7 +25,9 @@ _BLOCKS = {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt", "td", "th"
            "pre", "section", "article", "main", "body", "ul", "ol", "table", "tr", "tbody", "header", "footer"}
 
 
-def html_paragraphs(data: bytes, path: Path | str | None = None) -> list[str]:
+def html_paragraphs(data: bytes, path: Path | str | None = None, keep_empty: bool = False) -> list[str]:
+    """The text of every leaf block, in order; ``keep_empty`` keeps empty ones as ``""``
+    (an edition saved as HTML marks its blank lines with empty paragraphs)."""
     parser = lxml.html.HTMLParser(no_network=True, remove_comments=True, remove_pis=True, recover=True,
                                   huge_tree=False)
     src: bytes | str = data
@@ -54,7 +56,7 @@ def html_paragraphs(data: bytes, path: Path | str | None = None) -> list[str]:
             continue
         text = el.text_content()
         text = " ".join(part.strip() for part in text.split("\n") if part.strip())
-        if text:
+        if text or (keep_empty and el.tag in ("p", "div")):
             out.append(text)
     return out
 
@@ -72,6 +74,9 @@ def read_html(data: bytes, path: Path | str | None = None, lang: str | None = No
     if not text.strip():
         raise InputError("an HTML page without text", path)
     if looks_official(text):
+        # A whole edition: one paragraph per line, as in the TXT (glossary terms sit right
+        # above their definitions).
+        text = "\n".join(html_paragraphs(data, path, keep_empty=True)) + "\n"
         doc = parse_text(Decoded(text=text, encoding="html", line_endings="paragraphs"),
                          source=Path(path) if path else None, data=data)
         doc.meta.format = "html"
