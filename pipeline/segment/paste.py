@@ -180,10 +180,13 @@ def segment_text(text: str, lang: str | None, *, kind: str = "paste", source: st
         meta.effective_date, meta.effective_date_text = declared
     cands = find_candidates(text, profile)
     starts = [c for c in cands if c.kind == "start"]
+    offsets = [c.start for c in starts]
     for c in cands:
         if c.kind != "other" and text[c.start - 1 : c.start].isalpha():
+            k = bisect.bisect_right(offsets, c.start) - 1  # the rule this number stands in
             doc.findings.append(Finding("glued-number", f"number {c.number} glued to the word before it "
                                         f"({'rule start' if c.kind == 'start' else 'reference'})", "info",
+                                        rule=str(starts[k].number) if k >= 0 else None,
                                         line=_line_of(text, c.start), span=[c.start, c.end]))
     if starts:
         lead = text[: starts[0].start].strip()
