@@ -160,11 +160,17 @@ class Document:
     back_matter: str = ""
     glossary_heading: Layout | None = None
     _index: dict[str, Rule] | None = field(default=None, repr=False, compare=False)
+    _indexed: int = field(default=-1, repr=False, compare=False)
 
     # -- lookups ---------------------------------------------------------------
     def rule(self, rule_id: str) -> Rule | None:
-        if self._index is None or len(self._index) != len(self.rules):
-            self._index = {r.id: r for r in self.rules}
+        # Rebuilt only when rules were added or removed; duplicate numbers (real in some
+        # old editions) keep the first occurrence, as a reader of the text would.
+        if self._index is None or self._indexed != len(self.rules):
+            index: dict[str, Rule] = {}
+            for r in self.rules:
+                index.setdefault(r.id, r)
+            self._index, self._indexed = index, len(self.rules)
         return self._index.get(rule_id)
 
     def __contains__(self, rule_id: str) -> bool:
