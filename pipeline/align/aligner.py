@@ -68,8 +68,8 @@ def _match_by_content(unmatched: list[Rule], free: list[Rule], base: Document, l
         if n is not None:
             keys = [r.number for r in base.rules]
             near = bisect.bisect_left(keys, n) if keys == sorted(keys) else 0
-        lo = bisect.bisect_left(free_pos, near - 60)
-        hi = bisect.bisect_right(free_pos, near + 60)
+        lo = bisect.bisect_left(free_pos, near - 200)
+        hi = bisect.bisect_right(free_pos, near + 200)
         best, best_score = None, 0.0
         for b in sorted_free[lo:hi]:
             if b.id not in free_ids:
@@ -77,6 +77,8 @@ def _match_by_content(unmatched: list[Rule], free: list[Rule], base: Document, l
             if b.id not in cache:
                 cache[b.id] = _anchors(segment_of(b), "en")
             s = _content_score(t, t_anch, b, cache[b.id], t_names)
+            if n is not None and b.parent is not None and str(n.parent()) == b.parent:
+                s += 0.1  # a renumbered subrule usually stays under its parent
             if s > best_score:
                 best, best_score = b, s
         if best is not None and best_score >= MIN_CONTENT_SCORE:

@@ -12,10 +12,18 @@ from .termbase import load_termbase
 
 @dataclass
 class CategoryScore:
+    """Rule-level scores of one check category.
+
+    ``found`` counts rules flagged in this category, except *collateral* ones: rules that
+    carry a planted defect of another category (a mojibake'd sentence is also inconsistent
+    with its twin; a changed reference breaks a range into a bare count).  Those are
+    neither true nor false positives and are reported apart."""
+
     category: str
     planted: int
-    found: int  # rules flagged in this category
+    found: int
     true_positives: int
+    collateral: int = 0
 
     @property
     def precision(self) -> float:
@@ -27,7 +35,7 @@ class CategoryScore:
 
     def to_dict(self) -> dict:
         return {"category": self.category, "planted": self.planted, "found": self.found,
-                "true_positives": self.true_positives, "precision": round(self.precision, 3),
+                "true_positives": self.true_positives, "collateral": self.collateral, "precision": round(self.precision, 3),
                 "recall": round(self.recall, 3)}
 
 
@@ -54,9 +62,12 @@ def evaluate(en, lang: str = "pt", per_category: int = 24, seed: int = 7, cards=
         key = row.id if row.id is not None else f"missing:{row.base_id}"
         for i in row.issues:
             found.add((key, i.category))
+    defective = {k for k, _ in truth}
     scores = []
     for c in CATEGORIES:
         t = {k for k in truth if k[1] == c}
         f = {k for k in found if k[1] == c}
-        scores.append(CategoryScore(c, len(t), len(f), len(t & f)))
+        collateral = {k for k in f - t if k[0] in defective}
+        f -= collateral
+        scores.append(CategoryScore(c, len(t), len(f), len(t & f), len(collateral)))
     return scores, planted, res

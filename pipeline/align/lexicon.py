@@ -62,19 +62,27 @@ class Lexicon:
         return hit[0] if hit else None
 
 
-@lru_cache(maxsize=4)
 def lexicon(lang: str, extra: frozenset[str] = frozenset()) -> Lexicon:
+    """The language's words, plus ``extra`` (e.g. the term base's accepted words)."""
+    base = _base_lexicon(lang)
+    if not extra:
+        return base
+    return Lexicon(lang, base.words | {w.casefold() for w in extra}, base.buckets, base.function_words)
+
+
+@lru_cache(maxsize=4)
+def _base_lexicon(lang: str) -> Lexicon:
     table = _table(f"{lang}_lemma_lookup")
-    ws = {k.casefold() for k in table} | {v.casefold() for v in table.values() if isinstance(v, str)}
+    ws = {k.casefold() for k in table}
+    ws.update(v.casefold() for v in table.values() if isinstance(v, str))
     f = _EXTRA / f"{lang}.txt"
     if f.is_file():  # words the tables lack because they never inflect (shared with ingestion)
         for line in f.read_text(encoding="utf-8").splitlines():
             ws.update(w.casefold() for w in line.split("#", 1)[0].split())
     stop = _stop_words(lang)
-    ws |= set(extra) | stop
+    ws |= stop
     if lang == "pt":
         ws |= _brazilian(ws)
-    ws = {w for w in ws if w.replace("-", "").replace("'", "").isalpha()}
     buckets: dict = defaultdict(list)
     for w in ws:
         buckets[(w[:1], len(w))].append(w)

@@ -23,9 +23,13 @@ from .termbase import TermBase, find_all, term_regex
 from .text import NUMBER_WORDS, SYMBOL_RE, WORD_RE, english_names
 
 _EXAMPLE = {"pt": "Exemplo", "es": "Ejemplo"}
+_URL = re.compile(r"\S+\.(?:com|org|net)\S*|\b[A-Z]{2,}\b|\b\d+[a-z]\b")
 _REF = re.compile(r"[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?(?:[–-][a-z0-9.]+)?")
-_RULE_WORDS = {"pt": {"rule": "regra", "rules": "regras", "see": "consulte", "section": "seção"},
-               "es": {"rule": "regla", "rules": "reglas", "see": "véase", "section": "sección"}}
+#: Words the reference extractor reads as citation cues and list joiners: translated for real.
+_RULE_WORDS = {"pt": {"rule": "regra", "rules": "regras", "see": "consulte", "section": "seção", "and": "e",
+                      "or": "ou", "through": "a"},
+               "es": {"rule": "regla", "rules": "reglas", "see": "véase", "section": "sección", "and": "y",
+                      "or": "o", "through": "a"}}
 
 
 @dataclass
@@ -56,7 +60,9 @@ class Cipher:
                         and w not in numbers)
         self.function = sorted(w for w in lex.function_words if ok(w) and 2 <= len(w) <= 6)
         self.content = sorted(w for w in lex.words if ok(w) and 5 <= len(w) <= 9 and w not in lex.function_words)
-        self.en_function = lexicon("en").function_words
+        self.content_set = frozenset(self.content)
+        self.en_function = en.function_words
+        self.en_words = en.words
         self.numbers = {v: k for k, v in reversed(list(NUMBER_WORDS.get(lang, {}).items()))}
         self.en_numbers = NUMBER_WORDS["en"]
 
@@ -76,7 +82,19 @@ def _protected_spans(text: str, names: dict[str, str]) -> list[tuple[int, int, s
         spans.append((m.start(), m.end(), m.group()))
     for m in _REF.finditer(text):
         spans.append((m.start(), m.end(), m.group()))
+    for m in _URL.finditer(text):
+        spans.append((m.start(), m.end(), m.group()))
     return spans
+
+
+def _in_name(text: str, a: int, b: int, cipher: "Cipher") -> bool:
+    """A capitalised word that belongs to a name: not an English word, or next to another
+    capitalised word ("Chimeric Staff", "Orb of Dreams")."""
+    if text[a:b].casefold() not in cipher.en_words:
+        return True
+    before = re.search(r"([^\W\d_]+)(?:\s+(?:of|the))?\s+$", text[:a])
+    after = re.match(r"\s+(?:(?:of|the)\s+)?([^\W\d_]+)", text[b:])
+    return bool((before and before.group(1)[:1].isupper()) or (after and after.group(1)[:1].isupper()))
 
 
 def translate_text(text: str, lang: str, tb: TermBase, cipher: Cipher, cards: dict[str, str],
@@ -100,7 +118,9 @@ def translate_text(text: str, lang: str, tb: TermBase, cipher: Cipher, cards: di
         for m in re.finditer(r"(?<![\w-])" + re.escape(en_name) + r"(?![\w-])", text):
             if free(*m.span()):
                 loc = cards[en_name]
-                repl.append((m.start(), m.end(), loc if en_name in used else f"{loc} ({en_name})"))
+                # Always "Localized (English)": a first-mention-only rule would make one English
+                # sentence translate two ways, which the consistency check rightly reports.
+                repl.append((m.start(), m.end(), f"{loc} ({en_name})"))
                 used.add(en_name)
                 taken.append(m.span())
     for t in sorted(tb.terms, key=lambda t: -len(t.en)):
@@ -119,8 +139,8 @@ def translate_text(text: str, lang: str, tb: TermBase, cipher: Cipher, cards: di
             continue
         w = m.group()
         sentence_start = a == 0 or re.search(r"[.!?:]\s*[“\"(]?$", text[:a]) is not None
-        if w[:1].isupper() and not sentence_start:
-            continue  # names, subtypes: kept as in English (translations keep unknown card names)
+        if w[:1].isupper() and not sentence_start and _in_name(text, a, b, cipher):
+            continue  # names: kept as in English (translations keep unknown card names)
         if w.casefold() in rw:
             out = rw[w.casefold()]
             out = out.capitalize() if w[:1].isupper() else out
@@ -137,9 +157,12 @@ def translate_text(text: str, lang: str, tb: TermBase, cipher: Cipher, cards: di
         pos = b
     parts.append(text[pos:])
     out = head + "".join(parts)
-    out = re.sub(r"\b([^\W\d_]+)(\s+)\1\b", lambda m: m.group(1), out)  # a cipher collision, not a defect
+    out = re.sub(r"\b([^\W\d_]+)(?:\s+\1\b)+", lambda m: m.group(1), out, flags=re.I)  # cipher collisions
     if lang == "es":
         out = out.replace("“", "«").replace("”", "»")
+        # Spanish opens what it exclaims or asks: "¡… motores!" (from the last punctuation on).
+        out = re.sub(r"(^|[.:;,«(—]\s*)([^.:;,«(—!?¡¿]*?[^\W\d_])([!?])",
+                     lambda m: m.group(1) + ("¡" if m.group(3) == "!" else "¿") + m.group(2) + m.group(3), out)
     return out
 
 
@@ -172,7 +195,7 @@ def pseudo_translate(en: Document, lang: str, tb: TermBase, cards=None) -> Pseud
             ps.card_rules[r.id] = [(present[n], n) for n in sorted(used)]
         seg = "\n".join([text] + [e.text for e in exs])
         ps.cipher_words[r.id] = {w for w in re.findall(r"[^\W\d_]+", seg)
-                                 if w in cipher.content and len(w) >= 6}
+                                 if w in cipher.content_set and len(w) >= 6}
     return ps
 
 
@@ -218,8 +241,10 @@ def plant_defects(ps: Pseudo, en: Document, tb: TermBase, per_category: int = 24
     anchored = re.compile(r"\{|\d")
     for r in pick(lambda r: r.level == "lettered" and len(anchored.findall(r.text)) >= 3, n3):
         new_id = f"{r.id[:-1]}y" if r.id[-1] != "y" else f"{r.id[:-1]}x"
+        doc._index = None
         if en.rule(new_id) is None and doc.rule(new_id) is None:
             r.id = new_id
+            doc._index = None
             planted.append(Planted(new_id, "structure", "renumbered", new_id))
     doc._index = None
 
@@ -239,7 +264,7 @@ def plant_defects(ps: Pseudo, en: Document, tb: TermBase, per_category: int = 24
         planted.append(Planted(r.id, "references", "added", other))
 
     # anchors: a digit, a mana symbol, a number word
-    digit = re.compile(r"(?<![\w.{/])([2-9])(?![\w.}/])")
+    digit = re.compile(r"(?<![\w.{/])(?<!seção )(?<!sección )(?<!section )([2-9])(?![\w.}/])")
     for r in pick(lambda r: digit.search(r.text) is not None and not sub_ref.search(r.text[max(0, digit.search(r.text).start() - 4):digit.search(r.text).end() + 4]), n3):
         m = digit.search(r.text)
         set_text(r, r.text[:m.start(1)] + str(int(m.group(1)) % 9 + 1) + r.text[m.end(1):])
@@ -284,7 +309,7 @@ def plant_defects(ps: Pseudo, en: Document, tb: TermBase, per_category: int = 24
     checked = [t.preferred(lang) for t in tb.terms if t.check and t.preferred(lang) and " " in t.preferred(lang)]
     for r in pick(lambda r: any(f" {p} " in r.text for p in checked), per_category - 2 * n3):
         p = next(p for p in checked if f" {p} " in r.text)
-        set_text(r, _replace_once(r.text, f" {p} ", f" {cipher.content[zlib.crc32(p.encode()) % len(cipher.content)]} "))
+        set_text(r, term_regex(p).sub(cipher.content[zlib.crc32(p.encode()) % len(cipher.content)], r.text))
         planted.append(Planted(r.id, "terminology", "dropped", p))
 
     # text damage: glue, typo, mojibake, bracket, doubled word, untranslated, end punctuation, spaces

@@ -94,7 +94,11 @@ def number_anchors(text: str, lang: str, exclude=()) -> list[tuple[int, tuple[in
         out.append((int(v) if v.is_integer() else v, m.span()))
     table = NUMBER_WORDS.get(lang, {})
     for w in words(t):
-        v = table.get(w.text.casefold())
+        if not w.text.islower() and not w.text.isupper():
+            # "Two-Headed Giant", "Gigante de Duas Cabeças": names; a sentence-initial count
+            # is skipped on both sides alike.
+            continue
+        v = table.get(w.text)
         if v is not None:
             out.append((v, (w.start, w.end)))
     out.sort(key=lambda x: x[1])
@@ -131,4 +135,4 @@ def fold(s: str) -> str:
     import unicodedata
 
     n = unicodedata.normalize("NFKD", s.replace("’", "'"))
-    return "".join(ch for ch in n if not unicodedata.combining(ch)).casefold().strip()
+    return re.sub(r"\s+", " ", "".join(ch for ch in n if not unicodedata.combining(ch)).casefold()).strip()

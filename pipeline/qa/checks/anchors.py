@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from ...align.model import Check
-from ...align.text import english_names, fold, number_anchors, symbol_spans
+from rapidfuzz import fuzz, process
+
+from ...align.lexicon import lexicon
+from ...align.text import cap_phrases, english_names, fold, number_anchors, symbol_spans, words
 from .references import cited
 
 NUMBERS = Check("anchors.numbers", "anchors", "error",
@@ -17,6 +21,18 @@ NAMES = Check("anchors.names", "anchors", "warning",
 CHECKS = [NUMBERS, SYMBOLS, NAMES]
 
 
+def _english_looking(name: str, ctx) -> bool:
+    """Some word of it is English and not a word of the translation's language."""
+    en, lex = lexicon("en"), lexicon(ctx.lang)
+    return any(w.text.casefold() in en.words and w.text.casefold() not in lex.words for w in words(name))
+
+
+def _name_zone(text: str, span, name: str) -> tuple[int, int]:
+    k = max(3, 2 * len(name.split()))
+    ws = list(re.finditer(r"\S+", text[:span[0] - 1]))[-k:]
+    return (ws[0].start() if ws else span[0], span[1])
+
+
 def _fmt(v) -> str:
     return str(v)
 
@@ -25,7 +41,10 @@ def run(ctx) -> list:
     out = []
     for p in ctx.aligned:
         tgt_refs, src_refs = cited(p, ctx)
-        t_nums = number_anchors(p.target_text, ctx.lang, [s for _, s, _ in tgt_refs])
+        # Number words inside a localized card name ("Gigante de dos cabezas (Two-Headed Giant)")
+        # are names, not counts: the words just before an English name in parentheses are skipped.
+        names = [_name_zone(p.target_text, s, n) for n, s in english_names(p.target_text)]
+        t_nums = number_anchors(p.target_text, ctx.lang, [s for _, s, _ in tgt_refs] + names)
         s_nums = number_anchors(p.source_text, "en", [s for _, s, _ in src_refs])
         tc, sc = Counter(v for v, _ in t_nums), Counter(v for v, _ in s_nums)
         for v in sorted(tc - sc, key=str):
@@ -43,7 +62,14 @@ def run(ctx) -> list:
         for v in sorted(sc - tc):
             out.append(ctx.issue(SYMBOLS, p, f"English symbol {v} is missing ({(sc - tc)[v]} fewer)"))
         src_fold = fold(p.source_text)
+        src_names = [n for n, _ in cap_phrases(p.source_text)]
         for name, span in english_names(p.target_text):
-            if fold(name) not in src_fold:
-                out.append(ctx.issue(NAMES, p, f"“{name}” does not occur in the English rule {p.row.base_id}", span))
+            if fold(name) in src_fold:
+                continue
+            near = process.extractOne(name, src_names, scorer=fuzz.ratio, score_cutoff=75) if src_names else None
+            if near is None and not _english_looking(name, ctx):
+                continue  # a translated parenthesis that happens to be capitalised
+            out.append(ctx.issue(NAMES, p, f"“{name}” does not occur in the English rule {p.row.base_id}"
+                                 + (f"; “{near[0]}” does" if near else ""), span,
+                                 suggestion=near[0] if near else None))
     return out

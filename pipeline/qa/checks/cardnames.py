@@ -57,13 +57,16 @@ def run(ctx) -> list:
             if " // " in official and " // " not in en:  # one face of a split card
                 faces = dict(zip(card.faces, official.split(" // ")))
                 official = faces.get(en, official)
-            got = localized_before(text, a - 1)
-            if got is None:
+            before = text[:a - 1].rstrip()
+            if fold(before).endswith(fold(official)):
+                continue
+            # The words before the parenthesis, as many as the official name has: what was written.
+            ws = list(re.finditer(r"\S+", before))[-len(official.split()):]
+            if not ws:
                 out.append(ctx.issue(LOCALIZED, p, f"“{en}” is given without its official name “{official}”",
                                      (a, a + len(en)), suggestion=official))
                 continue
-            run_text, span = got
-            if not _matches(run_text, official):
-                out.append(ctx.issue(LOCALIZED, p, f"“{run_text}” for {en}: the official name is “{official}”",
-                                     span, suggestion=official))
+            span = (ws[0].start(), ws[-1].end())
+            out.append(ctx.issue(LOCALIZED, p, f"“{text[span[0]:span[1]]}” for {en}: the official name is "
+                                 f"“{official}”", span, suggestion=official))
     return out

@@ -39,6 +39,9 @@ _DOUBLE_SPACE = re.compile(r"(?<=\S) {2,}(?=\S)")
 _DOUBLED = re.compile(r"\b([^\W\d_]+)\s+\1\b", re.IGNORECASE)
 _PAIRS = {"(": ")", "[": "]", "{": "}", "“": "”", "«": "»"}
 _CLOSERS = {v: k for k, v in _PAIRS.items()}
+#: Bracket families: a translation may swap “…” for «…», but not a quote for a parenthesis.
+_FAMILY = {"(": "(", ")": "(", "[": "[", "]": "[", "{": "{", "}": "{",
+           "“": "q", "”": "q", "«": "q", "»": "q", '"': "q"}
 _LOCALE_BAD_QUOTES = {"pt": re.compile(r"[\"«»]"), "es": re.compile(r"\"")}
 _GLUE_KINDS = re.compile(r"glue|glued")
 _REPAIR = re.compile(r"'([^']+)'\s*->\s*'([^']+)'")
@@ -88,6 +91,12 @@ def _split(word: str, lex) -> tuple[str, str] | None:
                 and (len(a) > 2 or len(b) > 2):
             return word[:i], word[i:]
     return None
+
+
+def _token_at(text: str, i: int) -> str:
+    a = text.rfind(" ", 0, i) + 1
+    b = text.find(" ", i)
+    return text[a:b if b >= 0 else len(text)].strip("()“”«»\"'")
 
 
 class _Vocab:
@@ -156,7 +165,10 @@ def run(ctx) -> list:
         for m in _NUM_GLUE.finditer(text):
             a = m.end() - 1
             add(GLUED, f"“{text[max(0, m.start()):m.end() + 6].strip()}”: a number glued to a word", (m.start(), min(len(text), m.end() + 1)))
+        src_tokens = set(src.split())
         for m in _PUNCT_GLUE.finditer(text):
+            if _token_at(text, m.start()) in src_tokens or "/" in _token_at(text, m.start()):
+                continue  # "Magic.Wizards.com": an address, as in the English
             add(GLUED, f"no space after “{text[m.start():m.end() or m.start() + 1] or text[m.start() - 1]}”",
                 (max(0, m.start() - 2), min(len(text), m.end() + 2)))
         for m in _MOJIBAKE.finditer(text):
@@ -169,8 +181,7 @@ def run(ctx) -> list:
                 add(DOUBLED, f"“{m.group(1)}” twice", m.span(), suggestion=m.group(1))
         # Words: glued (splits into two words), typos, untranslated English runs.
         protect = [s for _, s in english_names(text)]
-        src_caps = {fold(n) for n, _ in cap_phrases(src)}
-        protect += [s for n, s in cap_phrases(text) if fold(n) in src_caps]
+        protect += [s for n, s in cap_phrases(text) if fold(n) in src_fold]  # names kept in English
         body = masked(text, protect)
         run_: list = []
         for w in words(body) + [None]:
@@ -192,20 +203,22 @@ def run(ctx) -> list:
             if eng:
                 run_.append(w)
                 continue
-            if len(run_) >= 3:
+            if len(run_) >= 3 and sum(1 for x in run_ if x.text.islower()) >= 2:
                 a, b = run_[0].start, run_[-1].end
                 add(UNTRANSLATED, f"“{text[a:b]}” looks like untranslated English", (a, b))
             run_ = []
         # Brackets and quotes, per piece, only where the English piece is balanced.
-        src_bad = {ch for _o, s in p.source_pieces for ch, _ in _unbalanced(s)}
+        src_bad = {_FAMILY.get(ch, ch) for _o, s in p.source_pieces for ch, _ in _unbalanced(s)}
         for off, piece in p.target_pieces:
             for ch, i in _unbalanced(piece):
-                if ch not in src_bad and _PAIRS.get(ch, ch) not in src_bad and _CLOSERS.get(ch, ch) not in src_bad:
+                if _FAMILY.get(ch, ch) not in src_bad:
                     add(BRACKETS, f"unbalanced “{ch}”", (off + i, off + i + 1))
             if lang == "es":
                 for a, b in sentences(piece):
                     s = piece[a:b]
                     for o, c in (("¿", "?"), ("¡", "!")):
+                        if c in s and o not in s and all(f"{w}{c}" in src for w in re.findall(rf"(\w+){re.escape(c)}", s)):
+                            continue  # "Mirrodin!": part of an English name the English has too
                         if (o in s) != (c in s):
                             add(SPANISH, f"“{o}…{c}” pair incomplete", (off + a, off + b))
             bad_q = _LOCALE_BAD_QUOTES.get(lang)
@@ -219,7 +232,9 @@ def run(ctx) -> list:
                 add(END, f"ends with “{te or 'nothing'}”, the English with “{se or 'nothing'}”",
                     (max(off, end - 1), end), suggestion=se or None)
         if p.base is not None and len(src) >= 40 and text:
-            ratios.append((math.log(len(text) / len(src)), p))
+            # "Anjo Serra (Serra Angel)": the English name in parentheses is not translation length.
+            n = len(text) - sum(b - a + 3 for _, (a, b) in english_names(text))
+            ratios.append((math.log(max(n, 1) / len(src)), p))
     out.extend(_length_outliers(ctx, ratios))
     return out
 
@@ -234,7 +249,7 @@ def _length_outliers(ctx, ratios) -> list:
         mad = statistics.median(abs(x - med) for x in xs) or 0.05
         for x, p in ratios:
             z = 0.6745 * (x - med) / mad
-            if abs(z) > 4.5 and abs(x - med) > 0.35:
+            if abs(z) > 5.5 and abs(x - med) > 0.45:
                 out.append(ctx.issue(LENGTH, p, f"{math.exp(x):.2f}× the English length; this document's "
                                      f"median is {math.exp(med):.2f}× (robust z {z:+.1f})"))
     else:  # too few rules to calibrate on: only gross outliers

@@ -36,7 +36,7 @@ def run(ctx) -> list:
             out.append(ctx.issue(NUMBERING, p, f"numbered {r.id}, but its content is English rule {r.base_id}",
                                  suggestion=r.base_id))
         n = RuleNumber.try_parse(r.id or "")
-        if ctx.complete and n is not None and r.status != "extra":
+        if ctx.complete and n is not None and r.method == "number" and not r.inferred_number:
             if prev is not None and not prev < n:
                 out.append(ctx.issue(NUMBERING, p, f"rule {r.id} comes after {prev}: out of order or duplicated"))
             prev = n
