@@ -49,6 +49,10 @@ def test_official_pdf_and_docx_match_the_txt(fmt, date):
     assert share >= 0.995
     assert doc.meta.format == fmt and doc.meta.effective_date == ref.meta.effective_date
     assert not set(doc.rule_ids) - set(ref.rule_ids), "rules the TXT does not have"
+    # The rest of the model too: introduction, contents, sections, credits.
+    assert _norm(doc.introduction) == _norm(ref.introduction) and _norm(doc.credits) == _norm(ref.credits)
+    assert [(t.number, t.title) for t in doc.toc] == [(t.number, t.title) for t in ref.toc]
+    assert [(x.number, x.title) for x in doc.sections] == [(x.number, x.title) for x in ref.sections]
     same_terms = sum(1 for g in ref.glossary if doc.glossary_term(g.term) is not None
                      and _norm(doc.glossary_term(g.term).definition) == _norm(g.definition))
     assert same_terms >= (len(ref.glossary) if fmt == "docx" else 0.99 * len(ref.glossary))
