@@ -43,3 +43,20 @@ def test_property_repair_only_inserts_spaces(raw, lang):
     assert fixed.replace(" ", "") == raw.replace(" ", "")
     assert len(fixed) - len(raw) == sum(1 for f in finds if f.kind.endswith("-repaired"))
     assert repair_spacing(raw, lang) == (fixed, finds)  # deterministic
+
+
+def test_lexicon_disk_cache_round_trips(tmp_path, monkeypatch):
+    from pipeline.segment import spacing
+
+    monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path))
+    fresh = spacing._build_lexicon("en")
+    spacing.lexicon.cache_clear()
+    try:
+        first = spacing.lexicon("en")  # builds and writes the cache
+        assert list((tmp_path / "lexicons").glob("en-*.marshal"))
+        spacing.lexicon.cache_clear()
+        again = spacing.lexicon("en")  # read back
+        assert again.words == fresh.words == first.words and again.logprob == fresh.logprob
+        assert again.function_words == fresh.function_words
+    finally:
+        spacing.lexicon.cache_clear()

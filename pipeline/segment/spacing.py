@@ -12,8 +12,11 @@ every unknown word that could not be repaired becomes a :class:`Finding`; the fi
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
+import marshal
 import math
+import os
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -96,7 +99,52 @@ def lexicon(lang: str) -> Lexicon:
     strong on verb inflection); frequencies from pyspellchecker's word-frequency lists
     (strong on nouns, adverbs and contractions); plus the project's short list of
     uninflected function words and game nouns (``pipeline/data/lexicon/<lang>.txt``).
+    Merging them takes ~2 s, so the result is cached on disk (``marshal``: plain data,
+    no code) under a key of the sources' versions.
     """
+    key = _sources_key(lang)
+    cache = _cache_dir() / f"{lang}-{key}.marshal"
+    try:
+        words, logprob, fw = marshal.loads(cache.read_bytes())
+        return Lexicon(lang, frozenset(words), logprob, frozenset(fw))
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    lex = _build_lexicon(lang)
+    try:
+        from ..io import atomic_write
+
+        atomic_write(cache, marshal.dumps((sorted(lex.words), lex.logprob, sorted(lex.function_words))))
+        for old in cache.parent.glob(f"{lang}-*.marshal"):
+            if old != cache:
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass  # read-only cache: build each time
+    return lex
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("CRPIPE_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME", os.path.join(Path.home(), ".cache")), "crpipe")
+    return Path(base) / "lexicons"
+
+
+def _sources_key(lang: str) -> str:
+    """Changes when any source of the lexicon changes: packages, extras, profile, this code."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    h = hashlib.sha256(lang.encode())
+    for pkg in ("spacy-lookups-data", "pyspellchecker"):
+        try:
+            h.update(version(pkg).encode())
+        except PackageNotFoundError:
+            h.update(b"-")
+    for f in (_DATA / f"{lang}.txt", Path(__file__), Path(__file__).resolve().parents[1] / "profiles" / "__init__.py"):
+        if f.is_file():
+            h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def _build_lexicon(lang: str) -> Lexicon:
     words: set[str] = set()
     f = _lookups_file(f"{lang}_lemma_lookup.json.gz")
     if f is not None:
