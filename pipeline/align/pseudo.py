@@ -264,7 +264,7 @@ def plant_defects(ps: Pseudo, en: Document, tb: TermBase, per_category: int = 24
         planted.append(Planted(r.id, "references", "added", other))
 
     # anchors: a digit, a mana symbol, a number word
-    digit = re.compile(r"(?<![\w.{/])(?<!seção )(?<!sección )(?<!section )([2-9])(?![\w.}/])")
+    digit = re.compile(r"(?<![\w.{/–-])(?<![Ss]eção )(?<![Ss]ección )(?<![Ss]ection )(?<![Ss]ecção )([2-9])(?![\w.}/])")
     for r in pick(lambda r: digit.search(r.text) is not None and not sub_ref.search(r.text[max(0, digit.search(r.text).start() - 4):digit.search(r.text).end() + 4]), n3):
         m = digit.search(r.text)
         set_text(r, r.text[:m.start(1)] + str(int(m.group(1)) % 9 + 1) + r.text[m.end(1):])
@@ -309,7 +309,10 @@ def plant_defects(ps: Pseudo, en: Document, tb: TermBase, per_category: int = 24
     checked = [t.preferred(lang) for t in tb.terms if t.check and t.preferred(lang) and " " in t.preferred(lang)]
     for r in pick(lambda r: any(f" {p} " in r.text for p in checked), per_category - 2 * n3):
         p = next(p for p in checked if f" {p} " in r.text)
-        set_text(r, term_regex(p).sub(cipher.content[zlib.crc32(p.encode()) % len(cipher.content)], r.text))
+        other = cipher.content[zlib.crc32(p.encode()) % len(cipher.content)]
+        set_text(r, term_regex(p).sub(other, r.text))
+        for e in r.examples:
+            e.text = term_regex(p).sub(other, e.text)
         planted.append(Planted(r.id, "terminology", "dropped", p))
 
     # text damage: glue, typo, mojibake, bracket, doubled word, untranslated, end punctuation, spaces
@@ -401,7 +404,7 @@ def _damage(r: Rule, kind: str, ps: Pseudo, en_rules, rng, lex) -> str:
         r.text = t[:m.start()] + m.group(1) + m.group(2) + t[m.end():]
         return m.group(1) + m.group(2)
     if kind == "typo":
-        w = sorted(w for w in ps.cipher_words[r.id] if re.search(rf"\b{w}\b", t))[0]
+        w = rng.choice(sorted(w for w in ps.cipher_words[r.id] if re.search(rf"\b{w}\b", t)))
         i = len(w) // 2
         bad = w[:i] + w[i + 1] + w[i] + w[i + 2:]
         if bad == w or bad in lex.words:

@@ -29,8 +29,10 @@ def _english_looking(name: str, ctx) -> bool:
 
 def _name_zone(text: str, span, name: str) -> tuple[int, int]:
     k = max(3, 2 * len(name.split()))
-    ws = list(re.finditer(r"\S+", text[:span[0] - 1]))[-k:]
-    return (ws[0].start() if ws else span[0], span[1])
+    head = text[:span[0] - 1]
+    start = max(head.rfind(c) for c in ".;:«“(\n") + 1  # a name does not cross a sentence or quote start
+    ws = list(re.finditer(r"\S+", head[start:]))[-k:]
+    return (start + ws[0].start() if ws else span[0], span[1])
 
 
 def _fmt(v) -> str:

@@ -17,7 +17,7 @@ from collections import Counter
 
 from ...align.lexicon import lexicon
 from ...align.model import Check
-from ...align.text import cap_phrases, english_names, fold, masked, sentences, words
+from ...align.text import cap_phrases, english_names, fold, masked, normalize_sentence, sentences, words
 
 GLUED = Check("damage.glued", "damage", "warning", "Words or numbers glued together (a lost space).")
 TYPO = Check("damage.typo", "damage", "warning", "A word outside the language's lexicon, one or two edits from a word in it.")
@@ -207,6 +207,21 @@ def run(ctx) -> list:
                 a, b = run_[0].start, run_[-1].end
                 add(UNTRANSLATED, f"“{text[a:b]}” looks like untranslated English", (a, b))
             run_ = []
+        # Whole sentences in English: one the English rule has verbatim, or mostly English words.
+        if en is not None:
+            src_sents = {normalize_sentence(src[a:b]) for a, b in sentences(src)}
+            for a, b in sentences(text):
+                if any(a < y and x < b for x, y in flagged):
+                    continue
+                ws = [w.text.casefold() for w in words(text[a:b])]
+                if len(ws) < 4:
+                    continue
+                verbatim = normalize_sentence(text[a:b]) in src_sents
+                en_share = sum(w in en.words for w in ws) / len(ws)
+                only_share = sum(w in en.words and w not in lex.words for w in ws) / len(ws)
+                if verbatim or (en_share >= 0.85 and only_share >= 0.3):
+                    add(UNTRANSLATED, "this sentence is in English" + (" (as in the English rule)" if verbatim else ""),
+                        (a, b))
         # Brackets and quotes, per piece, only where the English piece is balanced.
         src_bad = {_FAMILY.get(ch, ch) for _o, s in p.source_pieces for ch, _ in _unbalanced(s)}
         for off, piece in p.target_pieces:

@@ -1,0 +1,46 @@
+"""Fast variant of benchmarks/bench_align_defects.py: planted defects are found, nothing else is."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import SHARED, needs_shared
+
+TARGETS = {"structure": 0.95, "references": 0.95, "anchors": 0.95, "cardnames": 0.95,
+           "terminology": 0.85, "damage": 0.85}
+
+
+@pytest.fixture(scope="module")
+def cards():
+    from pipeline.align.run import load_cards
+
+    return load_cards(sorted((SHARED / "corpus" / "rulings" / "mtgjson3").glob("*.json")))
+
+
+@needs_shared
+def test_clean_pseudo_translation_draws_no_finding(cr_2025, cards):
+    from pipeline.align.aligner import align_documents
+    from pipeline.align.pseudo import pseudo_translate
+    from pipeline.align.termbase import load_termbase
+
+    tb = load_termbase()
+    ps = pseudo_translate(cr_2025, "pt", tb, cards)
+    assert len(ps.doc.rules) == len(cr_2025.rules) and ps.card_rules  # names rendered "Localized (English)"
+    res = align_documents(ps.doc, cr_2025, cr_2025, map_number=lambda n: n, termbase=tb, cards=cards)
+    assert [(i.rule, i.check, i.message) for i in res.issues] == []
+    assert res.score.per_thousand_words == 0
+
+
+@needs_shared
+@pytest.mark.parametrize("lang,seed", [("pt", 3), ("es", 5)])
+def test_planted_defects_precision_recall(cr_2025, cards, lang, seed):
+    from pipeline.align.evaluate import evaluate
+
+    scores, planted, _ = evaluate(cr_2025, lang, per_category=10, seed=seed, cards=cards)
+    by = {s.category: s for s in scores}
+    assert {p.category for p in planted} == set(by)  # every category got defects
+    for cat, target in TARGETS.items():
+        s = by[cat]
+        assert s.planted >= 8, (cat, s)
+        assert s.recall >= target and s.precision >= target, s.to_dict()
+    assert by["consistency"].recall >= 0.85
