@@ -166,9 +166,20 @@ def translate_text(text: str, lang: str, tb: TermBase, cipher: Cipher, cards: di
     return out
 
 
+_CIPHERS: dict[tuple[str, str], Cipher] = {}
+
+
+def cipher_for(lang: str, tb: TermBase) -> Cipher:
+    """One cipher per language and term base (building one sorts the whole lexicon)."""
+    key = (lang, tb.path)
+    if key not in _CIPHERS:
+        _CIPHERS[key] = Cipher(lang, tb)
+    return _CIPHERS[key]
+
+
 def pseudo_translate(en: Document, lang: str, tb: TermBase, cards=None) -> Pseudo:
     """A pseudo-translation of an English edition (see the module docstring)."""
-    cipher = Cipher(lang, tb)
+    cipher = cipher_for(lang, tb)
     card_names: dict[str, str] = {}
     if cards is not None:
         en_lex = lexicon("en")
@@ -184,9 +195,14 @@ def pseudo_translate(en: Document, lang: str, tb: TermBase, cards=None) -> Pseud
     doc.meta.kind = "translation"
     doc.meta.base_edition = None
     ps = Pseudo(doc, lang)
+    by_first: dict[str, list[str]] = {}
+    for n in card_names:
+        by_first.setdefault(n.split()[0], []).append(n)
     for r in en.rules:
         used: set[str] = set()
-        present = {n: l for n, l in card_names.items() if n in r.text or any(n in e for e in r.example_texts)}
+        seg = "\n".join([r.text, *r.example_texts])
+        present = {n: card_names[n] for w in set(re.findall(r"[A-Z][^\s]*", seg)) for n in by_first.get(w, ())
+                   if n in seg}
         text = translate_text(r.text, lang, tb, cipher, present, used)
         exs = [Example(translate_text(e, lang, tb, cipher, present, used)) for e in r.example_texts]
         nr = Rule(r.id, text, exs, r.parent, list(r.children), r.section, r.level, r.order, r.line)
@@ -231,7 +247,7 @@ def plant_defects(ps: Pseudo, en: Document, tb: TermBase, per_category: int = 24
     for r in pick(lambda r: not r.children and len(r.text) > 60, n3):
         doc.rules.remove(r)
         planted.append(Planted(f"missing:{r.id}", "structure", "missing", r.id))
-    cipher = Cipher(lang, tb)
+    cipher = cipher_for(lang, tb)
     for r in pick(lambda r: r.level == "lettered" and len(r.text) > 80, n3):
         new_id = f"{r.parent}z"
         if doc.rule(new_id) is None and en.rule(new_id) is None:
