@@ -125,10 +125,12 @@ def _typo_of(w: str, lex, vocab: _Vocab) -> str | None:
 def _ingestion_glues(ctx) -> dict[str, list]:
     """Glue findings of ingestion, by rule: (before, after) when the detail names them."""
     out: dict[str, list] = {}
-    for f in ctx.target_doc.findings:
-        if not f.rule or not _GLUE_KINDS.search(f.kind):
-            continue
+    found = [f for f in ctx.target_doc.findings if f.rule and _GLUE_KINDS.search(f.kind)]
+    repaired = [f.span for f in found if f.span and _REPAIR.search(f.detail or "")]
+    for f in found:
         m = _REPAIR.search(f.detail or "")
+        if m is None and f.span and any(a < f.span[1] and f.span[0] < b for a, b in repaired):
+            continue  # the same glue, also reported with its repair
         out.setdefault(f.rule, []).append((f.kind, f.detail, m.group(1) if m else None, m.group(2) if m else None))
     return out
 
@@ -155,11 +157,16 @@ def run(ctx) -> list:
                 flagged.append(span)
             out.append(ctx.issue(check, p, msg, span, suggestion))
 
+        examples = iter(p.target_pieces[1:])
         for kind, detail, before, after in glues.get(p.row.id, []):
             span = None
             if after and after in text:
                 a = text.index(after)
                 span = (a, a + len(after))
+            elif kind == "glued-example":  # the marker that was glued: its example's start, in order
+                off, piece = next(examples, (None, ""))
+                if off is not None:
+                    span = (off, off + (piece.find(":") + 1 if ":" in piece[:20] else min(8, len(piece))))
             add(GLUED, f"ingestion: {detail}" if detail else f"ingestion found {kind}", span,
                 suggestion=after)
         for m in _NUM_GLUE.finditer(text):
