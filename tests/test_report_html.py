@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import base64
+import json
+import os
 import re
 import shutil
+import socket
+import struct
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -102,3 +108,131 @@ def test_report_in_headless_chromium(tmp_path):
     proc = _chromium([f"--screenshot={shot}", "--window-size=1280,900", url], tmp_path)
     assert _console_errors(proc.stderr) == []
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 5000
+
+
+# -- a tiny Chrome DevTools Protocol client (stdlib only: a WebSocket is a few frames) ---------
+
+class _CDP:
+    def __init__(self, ws_url: str):
+        m = re.match(r"ws://([^:/]+):(\d+)(/.*)", ws_url)
+        self.sock = socket.create_connection((m.group(1), int(m.group(2))), timeout=30)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET {m.group(3)} HTTP/1.1\r\nHost: {m.group(1)}:{m.group(2)}\r\nUpgrade: websocket\r\n"
+                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.sock.recv(1)
+        assert b" 101 " in head.split(b"\r\n")[0], head
+        self.next_id = 0
+        self.events: list[dict] = []
+
+    def _recv_exact(self, n: int) -> bytes:
+        buf = b""
+        while len(buf) < n:
+            chunk = self.sock.recv(n - len(buf))
+            if not chunk:
+                raise ConnectionError("devtools socket closed")
+            buf += chunk
+        return buf
+
+    def _recv(self) -> dict:
+        data = b""
+        while True:
+            b0, b1 = self._recv_exact(2)
+            n = b1 & 0x7F
+            if n == 126:
+                n = struct.unpack(">H", self._recv_exact(2))[0]
+            elif n == 127:
+                n = struct.unpack(">Q", self._recv_exact(8))[0]
+            data += self._recv_exact(n)
+            if b0 & 0x80:
+                return json.loads(data.decode("utf-8"))
+
+    def send(self, method: str, params: dict | None = None, session: str | None = None) -> dict:
+        self.next_id += 1
+        msg = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        payload = json.dumps(msg).encode()
+        mask = os.urandom(4)
+        n = len(payload)
+        head = bytes([0x81]) + (bytes([0x80 | n]) if n < 126 else
+                                bytes([0x80 | 126]) + struct.pack(">H", n) if n < 65536 else
+                                bytes([0x80 | 127]) + struct.pack(">Q", n))
+        self.sock.sendall(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        while True:
+            reply = self._recv()
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(reply["error"])
+                return reply.get("result", {})
+            self.events.append(reply)
+
+    def wait_for(self, method: str, timeout: float = 20.0) -> dict:
+        end = time.time() + timeout
+        while time.time() < end:
+            for e in self.events:
+                if e.get("method") == method:
+                    return e
+            self.events.append(self._recv())
+        raise TimeoutError(method)
+
+
+@needs_chromium
+def test_report_driven_over_devtools(tmp_path):
+    """Drive the page like a user: choose a check in the filter, untick a severity, read what is
+    shown, take a screenshot; no console message or exception on the way."""
+    page = tmp_path / "report.html"
+    page.write_text(render_html(_result()), encoding="utf-8")
+    proc = subprocess.Popen([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                             "--disable-component-update", "--no-first-run", "--disable-extensions",
+                             f"--user-data-dir={tmp_path / 'profile'}", "--remote-debugging-port=0", "about:blank"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        ws = None
+        end = time.time() + 60
+        while ws is None and time.time() < end:
+            line = proc.stderr.readline()
+            m = re.search(r"DevTools listening on (ws://\S+)", line)
+            ws = m.group(1) if m else None
+        assert ws, "chromium did not open its devtools endpoint"
+        cdp = _CDP(ws)
+        target = cdp.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        sid = cdp.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Page", "Runtime", "Log"):
+            cdp.send(f"{domain}.enable", session=sid)
+        cdp.send("Page.navigate", {"url": page.as_uri()}, session=sid)
+        cdp.wait_for("Page.loadEventFired")
+
+        def js(expr: str):
+            r = cdp.send("Runtime.evaluate", {"expression": expr, "returnByValue": True}, session=sid)
+            assert "exceptionDetails" not in r, r
+            return r["result"].get("value")
+
+        visible = "Array.from(document.querySelectorAll('tr.row')).filter(r => !r.hidden).map(r => r.querySelector('td.id').firstChild.textContent)"
+        assert js(visible) == ["601.2b", "601.2c", "614.12a", "614.12b"]
+        js("var s=document.getElementById('check-filter'); s.value='damage.typo'; s.dispatchEvent(new Event('change'))")
+        assert js(visible) == ["601.2c"]
+        js("var b=document.querySelector('input.sev[value=warning]'); b.click()")  # untick warnings
+        assert js(visible) == []
+        js("var s=document.getElementById('check-filter'); s.value='all'; s.dispatchEvent(new Event('change'))")
+        js("document.getElementById('only-findings').click()")
+        assert js(visible) == ["614.12a"]  # only rules with findings of the ticked severities (error, info)
+        # The hostile text is a text node: no element was injected, the title is intact.
+        assert js("document.querySelectorAll('img').length") == 0
+        assert js("document.title") == f"Alignment: t{EVIL}.txt"  # shown as text, the script never ran
+        assert "<script>" in js("document.querySelector('tr.row:nth-child(2) .seg').textContent")
+        shot = base64.b64decode(cdp.send("Page.captureScreenshot", {"format": "png"}, session=sid)["data"])
+        (tmp_path / "report.png").write_bytes(shot)
+        assert shot[:8] == b"\x89PNG\r\n\x1a\n" and len(shot) > 5000
+        def noise():
+            return [e for e in cdp.events if e.get("method") in ("Runtime.consoleAPICalled", "Runtime.exceptionThrown")
+                    or (e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")]
+        assert noise() == []
+        # The listener is live: a console error now is seen (so the empty list above means something).
+        js("console.error('probe')")
+        cdp.wait_for("Runtime.consoleAPICalled")
+        assert [e["params"]["args"][0]["value"] for e in noise()] == ["probe"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
