@@ -129,15 +129,14 @@ def build_rows(target: Document, base: Document, current: Document | None, map_n
             return map_number(base_id)
         return base_id if current is not None and current.rule(base_id) is not None else None
 
+    unmatched_objs = {id(r) for r in unmatched}
     for r in target.rules:
-        bid = by_number.get(r.id) if r.id in by_number and r not in unmatched else by_content.get(r.id)
-        if r in unmatched and r.id in by_content:
-            bid = by_content[r.id]
-            status, method = "realigned", "anchors"
-        elif bid is not None:
-            status, method = "aligned", "number"
+        if id(r) in unmatched_objs:
+            bid = by_content.get(r.id)
+            status, method = ("realigned", "anchors") if bid is not None else ("extra", "none")
         else:
-            status, method = "extra", "none"
+            bid = by_number[r.id]
+            status, method = "aligned", "number"
         b = base.rule(bid) if bid else None
         cid = current_of(bid)
         c = current.rule(cid) if (current is not None and cid) else None

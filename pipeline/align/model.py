@@ -89,10 +89,6 @@ class Row:
     inferred_number: bool = False
     issues: list[Issue] = field(default_factory=list)
 
-    @property
-    def key(self) -> str:
-        return self.id or f"missing:{self.base_id}"
-
     def to_dict(self) -> dict:
         return {"id": self.id, "base_id": self.base_id, "current_id": self.current_id, "status": self.status,
                 "method": self.method, "target": self.target, "source": self.source, "current": self.current,
