@@ -134,3 +134,22 @@ def test_cli_bad_input_is_one_line_and_nothing_written(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "pipeline.cli", "align", str(junk), "--reference",
                            str(tmp_path / "nowhere")], capture_output=True, text=True, cwd=root)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+@needs_shared
+def test_build_stage_writes_reports(tmp_path, cr_2025):
+    from pipeline.align.stage import stage_align
+    from pipeline.build import BuildContext, Input
+    from pipeline.ingest.loader import load_document
+
+    root = Path(__file__).resolve().parents[1]
+    seed = next((root / "corpus" / "seeds").glob("001_*.txt"))
+    ctx = BuildContext(corpus=root / "corpus", out=tmp_path, manifest={}, inputs=[Input(seed, "es", "translation", seed.stem)],
+                       reference=cr_2025, editions_dir=EDITIONS)
+    ctx.translations[seed.stem] = load_document(seed, lang="es")
+    stage_align(ctx)
+    names = sorted(p.name for p in ctx.outputs)
+    assert names == [f"align-es-{seed.stem}.{x}" for x in ("csv", "html", "json", "xlf")]
+    data = json.loads((tmp_path / f"align-es-{seed.stem}.json").read_text(encoding="utf-8"))
+    assert data["base_edition"]["label"] == "2025-11-14" and data["current_edition"] == "2025-11-14"
+    assert [s["stage"] for s in ctx.skipped] == ["align: card names"]  # no MTGJSON in this manifest
