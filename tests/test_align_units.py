@@ -205,3 +205,13 @@ def test_english_names_in_parentheses():
     t = "Bastão Quimérico (Chimeric Staff) e Clone (Clone) (consulte a regra 707.2) (Entretanto, a cópia)"
     assert [n for n, _ in english_names(t)] == ["Chimeric Staff", "Clone"]
     assert term_regex("mana value").search("their mana values are")
+
+
+def test_quoted_and_parenthesised_english_names_must_match_the_english():
+    en = _doc("en", [("100.1a", "Voice of All says “Protection from the chosen color.”")])
+    ok = _doc("es", [("100.1a", "«Voice of All» dice «Protección contra el color elegido».")])
+    bad = _doc("es", [("100.1a", "«Voice of Al» dice «Protección contra el color elegido».")])
+    tb = load_termbase()
+    assert [i.check for i in align_documents(ok, en, en, map_number=lambda n: n, termbase=tb).issues] == []
+    iss = [i for i in align_documents(bad, en, en, map_number=lambda n: n, termbase=tb).issues if i.check == "anchors.names"]
+    assert len(iss) == 1 and iss[0].excerpt == "Voice of Al" and iss[0].suggestion == "Voice of All"

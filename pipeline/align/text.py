@@ -119,6 +119,22 @@ def english_names(text: str) -> list[tuple[str, tuple[int, int]]]:
     return out
 
 
+QUOTE_RE = re.compile(r"[“«\"]([^“”«»\"]{1,60})[”»\"]")
+
+
+def quoted_names(text: str) -> list[tuple[str, tuple[int, int]]]:
+    """Quoted capitalised names: “Voice of All”, «Chimeric Staff» (trailing punctuation dropped)."""
+    out = []
+    for m in QUOTE_RE.finditer(text):
+        inner = m.group(1).strip().rstrip(".,;:!?")
+        ws = inner.replace(",", " ").split()
+        if ws and len(ws) <= 6 and all(w[:1].isupper() or w in NAME_JOINERS for w in ws) \
+                and not any(ch.isdigit() for ch in inner):
+            a = m.start(1) + m.group(1).find(inner)
+            out.append((inner, (a, a + len(inner))))
+    return out
+
+
 def cap_phrases(text: str) -> list[tuple[str, tuple[int, int]]]:
     """Runs of capitalised words (possible card names), sentence-initial words included."""
     return [(m.group().rstrip(",").strip(), m.span()) for m in CAP_PHRASE_RE.finditer(text)]

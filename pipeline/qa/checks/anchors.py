@@ -9,7 +9,7 @@ from ...align.model import Check
 from rapidfuzz import fuzz, process
 
 from ...align.lexicon import lexicon
-from ...align.text import cap_phrases, english_names, fold, number_anchors, symbol_spans, words
+from ...align.text import cap_phrases, english_names, fold, number_anchors, quoted_names, symbol_spans, words
 from .references import cited
 
 NUMBERS = Check("anchors.numbers", "anchors", "error",
@@ -17,7 +17,7 @@ NUMBERS = Check("anchors.numbers", "anchors", "error",
 SYMBOLS = Check("anchors.symbols", "anchors", "error",
                 "Mana and tap symbols ({X}, {2}{B}{B}, {T}) differ from the English.")
 NAMES = Check("anchors.names", "anchors", "warning",
-              "An English card name in parentheses does not occur in the English rule.")
+              "An English card name (in parentheses or quoted) does not occur in the English rule.")
 CHECKS = [NUMBERS, SYMBOLS, NAMES]
 
 
@@ -65,8 +65,17 @@ def run(ctx) -> list:
             out.append(ctx.issue(SYMBOLS, p, f"English symbol {v} is missing ({(sc - tc)[v]} fewer)"))
         src_fold = fold(p.source_text)
         src_names = [n for n, _ in cap_phrases(p.source_text)]
-        for name, span in english_names(p.target_text):
-            if fold(name) in src_fold:
+        quoted = quoted_names(p.target_text)
+        for name, span in english_names(p.target_text) + quoted:
+            if re.search(rf"(?<!\w){re.escape(fold(name))}(?!\w)", src_fold):
+                continue
+            if (name, span) in quoted:
+                # A quoted title may be translated; only a near miss of an English name is a defect.
+                near = process.extractOne(name, src_names, scorer=fuzz.ratio, score_cutoff=85) \
+                    if src_names and _english_looking(name, ctx) else None  # not a cognate: "Permanente"
+                if near is not None:
+                    out.append(ctx.issue(NAMES, p, f"“{name}” is not the English name “{near[0]}”", span,
+                                         suggestion=near[0]))
                 continue
             near = process.extractOne(name, src_names, scorer=fuzz.ratio, score_cutoff=75) if src_names else None
             if near is None and not _english_looking(name, ctx):
