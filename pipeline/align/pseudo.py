@@ -292,7 +292,8 @@ def plant_defects(ps: Pseudo, en: Document, tb: TermBase, per_category: int = 24
         set_text(r, r.text[:m.start()] + new + r.text[m.end():])
         planted.append(Planted(r.id, "anchors", "symbol", m.group()))
     nw = NUMBER_WORDS.get(lang, {})
-    nw_re = re.compile(r"\b(" + "|".join(w for w, v in nw.items() if 2 <= v <= 9) + r")\b")
+    # Not inside a localized card name ("Gigante de dos cabezas (Two-Headed Giant)"): that is a name.
+    nw_re = re.compile(r"\b(" + "|".join(w for w, v in nw.items() if 2 <= v <= 9) + r")\b(?![^().]{0,40}\([A-Z])")
     for r in pick(lambda r: nw_re.search(r.text) is not None, per_category - 2 * n3):
         m = nw_re.search(r.text)
         v = nw[m.group(1)]
