@@ -92,10 +92,14 @@ class Rule:
     line: int | None = None
     inferred_number: bool = False
     layout: Layout = field(default_factory=Layout)
+    #: The parsed number, when the segmenter already had it (saves re-parsing ids).
+    num: RuleNumber | None = field(default=None, repr=False, compare=False)
 
     @property
     def number(self) -> RuleNumber:
-        return RuleNumber.parse(self.id)
+        if self.num is None or str(self.num) != self.id:
+            self.num = RuleNumber.parse(self.id)
+        return self.num
 
     @property
     def example_texts(self) -> list[str]:

@@ -32,17 +32,20 @@ def numbering_findings(doc: Document) -> list[Finding]:
     seen: dict[str, int] = {}
     prev: RuleNumber | None = None
     ids = set()
-    nums = [RuleNumber.parse(r.id) for r in doc.rules]
-    for r, n in zip(doc.rules, nums):
+    nums = [r.number for r in doc.rules]
+    keys = [n.sort_key() for n in nums]
+    prev_key = None
+    for r, n, key in zip(doc.rules, nums, keys):
         if r.id in seen:
             out.append(Finding("duplicate", f"{r.id} appears again (first at line {seen[r.id]})", "error", r.id, r.line))
         else:
             seen[r.id] = r.line or 0
-        if prev is not None and n.sort_key() <= prev.sort_key() and r.id != str(prev):
+        if prev is not None and key <= prev_key and r.id != str(prev):
             out.append(Finding("out-of-order", f"{r.id} comes after {prev}", "error", r.id, r.line))
         if not n.letter_valid:
             out.append(Finding("bad-letter", f"{r.id} uses the letter '{n.letter}', which the rules never use", "error", r.id, r.line))
-        prev = n if prev is None or n.sort_key() > prev.sort_key() else prev
+        if prev is None or key > prev_key:
+            prev, prev_key = n, key
         ids.add(r.id)
 
     sec = {s.number for s in doc.sections}

@@ -210,7 +210,14 @@ class _Parser:
             if not line.strip():
                 gap.append(line)
                 continue
-            before = "" if i == a else ("\n" + "\n".join(gap) + "\n" if gap else "\n")
+            if i == a:
+                before = ""
+            elif not gap:
+                before = "\n"
+            elif len(gap) == 1 and not gap[0]:
+                before = "\n\n"  # the usual single blank line
+            else:
+                before = "\n" + "\n".join(gap) + "\n"
             prev_blank = bool(gap) or i == a
             pending_gap, gap = gap, []
 
@@ -219,22 +226,25 @@ class _Parser:
             num = _number(m) if m else None
             if num is not None and self._is_rule_start(m, num, prev_blank, last, para):
                 close()
-                head_text = m.group("text") or ""
-                fixed = _split_number_typo(num, head_text, last)
+                lead, numtxt, mhead, head_text = m.group("lead", "num", "head", "text")
+                head_text = head_text or ""
+                fixed = _split_number_typo(num, head_text, last) if num.sub is None else None
                 if fixed is not None:
                     # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
                     # the number 606.8b.  Read it as the subrule the numbering calls for.
                     num, rest = fixed
                     split = len(head_text) - len(rest)
-                    self.find.append(Finding("malformed-number", f"'{m.group('num')}{m.group('head')}{head_text[:split].strip()}' "
+                    self.find.append(Finding("malformed-number", f"'{numtxt}{mhead}{head_text[:split].strip()}' "
                                              f"read as {num}", "warning", rule=str(num), line=i + 1))
-                    m_head = m.group("lead") + m.group("num") + m.group("head") + head_text[:split]
+                    m_head = lead + numtxt + mhead + head_text[:split]
                     head_text = rest
                 else:
-                    m_head = m.group("lead") + m.group("num") + m.group("head")
+                    m_head = lead + numtxt + mhead
                 order += 1
-                rule = Rule(id=str(num), text="", section=num.section, level=num.level, order=order, line=i + 1)
-                if num.level != "rule":
+                level = num.level
+                rule = Rule(id=str(num), text="", section=num.section, level=level,
+                            order=order, line=i + 1, num=num)
+                if level != "rule":
                     rule.parent = str(num.parent())
                 doc.rules.append(rule)
                 cur_rule, last = rule, num

@@ -19,6 +19,9 @@ def join_lines(lines: list[str], wrapped: bool) -> tuple[str, list[list], str]:
     logical text holds one character for the original break; ``tail`` is the trailing
     whitespace of the last line.
     """
+    if len(lines) == 1:  # most paragraphs are one line
+        body = lines[0].rstrip()
+        return body, [], lines[0][len(body):]
     parts: list[str] = []
     breaks: list[list] = []
     pos = 0
