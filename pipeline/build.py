@@ -21,11 +21,10 @@ from typing import Callable
 import yaml
 
 from .errors import CrpipeError, InputError
-from .io import atomic_write, write_json
+from .io import atomic_write, cache_root, write_json
 from .model import Document
 from .xref.stage import stage_xref
 
-DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "crpipe"
 
 
 @dataclass
@@ -206,7 +205,7 @@ def run_build(corpus: Path, out: Path, reference: Path | None = None, mirror: Pa
             raise InputError("input named in the manifest is missing", inp.path)
     if mirror is None and os.environ.get("CRPIPE_MIRROR"):
         mirror = Path(os.environ["CRPIPE_MIRROR"])
-    ref_path, how, notes = resolve_reference(manifest, reference, mirror, cache or DEFAULT_CACHE, allow_download)
+    ref_path, how, notes = resolve_reference(manifest, reference, mirror, cache or cache_root(), allow_download)
     ctx = BuildContext(corpus=corpus, out=Path(out), manifest=manifest, inputs=inputs,
                        reference_path=ref_path, reference_source=how, notes=notes)
     if mirror is not None and mirror.is_dir():

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -76,9 +75,9 @@ _MEMO: dict[tuple, dict] = {}
 
 
 def _cache_dir() -> Path:
-    base = os.environ.get("CRPIPE_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME", os.path.join(Path.home(), ".cache")), "crpipe")
-    return Path(base) / "inventories"
+    from .io import cache_root
+
+    return cache_root() / "inventories"
 
 
 def rule_refs(text: str, lang: str | None) -> list[str]:

@@ -14,6 +14,18 @@ from pathlib import Path
 from typing import Any, Iterator
 
 
+def cache_root() -> Path:
+    """The one cache folder every stage uses: ``$CRPIPE_CACHE``, else ``$XDG_CACHE_HOME/crpipe``.
+
+    Caches are derived data (edition inventories, lexicons, diff matches); deleting the
+    folder only costs time.
+    """
+    base = os.environ.get("CRPIPE_CACHE")
+    if base:
+        return Path(base)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "crpipe"
+
+
 @contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it onto ``path`` on success."""

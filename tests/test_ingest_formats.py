@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-from pathlib import Path
 
 import pytest
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import http.server
 import json
 import os
-import resource
 import socketserver
 import subprocess
 import sys

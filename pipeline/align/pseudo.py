@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ..model import Document, Example, Rule
 from .lexicon import lexicon
 from .termbase import TermBase, find_all, term_regex
-from .text import NUMBER_WORDS, SYMBOL_RE, WORD_RE, english_names
+from .text import NUMBER_WORDS, SYMBOL_RE, WORD_RE
 
 _EXAMPLE = {"pt": "Exemplo", "es": "Ejemplo"}
 _URL = re.compile(r"\S+\.(?:com|org|net)\S*|\b[A-Z]{2,}\b|\b\d+[a-z]\b")

@@ -44,7 +44,7 @@ def register(app: typer.Typer) -> None:
         """
         from ..align.run import align_file
         from ..errors import InputError
-        from ..report import render_json, write_reports
+        from ..report import write_reports
 
         if fail_on not in ("error", "warning", "info", "never"):
             raise InputError(f"--fail-on must be error, warning, info or never, not {fail_on!r}")

@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from ..export import export_all, search as fts_search
-from ..io import dumps, write_json
+from ..io import write_json
 from ..qa.integrity import check as integrity_check, has_errors
 from .common import console, print_json, user_errors
 

@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from ..errors import InputError
-from ..io import dumps, write_json
+from ..io import write_json
 from .common import console, print_json, user_errors
 
 

@@ -29,8 +29,9 @@ from .worddiff import word_diff
 
 
 def default_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "crpipe"
+    from ..io import cache_root
+
+    return cache_root()
 
 
 def _sha256(path: Path) -> str:

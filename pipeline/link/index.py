@@ -15,7 +15,6 @@ Nothing here is a hard-coded list of keywords or rule numbers: a new edition bri
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 

@@ -315,7 +315,6 @@ class _Parser:
         doc.glossary_heading = Layout(before="\n" + "\n".join(tg) + "\n" if tg else "\n", head=L[start])
         block: list[str] = []
         block_start = None
-        before = ""
 
         def flush():
             nonlocal block, block_start

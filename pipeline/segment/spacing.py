@@ -16,7 +16,6 @@ import hashlib
 import json
 import marshal
 import math
-import os
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -123,9 +122,9 @@ def lexicon(lang: str) -> Lexicon:
 
 
 def _cache_dir() -> Path:
-    base = os.environ.get("CRPIPE_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME", os.path.join(Path.home(), ".cache")), "crpipe")
-    return Path(base) / "lexicons"
+    from ..io import cache_root
+
+    return cache_root() / "lexicons"
 
 
 def _sources_key(lang: str) -> str:

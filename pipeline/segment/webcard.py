@@ -74,7 +74,6 @@ def segment_card(text: str, lang: str | None, source: str | None = None, repair:
     next_letter: RuleNumber | None = None
     order = 0
     titles: list[str] = []
-    body: list[tuple[str, int]] = []  # paragraphs of the current rule's own text
 
     def add_text(rule: Rule, raw: str, i: int) -> None:
         fixed, finds = _repair(raw, lang, offsets[i], rule.id, i + 1, repair)
