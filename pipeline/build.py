@@ -189,9 +189,9 @@ STAGES: list[tuple[str, Stage]] = [
     ("reference edition", stage_reference),
     ("translations", stage_translations),
     ("cross-references", stage_xref),
+    ("edition diff", stage_diff),
     ("align translations", stage_align),
     ("link rulings", stage_link),
-    ("edition diff", stage_diff),
     ("engine validation", stage_engine),
 ]
 

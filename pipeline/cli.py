@@ -26,12 +26,12 @@ app = typer.Typer(
 # Command modules, in the order of the data's path through the pipeline.
 COMMAND_MODULES = [
     "parse",
-    "diff",
-    "build",
     "xref",
+    "diff",
     "align",
     "rulings",
     "engine",
+    "build",
 ]
 
 for _name in COMMAND_MODULES:
