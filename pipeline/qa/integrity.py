@@ -30,24 +30,28 @@ def check(doc: Document) -> list[Finding]:
 def numbering_findings(doc: Document) -> list[Finding]:
     out: list[Finding] = []
     seen: dict[str, int] = {}
-    prev: RuleNumber | None = None
     ids = set()
     nums = [r.number for r in doc.rules]
     keys = [n.sort_key() for n in nums]
-    prev_key = None
-    for r, n, key in zip(doc.rules, nums, keys):
+    first = []  # positions of first occurrences; repeats are duplicates, not disorder
+    for i, (r, n) in enumerate(zip(doc.rules, nums)):
         if r.id in seen:
             out.append(Finding("duplicate", f"{r.id} appears again (first at line {seen[r.id]})", "error", r.id, r.line))
         else:
             seen[r.id] = r.line or 0
-        if prev is not None and key <= prev_key and r.id != str(prev):
-            out.append(Finding("out-of-order", f"{r.id} comes after {prev}", "error", r.id, r.line))
+            first.append(i)
         if not n.letter_valid:
             out.append(Finding("bad-letter", f"{r.id} uses the letter '{n.letter}', which the rules never use", "error", r.id, r.line))
-        if prev is None or key > prev_key:
-            prev, prev_key = n, key
         ids.add(r.id)
-
+    # Out of order = not on the longest increasing run of numbers.  One mistyped number
+    # ("432.2b" among the 423s) is then one finding, not a finding for every rule after it.
+    in_order = _longest_increasing([keys[i] for i in first])
+    for k, i in enumerate(first):
+        if k not in in_order:
+            r = doc.rules[i]
+            before = next((doc.rules[first[j]].id for j in range(k - 1, -1, -1) if j in in_order), None)
+            out.append(Finding("out-of-order", f"{r.id} is out of sequence" + (f" (after {before})" if before else ""),
+                               "error", r.id, r.line))
     sec = {s.number for s in doc.sections}
     for r, n in zip(doc.rules, nums):
         if r.parent is not None and r.parent not in ids:
@@ -55,6 +59,30 @@ def numbering_findings(doc: Document) -> list[Finding]:
         if sec and n.level == "rule" and n.section not in sec:
             out.append(Finding("wrong-section", f"{r.id} belongs to no section heading {n.section}", "warning", r.id, r.line))
     out.extend(_gaps(doc, nums))
+    return out
+
+
+def _longest_increasing(keys: list) -> set[int]:
+    """Indexes of one longest strictly increasing subsequence (patience sorting, O(n log n))."""
+    import bisect
+
+    tails: list = []
+    tails_at: list[int] = []
+    back = [-1] * len(keys)
+    for i, k in enumerate(keys):
+        j = bisect.bisect_left(tails, k)
+        if j == len(tails):
+            tails.append(k)
+            tails_at.append(i)
+        else:
+            tails[j] = k
+            tails_at[j] = i
+        back[i] = tails_at[j - 1] if j else -1
+    out: set[int] = set()
+    i = tails_at[-1] if tails_at else -1
+    while i != -1:
+        out.add(i)
+        i = back[i]
     return out
 
 
