@@ -95,7 +95,7 @@ def _gaps(doc: Document, nums: list[RuleNumber]) -> list[Finding]:
             families.setdefault(r.parent, []).append(n)
     line = {r.id: r.line for r in doc.rules}
     for parent, kids in families.items():
-        kids = sorted(set(kids))
+        kids = sorted(set(kids), key=RuleNumber.sort_key)
         if kids[0].letter is None:
             seq = [k.sub for k in kids]
             expected = range(1, max(seq) + 1)

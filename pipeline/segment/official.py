@@ -177,7 +177,9 @@ class _Parser:
                 self.doc.toc.append(TocEntry("", s, "part"))
 
     def _is_wrapped(self, a: int, b: int) -> bool:
+        # Hard-wrapped editions show it from their first page: a sample of the body decides.
         L = self.lines
+        b = min(b, a + 800)
         cont = sum(1 for i in range(a + 1, b) if L[i].strip() and L[i - 1].strip()
                    and not RULE_LINE.match(L[i]) and not EXAMPLE_LINE.match(L[i]) and not L[i][:1].isspace())
         return cont > 0.15 * max(1, sum(1 for i in range(a, b) if L[i].strip()))
