@@ -8,12 +8,9 @@ building a pipeline.  The term base's ``accept`` list adds game words the tables
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib.util import find_spec
 from pathlib import Path
 
 import re
@@ -25,14 +22,9 @@ _EXTRA = Path(__file__).resolve().parents[1] / "data" / "lexicon"
 
 
 def _table(name: str) -> dict:
-    spec = find_spec("spacy_lookups_data")
-    if spec is None or not spec.submodule_search_locations:
-        return {}
-    p = Path(list(spec.submodule_search_locations)[0]) / "data" / f"{name}.json.gz"
-    if not p.is_file():
-        return {}
-    with gzip.open(p, "rt", encoding="utf-8") as f:
-        return json.load(f)
+    from ..segment.spacing import lookups_table
+
+    return lookups_table(name)
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,18 @@ def _lookups_file(name: str) -> Path | None:
     return p if p.is_file() else None
 
 
+def lookups_table(name: str) -> dict:
+    """A table shipped by spacy-lookups-data (e.g. ``pt_lemma_lookup``), or {} when absent.
+
+    Read straight from the package's data file: no pipeline, no download.
+    """
+    f = _lookups_file(f"{name}.json.gz")
+    if f is None:
+        return {}
+    with gzip.open(f, "rt", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
 @lru_cache(maxsize=None)
 def lexicon(lang: str) -> Lexicon:
     """The words of ``lang`` with unigram log-probabilities.
@@ -145,12 +157,9 @@ def _sources_key(lang: str) -> str:
 
 def _build_lexicon(lang: str) -> Lexicon:
     words: set[str] = set()
-    f = _lookups_file(f"{lang}_lemma_lookup.json.gz")
-    if f is not None:
-        with gzip.open(f, "rt", encoding="utf-8") as fh:
-            table = json.load(fh)
-        words.update(k.casefold() for k in table)
-        words.update(v.casefold() for v in table.values())
+    table = lookups_table(f"{lang}_lemma_lookup")
+    words.update(k.casefold() for k in table)
+    words.update(v.casefold() for v in table.values())
     logprob: dict[str, float] = {}
     try:
         from spellchecker import SpellChecker
