@@ -217,8 +217,9 @@ def _continues(last: RuleNumber | None, num: RuleNumber) -> bool:
     return 0 < num.rule - last.rule <= 10 or (num.rule % 100 == 0 and num.rule // 100 == last.rule // 100 + 1)
 
 
-#: Terms that end like a sentence: "Bury (Obsolete)", "Banding, “Bands with Other”".
-_TERM_TAIL = re.compile(r"\((?:Obsolete|[A-Z][a-z]+)\)$|^[^.“]+(?:, “[^”]+”)+$")
+#: Terms that end like a sentence: "Bury (Obsolete)", "Banding, “Bands with Other”",
+#: "Partner, “Partner—[text],” “Partner with [name]”" (the comma inside the quotes).
+_TERM_TAIL = re.compile(r"\((?:Obsolete|[A-Z][a-z]+)\)$|^[^.“]+(?:,? “[^”]+”)+$")
 #: A definition that ends on a rule number without its full stop ("See rule 603.4").
 _ENDS_WITH_REF = re.compile(r"\brules? \d{3}(?:\.\d{1,3}[a-z]?)?$")
 
