@@ -20,12 +20,13 @@ all pairs: that keeps a diff of two ~3,000-rule editions to tens of milliseconds
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 import numpy as np
 from rapidfuzz import fuzz, process
+
+from ..seq import longest_increasing
 
 #: Bump when matching changes: cached archive matches are keyed by it.
 MATCHER_VERSION = "m6"
@@ -57,28 +58,6 @@ class Matching:
     pairs: dict[int, int] = field(default_factory=dict)  # old index -> new index
     score: dict[int, float] = field(default_factory=dict)  # old index -> similarity 0-100
     how: dict[int, str] = field(default_factory=dict)  # old index -> anchor | gap | family | leftover
-
-
-def _lis(seq: list[int]) -> list[int]:
-    """Indices (into ``seq``) of one longest strictly increasing subsequence."""
-    tails: list[int] = []
-    tails_idx: list[int] = []
-    prev = [-1] * len(seq)
-    for i, v in enumerate(seq):
-        k = bisect_left(tails, v)
-        if k == len(tails):
-            tails.append(v)
-            tails_idx.append(i)
-        else:
-            tails[k] = v
-            tails_idx[k] = i
-        prev[i] = tails_idx[k - 1] if k else -1
-    out = []
-    i = tails_idx[-1] if tails_idx else -1
-    while i >= 0:
-        out.append(i)
-        i = prev[i]
-    return out[::-1]
 
 
 class _Matcher:
@@ -199,7 +178,7 @@ class _Matcher:
 
     def gaps(self) -> None:
         items = sorted(self.m.pairs.items())
-        backbone = [items[k] for k in _lis([j for _, j in items])]
+        backbone = [items[k] for k in longest_increasing([j for _, j in items])]
         bounds = [(-1, -1)] + backbone + [(len(self.old), len(self.new))]
         for (i0, j0), (i1, j1) in zip(bounds, bounds[1:]):
             if i1 - i0 > 1 and j1 - j0 > 1:

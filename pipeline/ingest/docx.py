@@ -59,8 +59,8 @@ def document_xml(data: bytes, path: Path | str | None = None) -> bytes:
             with zf.open(info) as f:
                 xml = f.read(MAX_XML_BYTES + 1)  # the declared size can lie
         except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError) as e:
-            # zipfile raises NotImplementedError for compression methods it lacks (a
-            # crafted or exotic archive): that is bad input, not a bug.
+            # zipfile raises that last one for compression methods it lacks (a crafted
+            # or exotic archive): bad input, not a bug.
             raise InputError(f"cannot unpack {DOCUMENT}: {e}", path) from None
     if len(xml) > MAX_XML_BYTES:
         raise InputError(f"{DOCUMENT} unpacks to more than {MAX_XML_BYTES >> 20} MB: refused as a zip bomb", path)

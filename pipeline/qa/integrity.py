@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..model import Document, Finding
 from ..rulenum import LETTERS, RuleNumber
+from ..seq import longest_increasing
 
 
 def check(doc: Document) -> list[Finding]:
@@ -45,7 +46,7 @@ def numbering_findings(doc: Document) -> list[Finding]:
         ids.add(r.id)
     # Out of order = not on the longest increasing run of numbers.  One mistyped number
     # ("432.2b" among the 423s) is then one finding, not a finding for every rule after it.
-    in_order = _longest_increasing([keys[i] for i in first])
+    in_order = set(longest_increasing([keys[i] for i in first]))
     for k, i in enumerate(first):
         if k not in in_order:
             r = doc.rules[i]
@@ -59,30 +60,6 @@ def numbering_findings(doc: Document) -> list[Finding]:
         if sec and n.level == "rule" and n.section not in sec:
             out.append(Finding("wrong-section", f"{r.id} belongs to no section heading {n.section}", "warning", r.id, r.line))
     out.extend(_gaps(doc, nums))
-    return out
-
-
-def _longest_increasing(keys: list) -> set[int]:
-    """Indexes of one longest strictly increasing subsequence (patience sorting, O(n log n))."""
-    import bisect
-
-    tails: list = []
-    tails_at: list[int] = []
-    back = [-1] * len(keys)
-    for i, k in enumerate(keys):
-        j = bisect.bisect_left(tails, k)
-        if j == len(tails):
-            tails.append(k)
-            tails_at.append(i)
-        else:
-            tails[j] = k
-            tails_at[j] = i
-        back[i] = tails_at[j - 1] if j else -1
-    out: set[int] = set()
-    i = tails_at[-1] if tails_at else -1
-    while i != -1:
-        out.add(i)
-        i = back[i]
     return out
 
 
