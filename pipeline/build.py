@@ -65,6 +65,27 @@ class BuildContext:
         self.outputs.append(p)
         return p
 
+    def card_index(self, stage: str):
+        """The card-name index over the manifest's ``role: cards`` files, read once per build.
+
+        None (with the reason recorded for ``stage``) when there are none or they are unreadable.
+        """
+        if "cards" not in self.shared:
+            files = [i.path for i in self.inputs if i.role == "cards"]
+            index, why = None, "no MTGJSON file in the manifest (role: cards)"
+            if files:
+                from .rulings import load_card_index
+
+                try:
+                    index, why = load_card_index(files), None
+                except CrpipeError as e:
+                    why = e.message
+            self.shared["cards"] = (index, why)
+        index, why = self.shared["cards"]
+        if why:
+            self.skip(stage, why)
+        return index
+
     def track(self, path: Path) -> Path:
         self.outputs.append(Path(path))
         return Path(path)

@@ -12,7 +12,6 @@ def stage_align(ctx) -> None:
     from ..report.xliff import render_xliff
     from .aligner import align_documents
     from .editions import resolve_editions
-    from .run import load_cards
     from .termbase import load_termbase
 
     if not ctx.translations:
@@ -21,8 +20,7 @@ def stage_align(ctx) -> None:
     if ctx.reference is None:
         ctx.skip("align", "no English reference edition to align the translations with")
         return
-    card_files = [i.path for i in ctx.inputs if i.role == "cards"]
-    cards = load_cards(card_files) if card_files else None
+    cards = ctx.card_index("align: card names")
     tb = load_termbase()
     for name in sorted(ctx.translations):
         doc = ctx.translations[name]
@@ -45,5 +43,3 @@ def stage_align(ctx) -> None:
         ctx.write(f"{stem}.html", render_html(res))
         ctx.write(f"{stem}.csv", render_csv(res))
         ctx.write(f"{stem}.xlf", render_xliff(res))
-    if not card_files:
-        ctx.skip("align: card names", "no MTGJSON file in the manifest (role: cards); card-name check not run")

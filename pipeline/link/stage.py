@@ -12,7 +12,7 @@ from ..errors import CrpipeError
 
 
 def stage_link(ctx) -> None:
-    from ..rulings import load_card_index, read_rulings
+    from ..rulings import read_rulings
     from .index import build_index
     from .linker import Linker
     from .run import link_set, links_to_csv, links_to_dict
@@ -25,14 +25,7 @@ def stage_link(ctx) -> None:
     if ctx.reference is None:
         ctx.skip("link rulings", "no English reference edition to link the rulings to")
         return
-    card_files = [i.path for i in ctx.inputs if i.role == "cards"]
-    try:
-        cards = load_card_index(card_files) if card_files else None
-    except CrpipeError as e:
-        ctx.skip("link rulings: card names", e.message)
-        cards = None
-    if not card_files:
-        ctx.skip("link rulings: card names", "no MTGJSON file in the manifest (role: cards); localized card names stay as given")
+    cards = ctx.card_index("link rulings: card names")
     linker = Linker(build_index(ctx.reference))
     maps = translation_maps(ctx.translations, ctx.reference, ctx.editions_dir) if ctx.translations else []
     for inp in inputs:
