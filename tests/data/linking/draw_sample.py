@@ -1,0 +1,73 @@
+"""Draw the ruling-linking sample (issue 15) before any tuning: fixed seed, six sets only.
+
+Run from the repository root:  python tests/data/linking/draw_sample.py ../shared/corpus/rulings/mtgjson3
+Writes tests/data/linking/sample.json (unlabelled).  The split is by card *family*: rulings whose
+text is the same once the card's own name is masked (mechanic boilerplate repeated on many cards)
+are drawn once, so near-copies cannot sit on both sides of the split.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import sys
+from pathlib import Path
+
+SETS = ("AKH", "HOU", "XLN", "RIX", "DOM", "GRN")  # the other twelve are reserved for testing
+SEED = 15
+N = 440  # 400 wanted; a margin for rulings that no rule governs (story notes, ability words)
+TEST_SHARE = 35  # percent of cards in the test split
+
+
+def _mask(text: str, name: str) -> str:
+    for part in [name, *name.split(" // ")]:
+        if part:
+            text = text.replace(part, "CARDNAME")
+            first = part.split(",")[0]
+            text = text.replace(first, "CARDNAME")
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def split_of(card: str) -> str:
+    h = int(hashlib.sha256(card.encode("utf-8")).hexdigest(), 16) % 100
+    return "test" if h < TEST_SHARE else "train"
+
+
+def main(folder: str) -> None:
+    seen: set[str] = set()
+    pool = []
+    for code in SETS:
+        data = json.loads(Path(folder, f"{code}.json").read_text(encoding="utf-8"))
+        for card in sorted(data["cards"], key=lambda c: (c["name"], c.get("number", ""))):
+            name = " // ".join(card["names"]) if card.get("names") and card.get("layout") in ("split", "aftermath") else card["name"]
+            for i, r in enumerate(card.get("rulings") or []):
+                key = _mask(r["text"], name)
+                if key in seen:
+                    continue
+                seen.add(key)
+                pool.append({
+                    "set": code, "card": name, "layout": card.get("layout", "normal"),
+                    "type": card.get("type", ""), "card_text": card.get("text", ""),
+                    "position": i, "date": r["date"], "text": r["text"],
+                })
+    rng = random.Random(SEED)
+    drawn = rng.sample(pool, N)
+    for k, item in enumerate(drawn):
+        item["id"] = f"L{k:03d}"
+        item["split"] = split_of(item["card"])
+    out = {
+        "cr_edition": "2025-11-14",
+        "sets": list(SETS),
+        "seed": SEED,
+        "pool": len(pool),
+        "rulings": drawn,
+    }
+    Path(__file__).with_name("sample.json").write_text(json.dumps(out, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
+    n_test = sum(d["split"] == "test" for d in drawn)
+    print(f"pool {len(pool)} unique rulings; drew {N}: train {N - n_test}, test {n_test}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "../shared/corpus/rulings/mtgjson3")
