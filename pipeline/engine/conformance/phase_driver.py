@@ -245,7 +245,8 @@ class _Game:
         """The object a label or name refers to now, wherever it is (battlefield first)."""
         g = self.g
         cid = self.labels.get(ref)
-        zones = [("battlefield", g.battlefield())] + [("stack", [])] + \
+        stack = [{**g.object(e["source_id"]), "id": e["id"]} for e in g.stack() if e.get("source_id") is not None]
+        zones = [("battlefield", g.battlefield())] + [("stack", stack)] + \
             [(f"graveyard", g.graveyard(n)) for n in (0, 1)] + [("exile", g.exile())] + \
             [("hand", g.hand(n)) for n in (0, 1)]
         for zone, objs in zones:
@@ -283,11 +284,25 @@ class _Game:
             if not hit:
                 raise DriveError(f"{spec}: X = {x} is not offered")
             return hit[0]
+        if kind == "RetargetChoice":  # the scenario's `targets` are the complete new target list
+            want = [self._target(t) for t in targets]
+            del targets[:]
+            hit = [a for a in acts if (a.data or {}).get("new_targets") == want]
+            if not hit:
+                raise DriveError(f"{spec}: the new targets {want} are not offered "
+                                 f"(offered: {[a.data.get('new_targets') for a in acts if a.data]})")
+            return hit[0]
+        if kind == "OptionalEffectChoice":  # "you may": yes unless the scenario says `accept: false`
+            hit = [a for a in acts if (a.data or {}).get("accept") == bool(spec.get("accept", True))]
+            if hit:
+                return hit[0]
         for want in spec.get("choose", ()) or ():
             hit = [a for a in acts if str(want) in json.dumps(a.data)]
             if hit:
                 return hit[0]
         rest = [a for a in acts if a.kind not in ("CancelCast", "PassPriority")]
+        if not rest:  # ManaPayment offers only "pass": pay automatically
+            rest = [a for a in acts if a.kind == "PassPriority"]
         if not rest:
             raise DriveError(f"{spec}: no answer to {kind}")
         return rest[0]
@@ -435,6 +450,8 @@ class _Game:
                 if winner is not None:
                     return "won" if winner == n else "lost"
             return "lost" if p.get("is_eliminated") else "active"
+        if what == "mana":
+            return len((p.get("mana_pool") or {}).get("mana") or [])
         if what == "poison":
             return p.get("poison_counters")
         if what == "exile":
@@ -456,6 +473,8 @@ class _Game:
             return {_COUNTERS_BACK.get(k, k): v for k, v in (o.get("counters") or {}).items() if v}
         if what == "types":
             return list((o.get("card_types") or {}).get("core_types", []))
+        if what == "supertypes":
+            return list((o.get("card_types") or {}).get("supertypes", []))
         if what == "subtypes":
             return list((o.get("card_types") or {}).get("subtypes", []))
         if what == "colors":
