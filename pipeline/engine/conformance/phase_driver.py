@@ -66,6 +66,19 @@ class PhaseResult:
                 "mismatches": self.mismatches, "reason": self.reason, "prompts": self.prompts}
 
 
+def _ints(node: Any) -> set[int]:
+    """Every integer in a prompt answer's payload (object ids, wherever the payload keeps them)."""
+    if isinstance(node, bool):
+        return set()
+    if isinstance(node, int):
+        return {node}
+    if isinstance(node, dict):
+        return set().union(*(_ints(v) for v in node.values())) if node else set()
+    if isinstance(node, list):
+        return set().union(*(_ints(v) for v in node)) if node else set()
+    return set()
+
+
 def _oracle_id(name: str) -> str:
     h = hashlib.sha1(name.encode("utf-8")).hexdigest()
     return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-8{h[17:20]}-{h[20:32]}"
@@ -297,7 +310,11 @@ class _Game:
             if hit:
                 return hit[0]
         for want in spec.get("choose", ()) or ():
-            hit = [a for a in acts if str(want) in json.dumps(a.data)]
+            o = self._object(str(want)) if not isinstance(want, bool) else None
+            if o is not None:  # a card: the answer that names its object id
+                hit = [a for a in acts if o["id"] in _ints(a.data)]
+            else:
+                hit = [a for a in acts if str(want).lower() in json.dumps(a.data).lower()]
             if hit:
                 return hit[0]
         rest = [a for a in acts if a.kind not in ("CancelCast", "PassPriority")]
@@ -340,11 +357,14 @@ class _Game:
         return list((data.get("ability") or {}).get("targets") or data.get("targets") or [])
 
     def resolve(self, spec: dict | None = None, limit: int = 60) -> None:
+        """Pass priority until the stack is empty, or (``resolve: N``) until N objects have left it."""
         spec = spec or {}
         targets = list(spec.get("targets") or [])
+        n = spec.get("resolve")
+        stop = max(len(self.g.stack()) - n, 0) if isinstance(n, int) and not isinstance(n, bool) else 0
         for _ in range(limit):
             self._settle(spec, targets)
-            if not self.g.stack() or self.g.waiting_for()["type"] != "Priority":
+            if len(self.g.stack()) <= stop or self.g.waiting_for()["type"] != "Priority":
                 return
             self._pass()
         raise DriveError("the stack did not empty")
@@ -464,6 +484,8 @@ class _Game:
     def _card(self, ref: str, what: str) -> Any:
         if what == "count":
             return sum(1 for o in self.g.battlefield() if o.get("name") == ref)
+        if what == "all_pt":
+            return sorted(f"{o.get('power')}/{o.get('toughness')}" for o in self.g.battlefield() if o.get("name") == ref)
         o = self._object(ref)
         if o is None:
             return "library" if what == "zone" else None
