@@ -165,7 +165,13 @@ def _act_dies(g: dict) -> dict:
     return out
 
 
+def _act_characteristics(g: dict) -> dict:
+    """An object's characteristics as they are (color from the mana cost, 202.2)."""
+    return characteristics(Permanent.from_data(g["card"])).to_dict()
+
+
 ACTIONS: dict[str, Callable[[dict], dict]] = {
+    "characteristics": _act_characteristics,
     "mana_value": _act_mana_value, "cast": _act_cast, "copy_spell": _act_copy_spell,
     "copy_permanent": _act_copy_permanent, "enter": _act_enter, "zone_change": _act_zone_change,
     "dies": _act_dies,

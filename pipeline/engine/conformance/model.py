@@ -137,8 +137,12 @@ def load_examples(folder: Path = EXAMPLES_DIR) -> list[Example]:
             for a in d.get("actions") or ():
                 if not isinstance(a, dict) or not set(a) & set(ACTION_KINDS):
                     raise InputError(f"{where} ({ref}): unknown action {a!r} (one of {', '.join(ACTION_KINDS)})", path)
+            actions = tuple(d.get("actions") or ())
+            # `refused: true|false` on an action: the rules forbid (allow) it; observed like any fact
+            refusals = tuple(Observation(f"action:{n + 1}", "refused", bool(a["refused"]))
+                             for n, a in enumerate(actions) if "refused" in a)
             ex = Example(ref, rule, int(idx), str(d["quote"]).strip(), path.name, str(d.get("note", "")).strip(),
-                         d.get("board") or {}, tuple(d.get("actions") or ()), _observations(d.get("expect"), where),
+                         d.get("board") or {}, actions, refusals + _observations(d.get("expect"), where),
                          str(d.get("unsupported", "")).strip(), d.get("kernel"))
             if not ex.expect and not ex.unsupported:
                 raise InputError(f"{where} ({ref}): neither observations ('expect') nor an 'unsupported' reason", path)

@@ -164,7 +164,15 @@ class PhaseSuite:
         game = _Game(self, ex)
         try:
             game.setup()
-            for act in ex.actions:
+            for n, act in enumerate(ex.actions):
+                if "refused" in act:  # the outcome is whether phase lets it happen
+                    try:
+                        game.do(act)
+                        game.refusals[f"action:{n + 1}.refused"] = False
+                    except DriveError as e:
+                        game.refusals[f"action:{n + 1}.refused"] = True
+                        game.prompts.append(f"refused: {e}")
+                    continue
                 game.do(act)
         except DriveError as e:
             return PhaseResult(ex.id, "fail", game.observe(ex.expect), [f"could not drive: {e}"], str(e), game.prompts)
@@ -193,6 +201,8 @@ class _Game:
         self.suite, self.ex = suite, ex
         self.labels: dict[str, int] = {}  # label or name -> card_id
         self.prompts: list[str] = []
+        self.refusals: dict[str, bool] = {}
+        self._queues: dict[int, list] = {}  # per action: answers consumed one prompt at a time
         self.g = None
 
     # -- setup ---------------------------------------------------------------------------------
@@ -305,6 +315,12 @@ class _Game:
                 raise DriveError(f"{spec}: the new targets {want} are not offered "
                                  f"(offered: {[a.data.get('new_targets') for a in acts if a.data]})")
             return hit[0]
+        if kind == "OptionalCostChoice":  # kicker and the like: `pay: [true, false, …]`, one per prompt
+            pays = self._queues.setdefault(id(spec), list(spec.get("pay") or []))
+            want = bool(pays.pop(0)) if pays else False
+            hit = [a for a in acts if (a.data or {}).get("pay") is want]
+            if hit:
+                return hit[0]
         if kind == "OptionalEffectChoice":  # "you may": yes unless the scenario says `accept: false`
             hit = [a for a in acts if (a.data or {}).get("accept") == bool(spec.get("accept", True))]
             if hit:
@@ -401,8 +417,11 @@ class _Game:
 
         wf = self.g.waiting_for()
         pairs = [[self._target(b)["Object"], self._target(a)["Object"]] for b, a in blocks.items()]
-        self.g.apply(self._actor(wf), GameAction.from_dict({"type": "DeclareBlockers",
-                                                             "data": {"assignments": pairs}}))
+        try:
+            self.g.apply(self._actor(wf), GameAction.from_dict({"type": "DeclareBlockers",
+                                                                 "data": {"assignments": pairs}}))
+        except (ValueError, RuntimeError) as e:  # phase rejects an illegal declaration
+            raise DriveError(f"the blocks {blocks} are not accepted: {e}") from None
 
     def do(self, act: dict) -> None:
         by = SEATS[act.get("by", "you")]
@@ -443,6 +462,9 @@ class _Game:
             for _ in range(20):
                 if self.g.waiting_for()["type"] == "DeclareBlockers":
                     break
+                if self.g.waiting_for()["type"] != "Priority":
+                    self._settle(act, targets)
+                    continue
                 self._pass()
                 self._settle(act, targets)
             self._declare_blockers(dict(act["block"]))
@@ -455,7 +477,10 @@ class _Game:
             return out
         for o in expect:
             kind, _, ref = o.subject.partition(":")
-            out[o.label()] = self._player(ref, o.field) if kind == "player" else self._card(ref, o.field)
+            if kind == "action":
+                out[o.label()] = self.refusals.get(o.label())
+            else:
+                out[o.label()] = self._player(ref, o.field) if kind == "player" else self._card(ref, o.field)
         return out
 
     def _player(self, seat: str, what: str) -> Any:
