@@ -267,3 +267,49 @@ def _passes(s: Scenario) -> bool:
     except Exception:  # noqa: BLE001 - a crash under a mutant is a kill
         return False
     return not _kernel_differ(s.expect, actual)
+
+
+def mutation_report(run, scenarios: list[Scenario]) -> dict:
+    """The whole check for one suite run plus the kernel's own scenarios: per scenario the
+    perturbations tried and killed, the kernel kill matrix, and the survivors (must be none)."""
+    from .kernel_driver import kernel_runs
+
+    rows: list[ScenarioMutation] = []
+    for ex in run.examples:
+        r = run.phase.get(ex.id)
+        if r is None or r.status != "pass":
+            continue
+        exp = {o.label(): o.value for o in ex.expect}
+        obs = dict(r.observed)
+        rows.append(check_observations(ex.id, "phase", exp, obs,
+                                       mismatches_one))
+    library = {s.id: s for s in scenarios}
+    kernel_scenarios = list(scenarios) + [k for ex in run.examples for k in kernel_runs(ex, library)
+                                          if k.id not in library]
+    matrix = engine_kill_matrix(kernel_scenarios)
+    killers: dict[str, list[str]] = {}
+    for mid, ids in matrix.items():
+        for sid in ids:
+            killers.setdefault(sid, []).append(mid)
+    for s in kernel_scenarios:
+        m = check_kernel_scenario(s)
+        if m is not None:
+            m.engine_mutants = sorted(killers.get(s.id, []))
+            rows.append(m)
+    cr_kernel = {ex.id: sorted({mid for k in kernel_runs(ex, library) for mid in killers.get(k.id, [])})
+                 for ex in run.examples if ex.kernel}
+    return {
+        "scenarios": len(rows), "perturbations": sum(r.perturbations for r in rows),
+        "killed": sum(r.killed for r in rows), "survivors": [r.scenario for r in rows if r.survivor],
+        "unnoticed": {r.scenario: r.unnoticed for r in rows if r.unnoticed},
+        "mutants": mutant_list(), "kill_matrix": matrix,
+        "cr_examples_killed_by_a_kernel_mutant": cr_kernel,
+        "rows": [r.to_dict() for r in rows],
+    }
+
+
+def mismatches_one(expected: Any, got: Any) -> bool:
+    """phase's comparison of one observation (the one :func:`phase_driver.mismatches` uses)."""
+    from .phase_driver import same
+
+    return not same(expected, got)
