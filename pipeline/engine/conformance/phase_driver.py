@@ -307,6 +307,8 @@ class _Game:
             if not hit:
                 raise DriveError(f"{spec}: X = {x} is not offered")
             return hit[0]
+        if kind == "AssignCombatDamage" and spec.get("assign"):
+            return self._assignment(wf, acts, spec["assign"])
         if kind == "RetargetChoice":  # the scenario's `targets` are the complete new target list
             want = [self._target(t) for t in targets]
             del targets[:]
@@ -340,6 +342,23 @@ class _Game:
             raise DriveError(f"{spec}: no answer to {kind}")
         return rest[0]
 
+    def _assignment(self, wf: dict, acts: list, assign: dict) -> Any:
+        """``assign: {ATTACKER: {BLOCKER: n, opponent: m}}``: the example's damage assignment."""
+        from phase import GameAction
+
+        d = wf["data"]
+        names = {self._target(a)["Object"]: a for a in assign}
+        plan = assign.get(names.get(d["attacker_id"])) if d["attacker_id"] in names else None
+        if plan is None:
+            return acts[0]
+        pairs = [[self._target(b)["Object"], int(n)] for b, n in plan.items() if b not in SEATS]
+        to_player = sum(int(n) for b, n in plan.items() if b in SEATS)
+        for a in acts:
+            if a.data.get("assignments") == pairs and a.data.get("trample_damage", 0) == to_player:
+                return a
+        return GameAction.from_dict({"type": "AssignCombatDamage", "data": {
+            "assignments": pairs, "controller_damage": 0, "mode": "Normal", "trample_damage": to_player}})
+
     def _settle(self, spec: dict, targets: list, limit: int = 60) -> None:
         """Answer prompts until someone has priority."""
         for _ in range(limit):
@@ -349,7 +368,12 @@ class _Game:
             acts = self.g.actions()
             if wf["type"] in ("DeclareAttackers", "DeclareBlockers"):
                 return
-            self.g.apply(self._actor(wf), self._answer(wf, acts, spec, targets))
+            answer = self._answer(wf, acts, spec, targets)
+            try:
+                self.g.apply(self._actor(wf), answer)
+            except Exception as e:  # noqa: BLE001 - phase rejects an answer it did not offer
+                offered = [a.data for a in acts]
+                raise DriveError(f"phase refuses {answer.to_dict()} at {wf['type']} (offered: {offered}): {e}") from None
         raise DriveError(f"{spec}: prompts did not settle")
 
     def _actor(self, wf: dict) -> int:
@@ -365,12 +389,13 @@ class _Game:
             raise DriveError(f"cannot pass priority at {self.g.waiting_for()['type']}")
         self.g.apply(self.g.priority_player(), p)
 
-    def _stack_targets(self) -> list:
-        stack = self.g.stack()
-        if not stack:
-            return []
-        data = (stack[-1].get("kind") or {}).get("data") or {}
-        return list((data.get("ability") or {}).get("targets") or data.get("targets") or [])
+    def _stack_targets(self, source_id: int) -> list:
+        """The targets of the topmost stack entry ``source_id`` put there (the stack lists bottom first)."""
+        for entry in reversed(self.g.stack()):
+            if entry.get("source_id") == source_id:
+                data = (entry.get("kind") or {}).get("data") or {}
+                return list((data.get("ability") or {}).get("targets") or data.get("targets") or [])
+        return []
 
     def resolve(self, spec: dict | None = None, limit: int = 60) -> None:
         """Pass priority until the stack is empty, or (``resolve: N``) until N objects have left it."""
@@ -385,10 +410,10 @@ class _Game:
             self._pass()
         raise DriveError("the stack did not empty")
 
-    def step(self, phase_name: str, turns: int = 0, limit: int = 80) -> None:
+    def step(self, phase_name: str, turns: int = 0, spec: dict | None = None, limit: int = 80) -> None:
         until = self.g.turn + turns
         for _ in range(limit):
-            self._settle({}, [])
+            self._settle(spec or {}, [])
             if self.g.phase == phase_name and self.g.turn >= until and not self.g.stack():
                 return
             wf = self.g.waiting_for()
@@ -416,7 +441,8 @@ class _Game:
         from phase import GameAction
 
         wf = self.g.waiting_for()
-        pairs = [[self._target(b)["Object"], self._target(a)["Object"]] for b, a in blocks.items()]
+        pairs = [[self._target(b)["Object"], self._target(a)["Object"]]
+                 for b, attackers in blocks.items() for a in ([attackers] if isinstance(attackers, str) else attackers)]
         try:
             self.g.apply(self._actor(wf), GameAction.from_dict({"type": "DeclareBlockers",
                                                                  "data": {"assignments": pairs}}))
@@ -443,14 +469,14 @@ class _Game:
             self.g.apply(by, cands[0])
             self._settle(act, targets)
             if targets:  # phase picks a lone legal target itself: check it is the one the example names
-                chosen = self._stack_targets()
+                chosen = self._stack_targets(src["id"])
                 want = [self._target(t) for t in targets]
                 if chosen[:len(want)] != want:
                     raise DriveError(f"{name}: phase chose the targets {chosen}, not {want}")
         elif "resolve" in act:
             self.resolve(act)
         elif "step" in act:
-            self.step(act["step"], int(act.get("turns", 0)))
+            self.step(act["step"], int(act.get("turns", 0)), act)
         elif "pass" in act:
             self._pass()
             self._settle(act, targets)
