@@ -431,11 +431,13 @@ class _Game:
     def _declare_attackers(self, names: list[str]) -> None:
         from phase import GameAction
 
-        attacks = [[self._target(n)["Object"], {"type": "Player", "data": 1 - self.g.priority_player()
-                                                 if False else 1}] for n in names]
+        attacks = [[self._target(n)["Object"], {"type": "Player", "data": 1}] for n in names]
         wf = self.g.waiting_for()
-        self.g.apply(self._actor(wf), GameAction.from_dict({"type": "DeclareAttackers",
-                                                             "data": {"attacks": attacks, "bands": []}}))
+        try:
+            self.g.apply(self._actor(wf), GameAction.from_dict({"type": "DeclareAttackers",
+                                                                 "data": {"attacks": attacks, "bands": []}}))
+        except (ValueError, RuntimeError) as e:  # phase rejects an illegal declaration
+            raise DriveError(f"the attack by {names} is not accepted: {e}") from None
 
     def _declare_blockers(self, blocks: dict) -> None:
         from phase import GameAction
@@ -509,6 +511,17 @@ class _Game:
                 out[o.label()] = self._player(ref, o.field) if kind == "player" else self._card(ref, o.field)
         return out
 
+    def _elsewhere(self, ref: str) -> str:
+        """A card in no public zone: in a library, or nowhere at all ("none")."""
+        st = self.g.state()["state"]
+        cid = self.labels.get(ref)
+        for pl in st["players"]:
+            for oid in pl.get("library", []):
+                o = st["objects"].get(str(oid)) or {}
+                if (cid is not None and o.get("card_id") == cid) or (cid is None and o.get("name") == ref):
+                    return "library"
+        return "none"
+
     def _player(self, seat: str, what: str) -> Any:
         n = SEATS[seat]
         p = self.g.player(n)
@@ -539,7 +552,7 @@ class _Game:
             return sorted(f"{o.get('power')}/{o.get('toughness')}" for o in self.g.battlefield() if o.get("name") == ref)
         o = self._object(ref)
         if o is None:
-            return "library" if what == "zone" else None
+            return self._elsewhere(ref) if what == "zone" else None
         if what == "zone":
             return o["_zone"]
         if what == "counters":
