@@ -14,8 +14,10 @@ A file is a mapping ``{section: "6xx", edition: DATE, examples: [...]}``; each e
              subtypes, colors, controller, name}`` or ``{player: you|opponent, life, hand, graveyard, library}``;
 ``unsupported`` (optional) why the example cannot be set as a game at all (a tournament shortcut, a
              subgame): reported with the reason, never run, never counted as agreeing;
-``kernel``   (optional) the same example on our kernel: ``{scenario: ID}`` of ``engine/scenarios`` or
-             an inline ``{action, given, expect}``.
+``kernel``   (optional) the same example on our kernel: ``{scenario: ID}`` of ``engine/scenarios``, an
+             inline ``{action, given, expect}``, or a list of them;
+``finding``  (optional) for an example phase.rs disagrees with: what phase.rs does instead, in words
+             fit for an upstream report (``findings.py`` turns these into a Markdown report).
 """
 
 from __future__ import annotations
@@ -64,7 +66,8 @@ class Example:
     actions: tuple = ()
     expect: tuple[Observation, ...] = ()
     unsupported: str = ""
-    kernel: dict | None = None
+    kernel: dict | list | None = None
+    finding: str = ""
 
     @property
     def encoded(self) -> bool:
@@ -143,7 +146,7 @@ def load_examples(folder: Path = EXAMPLES_DIR) -> list[Example]:
                              for n, a in enumerate(actions) if "refused" in a)
             ex = Example(ref, rule, int(idx), str(d["quote"]).strip(), path.name, str(d.get("note", "")).strip(),
                          d.get("board") or {}, actions, refusals + _observations(d.get("expect"), where),
-                         str(d.get("unsupported", "")).strip(), d.get("kernel"))
+                         str(d.get("unsupported", "")).strip(), d.get("kernel"), str(d.get("finding", "")).strip())
             if not ex.expect and not ex.unsupported:
                 raise InputError(f"{where} ({ref}): neither observations ('expect') nor an 'unsupported' reason", path)
             if ex.expect and ex.unsupported:
