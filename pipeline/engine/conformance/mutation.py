@@ -71,18 +71,13 @@ def check_observations(name: str, engine: str, expected: dict[str, Any], observe
     m = ScenarioMutation(name, engine)
     for label, exp in expected.items():
         got = observed.get(label)
-        for p in perturb(exp):
+        trials = [("expected", p, (p, got)) for p in perturb(exp)] + [("answer", p, (exp, p)) for p in perturb(got)]
+        for side, p, (e, g) in trials:
             m.perturbations += 1
-            if differ(p, got):
+            if differ(e, g):
                 m.killed += 1
             else:
-                m.unnoticed.append(f"expected {label} = {p!r}")
-        for p in perturb(got):
-            m.perturbations += 1
-            if differ(exp, p):
-                m.killed += 1
-            else:
-                m.unnoticed.append(f"answer {label} = {p!r}")
+                m.unnoticed.append(f"{side} {label} = {p!r}")
     return m
 
 

@@ -181,6 +181,16 @@ class PhaseSuite:
         return PhaseResult(ex.id, "fail" if mism else "pass", observed, mism, prompts=game.prompts)
 
 
+def kept_game(engine, you: list[str], opponent: list[str]):
+    """A new two-player game (fixed seed, the first seat starts) once both players keep their hands."""
+    g = engine.new_game(you, opponent, seed=8, first_player=0)
+    for _ in range(2):
+        wf = g.waiting_for()
+        keep = next(a for a in g.actions() if (a.data or {}).get("choice", {}).get("type") == "Keep")
+        g.apply(wf["data"]["pending"][0]["player"], keep)
+    return g
+
+
 def mismatches(expect: tuple[Observation, ...], observed: dict[str, Any]) -> list[str]:
     out = []
     for o in expect:
@@ -221,11 +231,7 @@ class _Game:
             entries = self._entries(seat)
             has_library = any(z == "library" for z, _ in entries)
             decks[seat] = [e["card"] for _, e in entries] + ([] if has_library else [FILLER] * 10)
-        g = self.suite.engine.new_game(decks["you"], decks["opponent"], seed=8, first_player=0)
-        for _ in range(2):  # both keep their opening hands
-            wf = g.waiting_for()
-            keep = next(a for a in g.actions() if (a.data or {}).get("choice", {}).get("type") == "Keep")
-            g.apply(wf["data"]["pending"][0]["player"], keep)
+        g = kept_game(self.suite.engine, decks["you"], decks["opponent"])
         exported = g.state()
         s = exported["state"]
         objs = s["objects"]
