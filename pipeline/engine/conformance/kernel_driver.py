@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...errors import InputError
 from ..runner import ACTIONS, Scenario, load_scenarios, run_scenario
 from .model import Example
 
@@ -40,11 +41,12 @@ def kernel_runs(ex: Example, library: dict[str, Scenario] | None = None) -> list
     for i, b in enumerate(blocks):
         if "scenario" in b:
             if b["scenario"] not in library:
-                raise KeyError(f"{ex.id}: no kernel scenario {b['scenario']!r}")
+                raise InputError(f"{ex.id}: no kernel scenario {b['scenario']!r} in engine/scenarios", ex.file)
             out.append(library[b["scenario"]])
         else:
             if b.get("action") not in ACTIONS:
-                raise KeyError(f"{ex.id}: unknown kernel action {b.get('action')!r}")
+                raise InputError(f"{ex.id}: unknown kernel action {b.get('action')!r} (one of {', '.join(ACTIONS)})",
+                                 ex.file)
             out.append(Scenario(f"{ex.id}/kernel#{i + 1}", "", (ex.rule,), (), f"CR {ex.id}", b["action"],
                                 b.get("given") or {}, b.get("expect") or {}, ex.file))
     return out

@@ -39,7 +39,7 @@ CARD_FIELDS = ("zone", "power", "toughness", "counters", "tapped", "types", "sub
                "name", "keywords", "count", "damage", "supertypes", "all_pt")
 PLAYER_FIELDS = ("life", "hand", "graveyard", "library", "exile", "poison", "status", "mana")
 ZONES = ("battlefield", "hand", "graveyard", "library", "exile")
-ACTION_KINDS = ("cast", "activate", "play", "attack", "block", "resolve", "step", "pass", "respond")
+ACTION_KINDS = ("cast", "activate", "play", "attack", "block", "resolve", "step", "pass")
 
 
 @dataclass(frozen=True)

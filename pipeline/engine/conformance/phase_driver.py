@@ -176,6 +176,9 @@ class PhaseSuite:
                 game.do(act)
         except DriveError as e:
             return PhaseResult(ex.id, "fail", game.observe(ex.expect), [f"could not drive: {e}"], str(e), game.prompts)
+        except (ValueError, RuntimeError) as e:  # phase itself rejected or failed on a step
+            msg = f"phase raised {type(e).__name__}: {e}"
+            return PhaseResult(ex.id, "fail", {}, [msg], msg, game.prompts)
         observed = game.observe(ex.expect)
         mism = mismatches(ex.expect, observed)
         return PhaseResult(ex.id, "fail" if mism else "pass", observed, mism, prompts=game.prompts)
