@@ -11,9 +11,14 @@ medians over runs:
 * the audit against the model edition only;
 * the audit with the archive's history (``--editions``; the diffs' cache is warmed first,
   its cold cost is reported separately);
-* validate-engine against 2025-11-14, and against 2019-06-12 through the diffs.
+* validate-engine against 2025-11-14, and against 2019-06-12 through the diffs (declarations
+  and scenarios; the conformance suite is timed apart);
+* the conformance suite (issue 19): the CR's own examples on the kernel alone, on phase.rs and
+  the kernel, and the whole check (verdicts per example and per rule plus the mutation check),
+  target under 3 minutes.
 
     python benchmarks/bench_engine.py [--editions ../shared/corpus/cr-en/txt] [--files 10000] [--runs 3]
+                                      [--conformance-only]
 """
 
 from __future__ import annotations
@@ -31,6 +36,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pipeline.audit.report import audit_tree  # noqa: E402
+from pipeline.engine.conformance.mutation import mutation_report  # noqa: E402
+from pipeline.engine.conformance.phase_driver import skip_reason  # noqa: E402
+from pipeline.engine.conformance.verdicts import run_suite, verdicts  # noqa: E402
+from pipeline.engine.runner import load_scenarios  # noqa: E402
 from pipeline.engine.validate import validate  # noqa: E402
 from pipeline.segment.official import parse_file  # noqa: E402
 
@@ -108,11 +117,15 @@ def main() -> None:
     ap.add_argument("--editions", type=Path, default=ROOT.parent / "shared/corpus/cr-en/txt")
     ap.add_argument("--files", type=int, default=10_000)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--conformance-only", action="store_true", help="Time only the conformance suite.")
     a = ap.parse_args()
     model_path = a.editions / "2025-11-14.txt"
     if not model_path.is_file():
         sys.exit(f"no 2025-11-14.txt in {a.editions}")
     model = parse_file(model_path)
+    if a.conformance_only:
+        conformance(model, a.runs)
+        return
     with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
         root = Path(tmp) / "tree"
         t0 = time.perf_counter()
@@ -132,14 +145,41 @@ def main() -> None:
         print(f"{'  (first history run, cache as found: ' + f'{first:.1f}s)':52}")
         counts = rep.counts()
         print("  statuses:", ", ".join(f"{k} {v}" for k, v in counts.items()))
-    tv, vrep = timed(lambda: validate(model), max(a.runs, 5))
+    tv, vrep = timed(lambda: validate(model, conformance=False), max(a.runs, 5))
     row(f"validate-engine vs 2025-11-14 ({len(vrep.results)} scenarios)", tv)
     old = parse_file(a.editions / "2019-06-12.txt")
-    validate(old, a.editions, target_label="2019-06-12")  # warm the diffs' cache
-    to, orep = timed(lambda: validate(old, a.editions, target_label="2019-06-12"), max(a.runs, 5))
+    validate(old, a.editions, target_label="2019-06-12", conformance=False)  # warm the diffs' cache
+    to, orep = timed(lambda: validate(old, a.editions, target_label="2019-06-12", conformance=False), max(a.runs, 5))
     row(f"validate-engine vs 2019-06-12 ({len(orep.renumbered)} renumbered)", to)
     ok = statistics.median(th) < 30 and statistics.median(tv) < 5 and statistics.median(to) < 5
     print("\ntargets: audit of 10,000 files < 30 s, validation < 5 s:", "met" if ok else "NOT met")
+    conformance(model, a.runs)
+
+
+def conformance(model, runs: int) -> None:
+    """Issue 19: the CR-example suite; the kernel-only run is the baseline for the ratios."""
+    print(f"\n{'conformance suite':52} {'median':>10} {'min':>10} {'max':>10} {'vs kernel':>9}")
+    tk, krun = timed(lambda: run_suite(use_phase=False), runs)
+    base = statistics.median(tk)
+    row(f"kernel only ({sum(r.status != 'unsupported' for r in krun.kernel.values())} examples run)", tk)
+    if skip_reason():
+        print(f"  phase.rs part skipped: {skip_reason()}")
+        return
+    tp, prun = timed(lambda: run_suite(use_phase=True), runs)
+    row(f"phase.rs + kernel ({sum(r.status != 'unsupported' for r in prun.phase.values())} run on phase)", tp, base)
+    scenarios = load_scenarios()
+
+    def whole():
+        r = run_suite(use_phase=True)
+        rep = verdicts(r, model)
+        rep.mutation = mutation_report(r, scenarios)
+        return rep
+
+    tw, rep = timed(whole, runs)
+    mu = rep.mutation
+    row(f"whole check: verdicts + mutation ({mu['perturbations']} perturbations)", tw, base)
+    print(f"  survivors: {len(mu['survivors'])}; totals: {rep.totals()['phase']}")
+    print("target: the whole conformance check < 180 s:", "met" if statistics.median(tw) < 180 else "NOT met")
 
 
 if __name__ == "__main__":

@@ -46,8 +46,12 @@ def register(app: typer.Typer) -> None:
         rules: Optional[Path] = typer.Option(None, "--rules", help="English CR edition to validate against (default: the engine's edition in $CRPIPE_MIRROR)."),
         editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions holding the declarations' own edition: needed when --rules is another edition, to map renumbered rules through the diffs."),
         json_out: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
-        phase: bool = typer.Option(False, "--phase", help="Also run the adapted scenarios (X-and-copy, persist) on phase.rs "
-                                   "through phase-python (pip install '.[phase]') and show its results next to ours."),
+        phase: Optional[bool] = typer.Option(None, "--phase/--no-phase", help="Run the CR-example conformance suite and "
+                                             "the adapted scenarios on phase.rs through phase-python (pip install "
+                                             "'.[phase]'). Default: when phase-python is installed; otherwise the "
+                                             "phase part is skipped and the report says why."),
+        conformance: bool = typer.Option(True, "--conformance/--no-conformance", help="Run the CR-example "
+                                         "conformance suite (verdict per example and per rule, mutation check)."),
     ):
         """Check the rules engine against an edition of the rules.
 
@@ -57,19 +61,32 @@ def register(app: typer.Typer) -> None:
         scenario cites must be declared, and every scenario must pass.  Prints the coverage
         of the targeted sections (107.3, 118, 202.3, 601.2, 614, 616, 707, 709, 702.79).
 
-        Exit codes: 0 valid (review flags are warnings); 1 a missing or undeclared rule or a
-        failed scenario; 2 unreadable input.
+        The conformance suite runs the CR's own examples (pipeline/engine/conformance) on
+        phase.rs and on our kernel: a verdict per example and per rule (agrees, disagrees,
+        unsupported; recheck when the example's text changed in this edition), and the
+        mutation check (every scenario must fail under some perturbation).
+
+        Exit codes: 0 valid (review flags and phase.rs disagreements are warnings); 1 a
+        missing or undeclared rule, a failed scenario, or a kernel disagreement with a CR
+        example; 2 unreadable input.
         """
+        from ..engine.conformance.phase_driver import skip_reason
         from ..engine.validate import validate
 
+        if phase and skip_reason():
+            raise InputError(f"{skip_reason()}; run without --phase", "--phase")
+        use_phase = phase is not False
         path = _rules_file(rules)
         doc = _load(path)
-        rep = validate(doc, editions, target_label=path.stem if editions else None)
-        rows = _phase_rows() if phase else None
+        rep = validate(doc, editions, target_label=path.stem if editions else None, conformance=conformance,
+                       use_phase=use_phase)
+        rows = _phase_rows() if use_phase and not skip_reason() else None
         if json_out:
             print_json({**rep.to_dict(), **({"phase": [r.to_dict() for r in rows]} if rows is not None else {})})
         else:
             _print_validation(rep)
+            if rep.conformance is not None:
+                _print_conformance(rep.conformance)
             if rows is not None:
                 _print_phase(rows)
         if not rep.ok:
@@ -171,6 +188,31 @@ def _print_validation(rep) -> None:
         t.add_row(row.section, row.declared_as, str(d["rules"]), str(d["implemented"]), str(d["with_scenario"]),
                   str(len(d["uncovered"])))
     console.print(t)
+
+
+def _print_conformance(conf) -> None:
+    tot = conf.totals()
+    s = Table(title=f"the CR's own examples ({conf.suite_edition}) against CR {conf.edition}", show_header=False)
+    s.add_row("examples", str(tot["examples"]))
+    s.add_row("example text in this edition", ", ".join(f"{k} {v}" for k, v in tot["text"].items()))
+    s.add_row("phase.rs", ", ".join(f"{k} {v}" for k, v in tot["phase"].items())
+              + (f" ({conf.phase_skipped})" if conf.phase_skipped else ""))
+    s.add_row("kernel", ", ".join(f"{k} {v}" for k, v in tot["kernel"].items()))
+    if conf.mutation is not None:
+        mu = conf.mutation
+        s.add_row("mutation check", f"{mu['killed']}/{mu['perturbations']} perturbations noticed over "
+                                    f"{mu['scenarios']} scenarios; survivors: {len(mu['survivors'])}")
+    console.print(s)
+    bad = [v for v in conf.verdicts if "disagrees" in (v.phase, v.kernel) or "recheck" in (v.phase, v.kernel)]
+    if bad:
+        t = Table(title="examples to look at")
+        for col in ("example", "here", "phase.rs", "kernel", "what differs"):
+            t.add_column(col)
+        for v in bad:
+            t.add_row(v.example, v.target_rule or "—", v.phase, v.kernel,
+                      escape("; ".join((v.phase_detail if v.phase == "disagrees" else []) +
+                                       (v.kernel_detail if v.kernel == "disagrees" else []))[:200]))
+        console.print(t)
 
 
 def _print_audit(rep, show_ok: bool) -> None:

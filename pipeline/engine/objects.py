@@ -79,7 +79,7 @@ class Characteristics:
         mc = ManaCost.parse(cost) if isinstance(cost, str) else None
         colors = d.get("colors")
         if colors is None:  # 105.2/202.2: color comes from the mana cost unless stated
-            colors = sorted(mc.colors(), key="WUBRG".index) if mc else []
+            colors = cost_colors(mc)
         abilities = tuple(Ability.from_data(a) for a in d.get("abilities", ()))
         if d.get("morph"):
             abilities += (Ability("morph", f"Morph {d['morph']}", (("cost", d["morph"]),)),)
@@ -88,6 +88,11 @@ class Characteristics:
             subtypes=tuple(d.get("subtypes", ())), supertypes=tuple(d.get("supertypes", ())),
             power=d.get("power"), toughness=d.get("toughness"), abilities=abilities,
         )
+
+
+def cost_colors(mc: ManaCost | None) -> list[str]:
+    """An object's colors from its mana cost (105.2, 202.2), in WUBRG order."""
+    return sorted(mc.colors(), key="WUBRG".index) if mc else []
 
 
 #: A face-down permanent's characteristics (rule 708.2a): a 2/2 creature with nothing else.

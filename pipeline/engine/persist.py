@@ -58,7 +58,7 @@ def dies(p: Permanent, battlefield: Sequence[Permanent] = (), prefer: Sequence[s
         return DeathOutcome(death, False, None, notes)
     if not has_persist:
         return DeathOutcome(death, False, None, notes)
-    if p.counter("-1/-1"):
+    if had_minus_counter(p):
         notes.append("had a -1/-1 counter: persist does not trigger")
         return DeathOutcome(death, False, None, notes)
     if p.is_token:
@@ -67,6 +67,11 @@ def dies(p: Permanent, battlefield: Sequence[Permanent] = (), prefer: Sequence[s
     fresh = Permanent(printed=p.printed, owner=p.owner, controller=p.owner, counters=(("-1/-1", 1),))
     back = enter_battlefield(fresh, others, from_zone="graveyard", prefer=prefer, choices=choices)
     return DeathOutcome(death, True, back, notes)
+
+
+def had_minus_counter(p: Permanent) -> bool:
+    """Persist's intervening "if it had no -1/-1 counters on it", by last known information."""
+    return bool(p.counter("-1/-1"))
 
 
 def add_counter(p: Permanent, kind: str, n: int = 1) -> Permanent:

@@ -107,12 +107,9 @@ class PhaseTable:
 
     def game(self, hand: list[str], battlefield: list[str], opponent: list[str] | None = None):
         """A game at its first upkeep: player 0 holds ``hand`` and controls ``battlefield``."""
-        deck = hand + battlefield
-        g = self.engine.new_game(deck, opponent or ["Island"] * 10, seed=8, first_player=0)
-        for _ in range(2):  # both keep their opening hands
-            wf = g.waiting_for()
-            keep = next(a for a in g.actions() if (a.data or {}).get("choice", {}).get("type") == "Keep")
-            g.apply(wf["data"]["pending"][0]["player"], keep)
+        from .conformance.phase_driver import kept_game
+
+        g = kept_game(self.engine, hand + battlefield, opponent or ["Island"] * 10)
         exported = g.state()
         s = exported["state"]
         objs, me = s["objects"], s["players"][0]

@@ -16,14 +16,16 @@ from .errors import EngineError
 from .objects import Characteristics, Permanent
 from .registry import implements
 
-#: 616.1a-e: the category that must be chosen first, in order.
-CATEGORY_ORDER = ("self_replacement", "control", "copy", "back_face", "other")
-_CATEGORY_RULE = {"self_replacement": "616.1a", "control": "616.1b", "copy": "616.1c",
-                  "back_face": "616.1d", "other": "616.1e"}
+#: 616.1b, c and e: the category that must be chosen first, in order.  616.1a (self-replacement
+#: effects of a resolving spell or ability) and 616.1d (a transforming double-faced card entering
+#: back face up) have no producer in this kernel, which resolves no spells and models one face per
+#: permanent: they are not declared, rather than declared and unreachable.
+CATEGORY_ORDER = ("control", "copy", "other")
+_CATEGORY_RULE = {"control": "616.1b", "copy": "616.1c", "other": "616.1e"}
 
 # Ability kinds that make a replacement effect, and the category each belongs to.
 _SELF_ENTER = {"enters_tapped": "other", "as_enters_choose": "other", "enters_with_counters": "other",
-               "enter_as_copy": "copy", "enters_transformed": "back_face"}
+               "enter_as_copy": "copy"}
 _GLOBAL = {"permanents_enter_tapped": "other", "creatures_you_control_enter_as_copy": "copy",
            "opponents_creatures_enter_under_your_control": "control", "graveyard_to_exile": "other"}
 _SELF_ZONE = {"die_to_library": "other"}
@@ -77,6 +79,22 @@ def _is_creature(c: Characteristics) -> bool:
     return "Creature" in c.types
 
 
+def zone_characteristics(p: Permanent, zone: str, battlefield: Sequence[Permanent] = ()) -> Characteristics:
+    """``p``'s characteristics as an object in ``zone``: effects that apply only there included
+    (Yixlid Jailer's "Cards in graveyards lose all abilities")."""
+    c = characteristics(p)
+    if zone == "graveyard" and any(a.kind == "graveyard_lose_abilities"
+                                   for b in battlefield for a in characteristics(b).abilities):
+        c = replace(c, abilities=())
+    return c
+
+
+def entering_view(event: Event) -> str:
+    """The zone whose view of an entering permanent decides its own replacement effects: the
+    battlefield, as it would exist there (614.12) — not the zone it comes from."""
+    return event.to_zone
+
+
 @implements("614.12", "modify how a permanent enters the battlefield", "come from the permanent itself",
             "as it would exist on the battlefield", "general subset")
 @implements("614.1c", "enters with", "As [this permanent] enters")
@@ -89,7 +107,8 @@ def applicable(event: Event, battlefield: Sequence[Permanent], used: set[str]) -
     permanent ("Permanents enter tapped") does not apply to itself."""
     out: list[Replacement] = []
     ignored: list[str] = []
-    me = characteristics(event.obj)
+    me = zone_characteristics(event.obj, entering_view(event) if event.to_zone == "battlefield" else event.from_zone,
+                              battlefield)
     if event.to_zone == "battlefield":
         for a in me.abilities:
             if a.kind in _SELF_ENTER:
@@ -100,7 +119,9 @@ def applicable(event: Event, battlefield: Sequence[Permanent], used: set[str]) -
         pc = characteristics(perm)
         for a in pc.abilities:
             if a.kind == "graveyard_lose_abilities":
-                ignored.append(f"{pc.name}: applies in graveyards, not to a permanent as it would exist on the battlefield (614.12)")
+                if event.from_zone == "graveyard" and event.to_zone == "battlefield":
+                    ignored.append(f"{pc.name}: applies in graveyards, not to a permanent as it would exist on the "
+                                   "battlefield (614.12)")
                 continue
             if a.kind not in _GLOBAL:
                 continue
@@ -167,10 +188,8 @@ def _apply(r: Replacement, e: Event, battlefield: Sequence[Permanent], choices: 
 
 
 @implements("616.1", "two or more replacement and/or prevention effects", "chooses one to apply")
-@implements("616.1a", "self-replacement effects", "must be chosen")
 @implements("616.1b", "under whose control an object would enter the battlefield", "must be chosen")
 @implements("616.1c", "become a copy of another object as it enters the battlefield", "must be chosen")
-@implements("616.1d", "back face up", "must be chosen")
 @implements("616.1e", "Any of the applicable")
 @implements("616.1f", "this process is repeated", "would now be applicable")
 @implements("614.5", "doesn’t invoke itself repeatedly", "only one opportunity")

@@ -22,7 +22,7 @@ from .errors import EngineError, IllegalAction
 from .mana import ManaCost, card_mana_value, mana_value
 from .objects import CardDef, Permanent
 from .persist import add_counter, dies
-from .replacement import Event, enter_battlefield, resolve_event
+from .replacement import Event, enter_battlefield, resolve_event, zone_characteristics
 
 SCENARIO_DIR = Path(__file__).with_name("scenarios")
 
@@ -126,6 +126,7 @@ def _act_copy_permanent(g: dict) -> dict:
     c = characteristics(result)
     face_up = characteristics(replace(result, face_down=False))
     return {**c.to_dict(), "face_down": result.face_down, "can_turn_face_up": can_turn_face_up(result),
+            "counters": dict(result.counters), "tapped": result.tapped,
             "morph_cost": morph_cost(result), "if_turned_face_up": face_up.to_dict(),
             "original": characteristics(original).to_dict()}
 
@@ -141,7 +142,10 @@ def _act_enter(g: dict) -> dict:
         # 707.2: a token created as a copy has the original's copiable values.
         orig = next(b for b in bf if characteristics(b).name == g["token_copy_of"])
         card = replace(card, copy_of=copiable_values(orig), is_token=True)
-    return enter_battlefield(card, bf, g.get("from_zone", "hand"), g.get("prefer", ()), g.get("choices")).to_dict()
+    out = enter_battlefield(card, bf, g.get("from_zone", "hand"), g.get("prefer", ()), g.get("choices")).to_dict()
+    # what the entering card is where it comes from (Yixlid Jailer's effect applies there, 614.12)
+    out["in_from_zone"] = zone_characteristics(card, g.get("from_zone", "hand"), bf).to_dict()
+    return out
 
 
 def _act_zone_change(g: dict) -> dict:
@@ -165,7 +169,13 @@ def _act_dies(g: dict) -> dict:
     return out
 
 
+def _act_characteristics(g: dict) -> dict:
+    """An object's characteristics as they are (color from the mana cost, 202.2)."""
+    return characteristics(Permanent.from_data(g["card"])).to_dict()
+
+
 ACTIONS: dict[str, Callable[[dict], dict]] = {
+    "characteristics": _act_characteristics,
     "mana_value": _act_mana_value, "cast": _act_cast, "copy_spell": _act_copy_spell,
     "copy_permanent": _act_copy_permanent, "enter": _act_enter, "zone_change": _act_zone_change,
     "dies": _act_dies,
@@ -184,6 +194,9 @@ def _match(expected: Any, actual: Any, path: str, out: list[str]) -> None:
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
             out.append(f"{path}: expected a mapping, got {actual!r}")
+            return
+        if not expected and actual:  # `{}` asserts emptiness (no counters), not "anything"
+            out.append(f"{path}: expected an empty mapping, got {actual!r}")
             return
         for k, v in expected.items():
             if k not in actual:

@@ -7,7 +7,10 @@
   review (the rule was reworded);
 * every rule a scenario cites is declared by some behaviour (no undeclared ids);
 * scenario results;
-* coverage of the targeted sections: which rules have an implementation and a scenario.
+* coverage of the targeted sections: which rules have an implementation exercised by a passing
+  scenario (declared but never exercised is reported apart, not counted as implemented);
+* the conformance suite: the CR's own examples run on phase.rs and on the kernel, one verdict
+  per example and per rule (:mod:`pipeline.engine.conformance`), with the mutation check.
 """
 
 from __future__ import annotations
@@ -56,11 +59,13 @@ class CoverageRow:
     rules: list[str]
     implemented: list[str]
     with_scenario: list[str]
+    declared_only: list[str] = field(default_factory=list)  # declared, but no passing scenario exercises it
 
     def to_dict(self) -> dict:
         return {"section": self.section, "declared_as": self.declared_as, "rules": len(self.rules),
                 "implemented": len(self.implemented), "with_scenario": len(self.with_scenario),
                 "implemented_ids": self.implemented, "scenario_ids": self.with_scenario,
+                "declared_only": self.declared_only,
                 "uncovered": [r for r in self.rules if r not in self.implemented and r not in self.with_scenario]}
 
 
@@ -74,6 +79,7 @@ class ValidationReport:
     scenario_missing: list[str]
     results: list[Result]
     coverage: list[CoverageRow]
+    conformance: object | None = None  # conformance.verdicts.ConformanceReport
 
     @property
     def missing(self) -> list[str]:
@@ -93,8 +99,15 @@ class ValidationReport:
         return [r for r in self.results if not r.passed]
 
     @property
+    def kernel_disagreements(self) -> list[str]:
+        if self.conformance is None:
+            return []
+        return [v.example for v in self.conformance.verdicts if v.kernel == "disagrees"]
+
+    @property
     def ok(self) -> bool:
-        return not (self.missing or self.undeclared or self.scenario_missing or self.failed)
+        return not (self.missing or self.undeclared or self.scenario_missing or self.failed
+                    or self.kernel_disagreements)
 
     def to_dict(self) -> dict:
         return {
@@ -106,6 +119,7 @@ class ValidationReport:
             "scenarios": {"total": len(self.results), "passed": sum(r.passed for r in self.results),
                           "results": [r.to_dict() for r in self.results]},
             "coverage": [row.to_dict() for row in self.coverage],
+            **({"conformance": self.conformance.to_dict()} if self.conformance is not None else {}),
         }
 
 
@@ -149,8 +163,11 @@ def _covers(prefix: str, rule_id: str) -> bool:
 
 
 def validate(doc: Document, editions: Path | None = None, target_label: str | None = None,
-             cache_dir: Path | None = None) -> ValidationReport:
-    """Check the engine's declarations and scenarios against ``doc`` (an English edition)."""
+             cache_dir: Path | None = None, conformance: bool = True, use_phase: bool = True,
+             mutation: bool = True) -> ValidationReport:
+    """Check the engine's declarations and scenarios against ``doc`` (an English edition);
+    with ``conformance``, also run the CR-example suite (on phase.rs when ``use_phase`` and
+    phase-python is installed) and, with ``mutation``, the mutation check."""
     decls = all_declarations()
     source = decls[0].edition if decls else ENGINE_EDITION
     nmap = NumberMap(source, doc, target_label, editions, cache_dir)
@@ -179,17 +196,32 @@ def validate(doc: Document, editions: Path | None = None, target_label: str | No
     undeclared = sort_ids(cited - declared)
     scenario_missing = sort_ids(r for r in cited if not (m(r) and doc.rule(m(r))))
     results = [run_scenario(s) for s in scenarios]
+    exercised = {r for res in results if res.passed for r in res.scenario.rules}
+
+    conf = None
+    if conformance:
+        from .conformance.verdicts import run_suite, verdicts
+
+        run = run_suite(use_phase=use_phase)
+        exercised |= {ex.rule for ex in run.examples if run.kernel_verdict(ex) == "agrees"}
+        conf = verdicts(run, doc, m)
+        if mutation:
+            from .conformance.mutation import mutation_report
+
+            conf.mutation = mutation_report(run, scenarios)
 
     impl_t = {m(r) for r in declared} - {None}
+    exer_t = {m(r) for r in exercised} - {None}
     scen_t = {m(r) for r in cited} - {None}
     coverage: list[CoverageRow] = []
     for prefix in TARGET_SECTIONS:
         tp = m(prefix) or prefix
         rules = [r.id for r in doc.rules if _covers(tp, r.id)]
-        coverage.append(CoverageRow(tp, prefix, rules, [r for r in rules if r in impl_t],
-                                    [r for r in rules if r in scen_t]))
+        coverage.append(CoverageRow(tp, prefix, rules, [r for r in rules if r in impl_t and r in exer_t],
+                                    [r for r in rules if r in scen_t],
+                                    [r for r in rules if r in impl_t and r not in exer_t]))
     return ValidationReport(doc.meta.effective_date or "", source, nmap.how, checks, undeclared,
-                            scenario_missing, results, coverage)
+                            scenario_missing, results, coverage, conf)
 
 
 def stage_engine(ctx) -> None:

@@ -1,0 +1,164 @@
+"""Conformance scenarios as data: load, check and flatten them.
+
+A file is a mapping ``{section: "6xx", edition: DATE, examples: [...]}``; each example:
+
+``example``  the rule id and the example's 1-based index among that rule's examples (``613.4d#1``);
+``quote``    the example's text, word for word from ``edition`` (a test checks it);
+``note``     where the example names no card, or a stand-in is used, which card and why;
+``board``    per player (``you``, ``opponent``): ``life`` and the zones ``battlefield``, ``hand``,
+             ``graveyard``, ``library``, ``exile``; an entry is a card name, ``"3 Forest"``, or a
+             mapping ``{card, as, counters, tapped, damage}`` (``as`` labels one of several same-named cards);
+``actions``  ``{cast|activate|play|attack|block|resolve|step|pass: …}`` with the answers to prompts
+             (``targets``, ``x``, ``by``);
+``expect``   observations: ``{card: NAME|LABEL, zone, power, toughness, counters, tapped, types,
+             subtypes, colors, controller, name}`` or ``{player: you|opponent, life, hand, graveyard, library}``;
+``unsupported`` (optional) why the example cannot be set as a game at all (a tournament shortcut, a
+             subgame): reported with the reason, never run, never counted as agreeing;
+``kernel``   (optional) the same example on our kernel: ``{scenario: ID}`` of ``engine/scenarios``, an
+             inline ``{action, given, expect}``, or a list of them;
+``finding``  (optional) for an example phase.rs disagrees with: what phase.rs does instead, in words
+             fit for an upstream report (``findings.py`` turns these into a Markdown report).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ...errors import InputError
+from ...rulenum import RuleNumber
+
+EXAMPLES_DIR = Path(__file__).with_name("examples")
+CARDS_FILE = Path(__file__).with_name("cards.yaml")
+
+#: Observation fields per subject kind; anything else in ``expect`` is an encoding error.
+CARD_FIELDS = ("zone", "power", "toughness", "counters", "tapped", "types", "subtypes", "colors", "controller",
+               "name", "keywords", "count", "damage", "supertypes", "all_pt")
+PLAYER_FIELDS = ("life", "hand", "graveyard", "library", "exile", "poison", "status", "mana")
+ZONES = ("battlefield", "hand", "graveyard", "library", "exile")
+ACTION_KINDS = ("cast", "activate", "play", "attack", "block", "resolve", "step", "pass")
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One expected fact: ``subject`` is ``card:NAME`` or ``player:SEAT``."""
+
+    subject: str
+    field: str
+    value: Any
+
+    def label(self) -> str:
+        return f"{self.subject}.{self.field}"
+
+
+@dataclass(frozen=True)
+class Example:
+    id: str  # "613.4d#1"
+    rule: str
+    index: int
+    quote: str
+    file: str
+    note: str = ""
+    board: dict = field(default_factory=dict)
+    actions: tuple = ()
+    expect: tuple[Observation, ...] = ()
+    unsupported: str = ""
+    kernel: dict | list | None = None
+    finding: str = ""
+
+    @property
+    def encoded(self) -> bool:
+        """A board, actions and observations: the example is set as a game."""
+        return bool(self.expect) and not self.unsupported
+
+    def cards(self) -> list[str]:
+        out: list[str] = []
+        for seat in self.board.values():
+            if not isinstance(seat, dict):
+                continue
+            for zone in ZONES:
+                for entry in seat.get(zone, ()) or ():
+                    name = board_entry(entry)["card"]
+                    if name not in out:
+                        out.append(name)
+        return out
+
+
+def board_entry(entry: Any) -> dict:
+    """``"Forest"`` / ``"3 Forest"`` / ``{card: …}`` → ``{card, n, …}``."""
+    if isinstance(entry, dict):
+        return {"n": 1, **entry}
+    text = str(entry)
+    head, _, rest = text.partition(" ")
+    if head.isdigit() and rest:
+        return {"card": rest, "n": int(head)}
+    return {"card": text, "n": 1}
+
+
+def _observations(items: list, where: str) -> tuple[Observation, ...]:
+    out: list[Observation] = []
+    for item in items or ():
+        if not isinstance(item, dict):
+            raise InputError(f"{where}: an expectation must be a mapping, got {item!r}")
+        if "card" in item:
+            subject, fields = f"card:{item['card']}", CARD_FIELDS
+        elif "player" in item:
+            subject, fields = f"player:{item['player']}", PLAYER_FIELDS
+        else:
+            raise InputError(f"{where}: an expectation names no card or player: {item!r}")
+        for k, v in item.items():
+            if k in ("card", "player"):
+                continue
+            if k not in fields:
+                raise InputError(f"{where}: {k!r} is not an observable of {subject.split(':')[0]} ({', '.join(fields)})")
+            out.append(Observation(subject, k, v))
+    return tuple(out)
+
+
+def load_examples(folder: Path = EXAMPLES_DIR) -> list[Example]:
+    out: list[Example] = []
+    seen: set[str] = set()
+    for path in sorted(Path(folder).glob("*.yaml")):
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as e:
+            raise InputError(f"conformance file is not valid YAML: {e}", path) from None
+        for i, d in enumerate(data.get("examples") or ()):
+            where = f"{path.name} example #{i + 1}"
+            ref = str(d.get("example", ""))
+            rule, _, idx = ref.partition("#")
+            if RuleNumber.try_parse(rule) is None or not idx.isdigit():
+                raise InputError(f"{where}: 'example' must be RULE#N (e.g. 613.4d#1), got {ref!r}", path)
+            if ref in seen:
+                raise InputError(f"{where}: example {ref} is encoded twice", path)
+            seen.add(ref)
+            if not str(d.get("quote", "")).startswith("Example:"):
+                raise InputError(f"{where} ({ref}): 'quote' must hold the example's text, starting 'Example:'", path)
+            for a in d.get("actions") or ():
+                if not isinstance(a, dict) or not set(a) & set(ACTION_KINDS):
+                    raise InputError(f"{where} ({ref}): unknown action {a!r} (one of {', '.join(ACTION_KINDS)})", path)
+            actions = tuple(d.get("actions") or ())
+            # `refused: true|false` on an action: the rules forbid (allow) it; observed like any fact
+            refusals = tuple(Observation(f"action:{n + 1}", "refused", bool(a["refused"]))
+                             for n, a in enumerate(actions) if "refused" in a)
+            ex = Example(ref, rule, int(idx), str(d["quote"]).strip(), path.name, str(d.get("note", "")).strip(),
+                         d.get("board") or {}, actions, refusals + _observations(d.get("expect"), where),
+                         str(d.get("unsupported", "")).strip(), d.get("kernel"), str(d.get("finding", "")).strip())
+            if not ex.expect and not ex.unsupported:
+                raise InputError(f"{where} ({ref}): neither observations ('expect') nor an 'unsupported' reason", path)
+            if ex.expect and ex.unsupported:
+                raise InputError(f"{where} ({ref}): observations and an 'unsupported' reason: give one", path)
+            out.append(ex)
+    return out
+
+
+def load_cards(path: Path = CARDS_FILE) -> dict[str, dict]:
+    """The suite's card pool: name → {cost, types, subtypes, supertypes, pt, text, colors, source}."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as e:
+        raise InputError(f"card file is not valid YAML: {e}", path) from None
+    return {str(k): v for k, v in data.items()}

@@ -1,0 +1,584 @@
+"""Run conformance examples on phase.rs through PyPI ``phase-python`` (the ``phase`` extra).
+
+The suite's card pool (``cards.yaml``) is written as an MTGJSON AtomicCards file and turned
+into phase's card data by its own ``phase-gen``; phase parses each card's text itself, and
+any part it cannot parse comes back as an ``Unimplemented`` effect: such an example is
+reported *unsupported* with phase's own description, never run.
+
+A game is set up by starting a match with every board card in its owner's deck, keeping the
+opening hands, then rewriting the exported state (each card moved to its zone, counters,
+tapped, damage, life) and loading it back.  The game then stands at the first player's
+precombat main phase and the actions are driven through phase's prompts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import io
+import json
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .model import Example, Observation, board_entry, load_cards
+
+SEATS = {"you": 0, "opponent": 1}
+SEAT_NAMES = {0: "you", 1: "opponent"}
+_ZONE = {"battlefield": "Battlefield", "hand": "Hand", "graveyard": "Graveyard", "library": "Library",
+         "exile": "Exile"}
+_COUNTERS = {"+1/+1": "P1P1", "-1/-1": "M1M1"}
+_COUNTERS_BACK = {v: k for k, v in _COUNTERS.items()}
+_COLORS = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green"}
+FILLER = "Wastes"  # the library filler when a board gives none (a basic land without types)
+
+
+def available() -> bool:
+    return importlib.util.find_spec("phase") is not None
+
+
+def skip_reason() -> str | None:
+    """Why the phase part cannot run here, or None."""
+    try:
+        import phase  # noqa: F401
+    except ImportError:
+        return "phase-python is not installed (pip install '.[phase]')"
+    return None
+
+
+class DriveError(RuntimeError):
+    """phase did not offer what the scenario asks for (an action, a target, a value)."""
+
+
+@dataclass
+class PhaseResult:
+    example: str
+    status: str  # pass | fail | unsupported
+    observed: dict[str, Any] = field(default_factory=dict)
+    mismatches: list[str] = field(default_factory=list)
+    reason: str = ""
+    prompts: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"example": self.example, "status": self.status, "observed": self.observed,
+                "mismatches": self.mismatches, "reason": self.reason, "prompts": self.prompts}
+
+
+def _ints(node: Any) -> set[int]:
+    """Every integer in a prompt answer's payload (object ids, wherever the payload keeps them)."""
+    if isinstance(node, bool):
+        return set()
+    if isinstance(node, int):
+        return {node}
+    if isinstance(node, dict):
+        return set().union(*(_ints(v) for v in node.values())) if node else set()
+    if isinstance(node, list):
+        return set().union(*(_ints(v) for v in node)) if node else set()
+    return set()
+
+
+def _oracle_id(name: str) -> str:
+    h = hashlib.sha1(name.encode("utf-8")).hexdigest()
+    return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-8{h[17:20]}-{h[20:32]}"
+
+
+def to_mtgjson(name: str, c: dict) -> dict:
+    """One card of ``cards.yaml`` as an MTGJSON AtomicCards entry (what phase-gen reads)."""
+    colors = list(c.get("colors") or [])
+    d = {"name": name, "manaCost": c.get("cost"), "manaValue": c.get("mv", 0), "types": list(c["types"]),
+         "subtypes": list(c.get("subtypes") or []), "supertypes": list(c.get("supertypes") or []),
+         "text": c.get("text", ""), "layout": "normal", "colors": colors, "colorIdentity": colors,
+         "keywords": list(c.get("keywords") or []), "legalities": {"vintage": "Legal"},
+         "identifiers": {"scryfallOracleId": _oracle_id(name)}}
+    if "pt" in c:
+        p, _, t = str(c["pt"]).partition("/")
+        d["power"], d["toughness"] = p, t
+    if "loyalty" in c:
+        d["loyalty"] = str(c["loyalty"])
+    return d
+
+
+def _unimplemented(node: Any, out: list[str]) -> None:
+    if isinstance(node, dict):
+        if node.get("type") == "Unimplemented":
+            out.append(str(node.get("description") or node.get("name") or "unimplemented"))
+        for v in node.values():
+            _unimplemented(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            _unimplemented(v, out)
+
+
+class PhaseSuite:
+    """One phase engine over the suite's card pool."""
+
+    def __init__(self, cards: dict[str, dict] | None = None):
+        import phase
+        from phase.gen import process_cards
+
+        self.cards = cards if cards is not None else load_cards()
+        self._tmp = tempfile.TemporaryDirectory(prefix="crpipe-conformance-")
+        folder = Path(self._tmp.name)
+        src = folder / "AtomicCards.json"
+        src.write_text(json.dumps({"meta": {"version": "5.2.2"},
+                                   "data": {n: [to_mtgjson(n, c)] for n, c in sorted(self.cards.items())}}),
+                       encoding="utf-8")
+        out = folder / "card-data.json"
+        with contextlib.redirect_stdout(io.StringIO()):  # phase-gen reports on stdout
+            process_cards(str(src), str(out))
+        self.faces = json.loads(out.read_text(encoding="utf-8"))
+        self.engine = phase.Engine.from_path(str(out))
+
+    def close(self) -> None:
+        self._tmp.cleanup()
+
+    def __enter__(self) -> "PhaseSuite":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def unsupported(self, ex: Example) -> str | None:
+        """Why phase cannot run ``ex``: a card it lacks or a text it cannot parse."""
+        if ex.unsupported:
+            return ex.unsupported
+        reasons = []
+        for name in ex.cards():
+            face = self.faces.get(name.lower())
+            if face is None:
+                reasons.append(f"{name}: not in the card pool" if name not in self.cards
+                               else f"{name}: phase-gen produced no card")
+                continue
+            gaps: list[str] = []
+            _unimplemented(face, gaps)
+            if gaps:
+                reasons.append(f"{name}: phase cannot parse " + "; ".join(f"“{g}”" for g in gaps))
+        return "; ".join(reasons) or None
+
+    def run(self, ex: Example) -> PhaseResult:
+        why = self.unsupported(ex)
+        if why:
+            return PhaseResult(ex.id, "unsupported", reason=why)
+        game = _Game(self, ex)
+        try:
+            game.setup()
+            for n, act in enumerate(ex.actions):
+                if "refused" in act:  # the outcome is whether phase lets it happen
+                    try:
+                        game.do(act)
+                        game.refusals[f"action:{n + 1}.refused"] = False
+                    except DriveError as e:
+                        game.refusals[f"action:{n + 1}.refused"] = True
+                        game.prompts.append(f"refused: {e}")
+                    continue
+                game.do(act)
+        except DriveError as e:
+            return PhaseResult(ex.id, "fail", game.observe(ex.expect), [f"could not drive: {e}"], str(e), game.prompts)
+        except (ValueError, RuntimeError) as e:  # phase itself rejected or failed on a step
+            msg = f"phase raised {type(e).__name__}: {e}"
+            return PhaseResult(ex.id, "fail", {}, [msg], msg, game.prompts)
+        observed = game.observe(ex.expect)
+        mism = mismatches(ex.expect, observed)
+        return PhaseResult(ex.id, "fail" if mism else "pass", observed, mism, prompts=game.prompts)
+
+
+def kept_game(engine, you: list[str], opponent: list[str]):
+    """A new two-player game (fixed seed, the first seat starts) once both players keep their hands."""
+    g = engine.new_game(you, opponent, seed=8, first_player=0)
+    for _ in range(2):
+        wf = g.waiting_for()
+        keep = next(a for a in g.actions() if (a.data or {}).get("choice", {}).get("type") == "Keep")
+        g.apply(wf["data"]["pending"][0]["player"], keep)
+    return g
+
+
+def mismatches(expect: tuple[Observation, ...], observed: dict[str, Any]) -> list[str]:
+    out = []
+    for o in expect:
+        got = observed.get(o.label())
+        if not same(o.value, got):
+            out.append(f"{o.label()}: the rules say {o.value!r}, the engine has {got!r}")
+    return out
+
+
+def same(expected: Any, got: Any) -> bool:
+    if isinstance(expected, list) and isinstance(got, list):
+        return sorted(map(str, expected)) == sorted(map(str, got))
+    return expected == got
+
+
+class _Game:
+    def __init__(self, suite: PhaseSuite, ex: Example):
+        self.suite, self.ex = suite, ex
+        self.labels: dict[str, int] = {}  # label or name -> card_id
+        self.prompts: list[str] = []
+        self.refusals: dict[str, bool] = {}
+        self._queues: dict[int, list] = {}  # per action: answers consumed one prompt at a time
+        self.g = None
+
+    # -- setup ---------------------------------------------------------------------------------
+    def _entries(self, seat: str) -> list[tuple[str, dict]]:
+        side = self.ex.board.get(seat) or {}
+        out = []
+        for zone in _ZONE:
+            for e in side.get(zone, ()) or ():
+                e = board_entry(e)
+                out.extend((zone, e) for _ in range(int(e["n"])))
+        return out
+
+    def setup(self) -> None:
+        decks = {}
+        for seat in SEATS:
+            entries = self._entries(seat)
+            has_library = any(z == "library" for z, _ in entries)
+            decks[seat] = [e["card"] for _, e in entries] + ([] if has_library else [FILLER] * 10)
+        g = kept_game(self.suite.engine, decks["you"], decks["opponent"])
+        exported = g.state()
+        s = exported["state"]
+        objs = s["objects"]
+        for seat, n in SEATS.items():
+            pl = s["players"][n]
+            pool = [o for o in pl["hand"] + pl["library"]]
+            pl["hand"], pl["library"], pl["graveyard"] = [], [], []
+            side = self.ex.board.get(seat) or {}
+            if "life" in side:
+                pl["life"] = int(side["life"])
+            for zone, e in self._entries(seat):
+                oid = next((o for o in pool if objs[str(o)]["name"] == e["card"]), None)
+                if oid is None:
+                    raise DriveError(f"no {e['card']} among {seat}'s cards")
+                pool.remove(oid)
+                self._place(s, pl, objs[str(oid)], oid, zone, e)
+                label = e.get("as") or e["card"]
+                self.labels.setdefault(label, objs[str(oid)]["card_id"])
+            for oid in pool:  # filler: the library
+                self._place(s, pl, objs[str(oid)], oid, "library", {})
+        self.g = self.suite.engine.load_game(exported)
+        self.step("PreCombatMain")
+
+    @staticmethod
+    def _place(s: dict, pl: dict, o: dict, oid: int, zone: str, e: dict) -> None:
+        o["zone"] = _ZONE[zone]
+        if zone == "battlefield":
+            s["battlefield"].append(oid)
+            o["entered_battlefield_turn"] = 0
+            o["tapped"] = bool(e.get("tapped", False))
+            o["damage_marked"] = int(e.get("damage", 0))
+            o["counters"] = {_COUNTERS.get(k, k): int(v) for k, v in (e.get("counters") or {}).items()}
+        elif zone == "exile":
+            s["exile"].append(oid)
+        else:
+            pl[zone].append(oid)
+
+    # -- driving -----------------------------------------------------------------------------
+    def _object(self, ref: str) -> dict | None:
+        """The object a label or name refers to now, wherever it is (battlefield first)."""
+        g = self.g
+        cid = self.labels.get(ref)
+        stack = [{**g.object(e["source_id"]), "id": e["id"]} for e in g.stack() if e.get("source_id") is not None]
+        zones = [("battlefield", g.battlefield())] + [("stack", stack)] + \
+            [(f"graveyard", g.graveyard(n)) for n in (0, 1)] + [("exile", g.exile())] + \
+            [("hand", g.hand(n)) for n in (0, 1)]
+        for zone, objs in zones:
+            for o in objs:
+                if (cid is not None and o.get("card_id") == cid) or (cid is None and o.get("name") == ref):
+                    return {**o, "_zone": zone}
+        return None
+
+    def _target(self, ref: str) -> dict:
+        if ref in SEATS:
+            return {"Player": SEATS[ref]}
+        o = self._object(ref)
+        if o is None:
+            raise DriveError(f"no object {ref!r} to target")
+        return {"Object": o["id"]}
+
+    def _answer(self, wf: dict, acts: list, spec: dict, targets: list) -> Any:
+        kind = wf["type"]
+        self.prompts.append(kind)
+        if kind == "TargetSelection" or any(a.kind == "ChooseTarget" for a in acts):
+            choose = [a for a in acts if a.kind == "ChooseTarget"]
+            if targets:
+                want = self._target(targets.pop(0))
+                hit = [a for a in choose if (a.data or {}).get("target") == want]
+                if not hit:
+                    raise DriveError(f"{spec}: {want} is not offered as a target "
+                                     f"(offered: {[a.data.get('target') for a in choose]})")
+                return hit[0]
+            done = [a for a in acts if a.kind in ("ConfirmTargets", "FinishTargets", "SkipTarget")]
+            if done:
+                return done[0]
+        if kind == "ChooseXValue":
+            x = spec.get("x")
+            hit = [a for a in acts if a.kind == "ChooseX" and a.data.get("value") == x]
+            if not hit:
+                raise DriveError(f"{spec}: X = {x} is not offered")
+            return hit[0]
+        if kind == "AssignCombatDamage" and spec.get("assign"):
+            return self._assignment(wf, acts, spec["assign"])
+        if kind == "RetargetChoice":  # the scenario's `targets` are the complete new target list
+            want = [self._target(t) for t in targets]
+            del targets[:]
+            hit = [a for a in acts if (a.data or {}).get("new_targets") == want]
+            if not hit:
+                raise DriveError(f"{spec}: the new targets {want} are not offered "
+                                 f"(offered: {[a.data.get('new_targets') for a in acts if a.data]})")
+            return hit[0]
+        if kind == "OptionalCostChoice":  # kicker and the like: `pay: [true, false, …]`, one per prompt
+            pays = self._queues.setdefault(id(spec), list(spec.get("pay") or []))
+            want = bool(pays.pop(0)) if pays else False
+            hit = [a for a in acts if (a.data or {}).get("pay") is want]
+            if hit:
+                return hit[0]
+        if kind == "OptionalEffectChoice":  # "you may": yes unless the scenario says `accept: false`
+            hit = [a for a in acts if (a.data or {}).get("accept") == bool(spec.get("accept", True))]
+            if hit:
+                return hit[0]
+        for want in spec.get("choose", ()) or ():
+            o = self._object(str(want)) if not isinstance(want, bool) else None
+            if o is not None:  # a card: the answer that names its object id
+                hit = [a for a in acts if o["id"] in _ints(a.data)]
+            else:
+                hit = [a for a in acts if str(want).lower() in json.dumps(a.data).lower()]
+            if hit:
+                return hit[0]
+        rest = [a for a in acts if a.kind not in ("CancelCast", "PassPriority")]
+        if not rest:  # ManaPayment offers only "pass": pay automatically
+            rest = [a for a in acts if a.kind == "PassPriority"]
+        if not rest:
+            raise DriveError(f"{spec}: no answer to {kind}")
+        return rest[0]
+
+    def _assignment(self, wf: dict, acts: list, assign: dict) -> Any:
+        """``assign: {ATTACKER: {BLOCKER: n, opponent: m}}``: the example's damage assignment."""
+        from phase import GameAction
+
+        d = wf["data"]
+        names = {self._target(a)["Object"]: a for a in assign}
+        plan = assign.get(names.get(d["attacker_id"])) if d["attacker_id"] in names else None
+        if plan is None:
+            return acts[0]
+        pairs = [[self._target(b)["Object"], int(n)] for b, n in plan.items() if b not in SEATS]
+        to_player = sum(int(n) for b, n in plan.items() if b in SEATS)
+        for a in acts:
+            if a.data.get("assignments") == pairs and a.data.get("trample_damage", 0) == to_player:
+                return a
+        return GameAction.from_dict({"type": "AssignCombatDamage", "data": {
+            "assignments": pairs, "controller_damage": 0, "mode": "Normal", "trample_damage": to_player}})
+
+    def _settle(self, spec: dict, targets: list, limit: int = 60) -> None:
+        """Answer prompts until someone has priority."""
+        for _ in range(limit):
+            wf = self.g.waiting_for()
+            if wf["type"] in ("Priority", "GameOver") or not self.g.actions():
+                return
+            acts = self.g.actions()
+            if wf["type"] in ("DeclareAttackers", "DeclareBlockers"):
+                return
+            answer = self._answer(wf, acts, spec, targets)
+            try:
+                self.g.apply(self._actor(wf), answer)
+            except Exception as e:  # noqa: BLE001 - phase rejects an answer it did not offer
+                offered = [a.data for a in acts]
+                raise DriveError(f"phase refuses {answer.to_dict()} at {wf['type']} (offered: {offered}): {e}") from None
+        raise DriveError(f"{spec}: prompts did not settle")
+
+    def _actor(self, wf: dict) -> int:
+        d = wf.get("data") or {}
+        if "player" in d:
+            return int(d["player"])
+        return self.g.priority_player()
+
+    def _pass(self) -> None:
+        acts = self.g.actions()
+        p = next((a for a in acts if a.kind == "PassPriority"), None)
+        if p is None:
+            raise DriveError(f"cannot pass priority at {self.g.waiting_for()['type']}")
+        self.g.apply(self.g.priority_player(), p)
+
+    def _stack_targets(self, source_id: int) -> list:
+        """The targets of the topmost stack entry ``source_id`` put there (the stack lists bottom first)."""
+        for entry in reversed(self.g.stack()):
+            if entry.get("source_id") == source_id:
+                data = (entry.get("kind") or {}).get("data") or {}
+                return list((data.get("ability") or {}).get("targets") or data.get("targets") or [])
+        return []
+
+    def resolve(self, spec: dict | None = None, limit: int = 60) -> None:
+        """Pass priority until the stack is empty, or (``resolve: N``) until N objects have left it."""
+        spec = spec or {}
+        targets = list(spec.get("targets") or [])
+        n = spec.get("resolve")
+        stop = max(len(self.g.stack()) - n, 0) if isinstance(n, int) and not isinstance(n, bool) else 0
+        for _ in range(limit):
+            self._settle(spec, targets)
+            if len(self.g.stack()) <= stop or self.g.waiting_for()["type"] != "Priority":
+                return
+            self._pass()
+        raise DriveError("the stack did not empty")
+
+    def step(self, phase_name: str, turns: int = 0, spec: dict | None = None, limit: int = 80) -> None:
+        until = self.g.turn + turns
+        for _ in range(limit):
+            self._settle(spec or {}, [])
+            if self.g.phase == phase_name and self.g.turn >= until and not self.g.stack():
+                return
+            wf = self.g.waiting_for()
+            if wf["type"] == "DeclareAttackers":
+                self._declare_attackers([])
+                continue
+            if wf["type"] == "DeclareBlockers":
+                self._declare_blockers({})
+                continue
+            if wf["type"] == "GameOver":
+                raise DriveError(f"the game ended before {phase_name}")
+            self._pass()
+        raise DriveError(f"never reached {phase_name}")
+
+    def _declare_attackers(self, names: list[str]) -> None:
+        from phase import GameAction
+
+        attacks = [[self._target(n)["Object"], {"type": "Player", "data": 1}] for n in names]
+        wf = self.g.waiting_for()
+        try:
+            self.g.apply(self._actor(wf), GameAction.from_dict({"type": "DeclareAttackers",
+                                                                 "data": {"attacks": attacks, "bands": []}}))
+        except (ValueError, RuntimeError) as e:  # phase rejects an illegal declaration
+            raise DriveError(f"the attack by {names} is not accepted: {e}") from None
+
+    def _declare_blockers(self, blocks: dict) -> None:
+        from phase import GameAction
+
+        wf = self.g.waiting_for()
+        pairs = [[self._target(b)["Object"], self._target(a)["Object"]]
+                 for b, attackers in blocks.items() for a in ([attackers] if isinstance(attackers, str) else attackers)]
+        try:
+            self.g.apply(self._actor(wf), GameAction.from_dict({"type": "DeclareBlockers",
+                                                                 "data": {"assignments": pairs}}))
+        except (ValueError, RuntimeError) as e:  # phase rejects an illegal declaration
+            raise DriveError(f"the blocks {blocks} are not accepted: {e}") from None
+
+    def do(self, act: dict) -> None:
+        by = SEATS[act.get("by", "you")]
+        targets = list(act.get("targets") or [])
+        if "cast" in act or "activate" in act or "play" in act:
+            name = act.get("cast") or act.get("activate") or act.get("play")
+            kind = "CastSpell" if "cast" in act else "ActivateAbility" if "activate" in act else "PlayLand"
+            self._settle(act, targets)
+            if self.g.priority_player() != by:
+                self._pass()  # the other player passes so that `by` gets priority (nothing resolves: both must pass)
+            src = self._object(name)
+            cands = [a for a in self.g.actions() if a.kind == kind
+                     and src is not None and (a.data or {}).get("object_id", (a.data or {}).get("source_id")) == src["id"]]
+            if "ability" in act:
+                cands = [a for a in cands if (a.data or {}).get("ability_index") == act["ability"]]
+            if not cands:
+                raise DriveError(f"{kind} {name} is not offered (offered: "
+                                 f"{sorted({a.kind for a in self.g.actions()})})")
+            self.g.apply(by, cands[0])
+            self._settle(act, targets)
+            if targets:  # phase picks a lone legal target itself: check it is the one the example names
+                chosen = self._stack_targets(src["id"])
+                want = [self._target(t) for t in targets]
+                if not all(w in chosen for w in want):  # phase may record more (the player "for each opponent")
+                    raise DriveError(f"{name}: phase chose the targets {chosen}, not {want}")
+        elif "resolve" in act:
+            self.resolve(act)
+        elif "step" in act:
+            self.step(act["step"], int(act.get("turns", 0)), act)
+        elif "pass" in act:
+            self._pass()
+            self._settle(act, targets)
+        elif "attack" in act:
+            self.step("DeclareAttackers") if self.g.waiting_for()["type"] != "DeclareAttackers" else None
+            self._declare_attackers(list(act["attack"]))
+            self._settle(act, targets)
+        elif "block" in act:
+            for _ in range(20):
+                if self.g.waiting_for()["type"] == "DeclareBlockers":
+                    break
+                if self.g.waiting_for()["type"] != "Priority":
+                    self._settle(act, targets)
+                    continue
+                self._pass()
+                self._settle(act, targets)
+            self._declare_blockers(dict(act["block"]))
+            self._settle(act, targets)
+
+    # -- observing -----------------------------------------------------------------------------
+    def observe(self, expect: tuple[Observation, ...]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.g is None:
+            return out
+        for o in expect:
+            kind, _, ref = o.subject.partition(":")
+            if kind == "action":
+                out[o.label()] = self.refusals.get(o.label())
+            else:
+                out[o.label()] = self._player(ref, o.field) if kind == "player" else self._card(ref, o.field)
+        return out
+
+    def _elsewhere(self, ref: str) -> str:
+        """A card in no public zone: in a library, or nowhere at all ("none")."""
+        st = self.g.state()["state"]
+        cid = self.labels.get(ref)
+        for pl in st["players"]:
+            for oid in pl.get("library", []):
+                o = st["objects"].get(str(oid)) or {}
+                if (cid is not None and o.get("card_id") == cid) or (cid is None and o.get("name") == ref):
+                    return "library"
+        return "none"
+
+    def _player(self, seat: str, what: str) -> Any:
+        n = SEATS[seat]
+        p = self.g.player(n)
+        if what == "life":
+            return p.get("life")
+        if what == "status":
+            wf = self.g.waiting_for()
+            if wf["type"] == "GameOver":
+                winner = (wf.get("data") or {}).get("winner")
+                if winner is not None:
+                    return "won" if winner == n else "lost"
+            return "lost" if p.get("is_eliminated") else "active"
+        if what == "mana":
+            return len((p.get("mana_pool") or {}).get("mana") or [])
+        if what == "poison":
+            return p.get("poison_counters")
+        if what == "exile":
+            return sum(1 for o in self.g.exile() if o.get("owner") == n)
+        zone = {"hand": self.g.hand(n), "graveyard": self.g.graveyard(n)}.get(what)
+        if zone is not None:
+            return len(zone)
+        return len(self.g.state()["state"]["players"][n].get(what, []))
+
+    def _card(self, ref: str, what: str) -> Any:
+        if what == "count":
+            return sum(1 for o in self.g.battlefield() if o.get("name") == ref)
+        if what == "all_pt":
+            return sorted(f"{o.get('power')}/{o.get('toughness')}" for o in self.g.battlefield() if o.get("name") == ref)
+        o = self._object(ref)
+        if o is None:
+            return self._elsewhere(ref) if what == "zone" else None
+        if what == "zone":
+            return o["_zone"]
+        if what == "counters":
+            return {_COUNTERS_BACK.get(k, k): v for k, v in (o.get("counters") or {}).items() if v}
+        if what == "types":
+            return list((o.get("card_types") or {}).get("core_types", []))
+        if what == "supertypes":
+            return list((o.get("card_types") or {}).get("supertypes", []))
+        if what == "subtypes":
+            return list((o.get("card_types") or {}).get("subtypes", []))
+        if what == "colors":
+            back = {v: k for k, v in _COLORS.items()}
+            return [back.get(c, c) for c in o.get("color") or []]
+        if what == "controller":
+            return SEAT_NAMES.get(o.get("controller"))
+        if what == "damage":
+            return o.get("damage_marked")
+        if what == "keywords":
+            return [k if isinstance(k, str) else next(iter(k)) for k in o.get("keywords") or []]
+        return o.get(what)
