@@ -46,7 +46,8 @@ WRONG_FIT = 0.6  # another rule must fit the citing text this well to call the t
 QUOTE_SCORE = 90.0  # rapidfuzz partial_ratio: "this quote lives in that rule's text"
 SAME_QUOTE = 97.0  # ratio against the text's start: "this quote is that rule's text, as worded now"
 SAME_RULE = 80.0  # token_set_ratio: "this is the same rule, perhaps reworded"
-MOVED_RULE = 90.0  # token_set_ratio (and plain ratio 60): "this current rule is where that old text went"
+MOVED_RULE = 77.0  # _pair_score: "this current rule is where that old text went"
+SIBLING = 65.0  # _pair_score within the same keyword: "reworded, same rule"
 
 
 @dataclass(frozen=True)
@@ -167,6 +168,12 @@ class Resolver:
                                   s_now / 100, self._current(), "quote")
             succ = self._where_now(c.cited, last, text)
             span = f"{first}…{last}" if first != last else last
+            home = self._heading_now(c.cited, last)
+            if succ is None and home and quoted:
+                return Resolution("outdated-quote", home,
+                                  f"the quote is {c.cited} as worded in {span} (\"{_clip(text)}\"); that wording "
+                                  f"is gone from {self.table[home]!r}, {home} today", score / 100, span, "quote",
+                                  (first, last))
             if succ is None:
                 return Resolution("removed", None,
                                   f"the words after it are {c.cited} as worded in {span} (\"{_clip(text)}\"); "
@@ -204,6 +211,8 @@ class Resolver:
               [(h.labels[i], t) for i, t in h.versions(number) if i < self.model_pos]
         memo: dict[str, float] = {}
         for lab, t in seq:
+            if ev.is_heading(number, t):
+                continue  # a title is named, not quoted (see _by_title)
             s = memo.get(t)
             if s is None:
                 s = memo[t] = ev.quote_score(q, t)
@@ -228,6 +237,13 @@ class Resolver:
         for nm in named:
             if nm.title in now_titles:
                 head = next(h for h, t in fam_now if t == nm.title)
+                if c.cited not in self.table:
+                    # The right rule, but a subrule it does not have.
+                    gone = self.history is not None and bool(self.history.versions(c.cited))
+                    return Resolution("removed" if gone else "missing", head,
+                                      f"names {T.show(nm.title)!r}, which is {head}, but {head} has no {c.cited}"
+                                      + (" now (the number meant something else before)" if gone else ""),
+                                      None, None, "title")
                 return Resolution("ok", None, f"names {T.show(nm.title)!r}, the title of {head} now",
                                   1.0, self._current(), "title")
         held = T.held(c.cited)
@@ -257,7 +273,10 @@ class Resolver:
             return None
         if any(nm.title in held or nm.title in {t for _, t in fam_now} for nm in named):
             return None
-        kws = [nm for nm in named if T.is_keyword(nm.title)]
+        # A name another cited number stands for is that number's, not a confusion.
+        others = [x for x in ev.number_positions(c.context) if x != c.cited]
+        theirs = {t for x in others for t in list(T.held(x)) + [t for _, t in T.now_family(x)]}
+        kws = [nm for nm in named if T.is_keyword(nm.title) and nm.title not in theirs]
         if not kws:
             return None
         # Pair numbers and names in the order written: "702.65a & 702.46a: Skulk … bushido".
@@ -276,6 +295,14 @@ class Resolver:
                           f"names {T.show(nm.title)!r}, which is {holder}; {fam_now[0][0]} is "
                           f"{self.table[fam_now[0][0]]!r}" + (f" (earlier {', '.join(was)})" if was else "")
                           + f", never {T.show(nm.title)!r}", 0.0, self._current(), "title")
+
+    def _heading_now(self, number: str, label: str) -> str | None:
+        """The current number of the titled heading ``number`` was under in ``label``."""
+        table = self.history.table_of(label) or {}
+        for head, title in ev.family(number, table):
+            if "." in head and head != number:
+                return self.titles.holder(ev.words(title))
+        return None
 
     def _next_label(self, label: str) -> str:
         """The edition after ``label`` (the first one where a change shows)."""
@@ -315,23 +342,34 @@ class Resolver:
                           + f", and that rule is {succ}", 1.0, label, basis, (label, label))
 
     def _where_now(self, number: str, label: str, text: str) -> str | None:
-        """Where the rule ``number`` of edition ``label`` (text ``text``) is now: the diffs'
-        map when the texts agree, else the current rule of the same part whose text is
-        closest (a heading: the rule holding that title)."""
+        """Where the rule ``number`` of edition ``label`` (text ``text``) is now.
+
+        A heading: the rule holding that title.  A subrule under a titled heading (a keyword):
+        the subrule of the heading holding that title now whose text is close (none: gone).  Otherwise the diffs' map when the texts agree, else the current rule
+        of the same part whose text is closest."""
         h = self.history
         if ev.is_heading(number, text) and len(text.split()) <= 6:
             holder = self.titles.holder(ev.words(text))
             if holder:
                 return holder
+        table = h.table_of(label) if h else None
+        for head, title in ev.family(number, table or {}):
+            if head == number or "." not in head:
+                continue
+            holder = self.titles.holder(ev.words(title))
+            if holder and "." in holder:
+                kids = [i for i, rid in enumerate(self._ids) if rid.startswith(holder) and rid[len(holder):].isalpha()]
+                best = _closest(ev.norm(text), [self._norm[i] for i in kids], SIBLING)
+                return self._ids[kids[best]] if best is not None else None
         if h is not None and label in h.labels:
             m = h.map_number(number, h.labels.index(label), self.model_pos)
-            if m and m in self.table and _same_rule(text, self.table[m], MOVED_RULE):
+            if m and m in self.table and fuzz.token_set_ratio(ev.norm(text), ev.norm(self.table[m])) >= 70:
                 return m
         head = number.split(".")[0]
         pool = [i for i, rid in enumerate(self._ids) if rid.split(".")[0] == head]
         cutoff = MOVED_RULE
         if not pool:  # an old-scheme number (409.1b): anywhere, but only a close text
-            pool, cutoff = list(range(len(self._ids))), 92.0
+            pool, cutoff = list(range(len(self._ids))), 80.0
         best = _closest(ev.norm(text), [self._norm[i] for i in pool], cutoff)
         return self._ids[pool[best]] if best is not None else None
 
@@ -347,10 +385,14 @@ class Resolver:
         if not versions:
             old = h.old_versions(c.cited)
             if old:
-                return Resolution("removed", None,
+                lab, text = old[-1]
+                succ = self._where_now(c.cited, lab, text)
+                return Resolution("stale-renumbered", succ,
                                   f"{c.cited} is a number of the rules before the 2009 renumbering (last in "
-                                  f"{old[-1][0]}: \"{_clip(old[-1][1])}\"); nothing in the citing text says which "
-                                  "rule it is now", None, old[-1][0], "number")
+                                  f"{lab}: \"{_clip(text)}\")"
+                                  + (f"; that rule is {succ} now" if succ else
+                                     "; nothing in the citing text says which rule it is now"),
+                                  None, lab, "number", (old[0][0], lab))
             return Resolution("missing", None, f"{c.cited} exists in no edition from {h.labels[0]} to {h.labels[-1]}")
         if not before:
             first = h.labels[after[0][0]]
@@ -467,15 +509,18 @@ def _same_rule(a: str, b: str, cutoff: float = SAME_RULE) -> bool:
     return fuzz.token_set_ratio(ev.norm(a), ev.norm(b)) >= cutoff and fuzz.ratio(ev.norm(a), ev.norm(b)) >= cutoff - 25
 
 
+def _pair_score(a: str, b: str, **_) -> float:
+    """Closeness of two rule texts: shared words (token set) and order (plain ratio) alike, so
+    neither a long rule containing the words nor a reworded short one wins alone."""
+    return (fuzz.token_set_ratio(a, b) + fuzz.ratio(a, b)) / 2
+
+
 def _closest(text: str, pool: list[str], cutoff: float = MOVED_RULE) -> int | None:
     """Index of the normalised text in ``pool`` closest to normalised ``text``, if close."""
     if not pool or not text:
         return None
-    best = process.extractOne(text, pool, scorer=fuzz.token_set_ratio, score_cutoff=cutoff)
-    # token_set_ratio favours a short text contained in a long one: the plain ratio must agree.
-    if best is None or fuzz.ratio(text, pool[best[2]]) < 60.0:
-        return None
-    return best[2]
+    best = process.extractOne(text, pool, scorer=_pair_score, score_cutoff=cutoff)
+    return best[2] if best is not None else None
 
 
 def _convincing(fit) -> bool:

@@ -34,7 +34,7 @@ NUM = r"(?<![\w.])(?P<rule>[1-9]\d{2})(?:\.(?P<sub>\d{1,3})(?P<letter>[a-z])?)?(
 _NUM_RE = re.compile(NUM)
 # "CR", "Rule(s)", "§", "MagicCompRules", and XMage's dated notes ("//20091005 - 500.4/703.4n").
 _ANCHOR = (r"(?:\b(?:CR|C\.R\.|[Rr]ules?|RULES?|[Ss]ection|MagicCompRules)\s*#?\s*|§\s*"
-           r"|\b(?:19|20)\d{6}\s*[-–:]\s*)")
+           r"|\b(?:19|20)\d{6}\s*[-–:]?\s*)")
 _ANCHORED_RE = re.compile(_ANCHOR + NUM)
 _CONT_RE = re.compile(r"\s*(?:,|/|\+|&|\band\b|\bor\b)\s*(?:" + _ANCHOR + r")?" + NUM)
 # The end of a range or the other letter of a pair, right after a number.
@@ -44,6 +44,8 @@ _TO_SUB = re.compile(r"[-–—](?P<sub>\d{1,3})(?![\w]|\.\d)")
 _TO_LETTER = re.compile(r"[-–—](?P<letter>[a-z])(?![\w])")
 _ALT_LETTER = re.compile(r"/(?P<letter>[a-z])(?![\w])")
 _MAX_RANGE = 60
+# A number followed by a quoted title: 'See rule\n * 607, "Linked Abilities."'.
+_TITLED_RE = re.compile(NUM + r",?\s+[“\"](?P<title>[A-Z][^\"”\n]{2,60})[”\"]")
 _QUOTE_RE = re.compile(r"^[\s*/#!\-\[\]\"'`“]*" + NUM + r"[.:]?\s+(?P<quote>[A-Z“\"'][^\n]{2,})")
 # A lettered subrule ("(see 601.2b)", "per 702.79a") is a citation by its shape alone.
 _LETTERED_RE = re.compile(r"(?<![\w.])(?P<rule>[1-9]\d{2})\.(?P<sub>\d{1,3})(?P<letter>[a-z])(?![\w]|\.\d)")
@@ -264,6 +266,12 @@ def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", pros
             for n in ns:
                 out.append(RawCitation(ln, col, n, "anchored", kind, ctx, None, written, group, tail=tail))
             taken.append((c.start("rule"), end))
+    for m in _TITLED_RE.finditer(line):
+        if not any(a <= m.start("rule") < b for a, b in taken):
+            ln, col = where(base + m.start("rule"))
+            out.append(RawCitation(ln, col, _num(m), "anchored", kind, m.group("title"), None, _num(m),
+                                   tail=m.group("title")))
+            taken.append((m.start("rule"), m.end()))
     # "Deathtouch (702.2), Defender (702.3)": each number names what precedes it.
     for m in _PAREN_RE.finditer(line):
         if any(a <= m.start("rule") < b for a, b in taken):
