@@ -102,20 +102,25 @@ def score(items: list[dict], report) -> dict:
             "errors": errors}
 
 
-def run(split: str = "all", editions: Path | None = None, cache: Path | None = None):
+def audit(editions: Path, cache: Path | None = None):
+    """(items, the audit's report) for the whole labelled set against its model edition."""
     import tempfile
 
     from pipeline.audit.report import audit_tree
     from pipeline.segment.official import parse_file
 
     data = load()
-    items = [it for it in data["items"] if split == "all" or it["split"] == split]
-    editions = editions or Path(__file__).resolve().parents[2] / "shared" / "corpus" / "cr-en" / "txt"
     model = parse_file(editions / f"{data['model_edition']}.txt")
     with tempfile.TemporaryDirectory() as tmp:
-        build_tree(items, Path(tmp))
+        build_tree(data["items"], Path(tmp))
         rep = audit_tree(Path(tmp), model, editions, cache_dir=cache)
-    return score(items, rep)
+    return data["items"], rep
+
+
+def run(split: str = "all", editions: Path | None = None, cache: Path | None = None):
+    editions = editions or Path(__file__).resolve().parents[2] / "shared" / "corpus" / "cr-en" / "txt"
+    items, rep = audit(editions, cache)
+    return score([it for it in items if split == "all" or it["split"] == split], rep)
 
 
 if __name__ == "__main__":

@@ -27,10 +27,8 @@ _ABILITY_WORDS = re.compile(r"ability words are (.+?)\.", re.S)
 #: Headings too common as plain words to say which rule a comment means.
 _PLAIN = frozenset({("general",), ("mana",), ("life",), ("damage",), ("target",), ("cost",), ("object",),
                     ("card",), ("spell",), ("ability",), ("player",), ("permanent",), ("token",), ("color",),
-                    ("counter",), ("play",), ("cast",), ("create",), ("double",), ("activate",), ("attach",),
-                    ("reveal",), ("search",), ("shuffle",), ("vote",), ("exchange",), ("triple",), ("hand",),
-                    ("library",), ("battlefield",), ("graveyard",), ("stack",), ("exile",), ("command",),
-                    ("emblem",), ("explore",), ("manifest",), ("open",), ("venture",), ("learn",)})
+                    ("hand",), ("library",), ("battlefield",), ("graveyard",), ("stack",), ("command",),
+                    ("emblem",), ("play",), ("cast",), ("activate",)})
 QUOTE_MATCH = 90.0  # rapidfuzz: "these words are that rule's text"
 
 
@@ -136,9 +134,11 @@ class Titles:
             if "." not in n or is_heading(n, t):
                 self.display[words(t)] = t
         self.now: dict[tuple[str, ...], str] = {}
+        self._all_now: dict[tuple[str, ...], list[str]] = {}
         for n, t in model.items():
             if "." not in n or (n[:3] in ("701", "702") and is_heading(n, t)):
                 self.now.setdefault(words(t), n)
+                self._all_now.setdefault(words(t), []).append(n)
         # Ability words (207.2c) are named like keywords but are not rules of their own.
         self.ability_words: set[tuple[str, ...]] = set()
         m = _ABILITY_WORDS.search(model.get("207.2c", ""))
@@ -185,10 +185,19 @@ class Titles:
         n = self.now.get(title)
         return bool(n and n.startswith("702.")) or title in self.ability_words
 
-    def holder(self, title: tuple[str, ...]) -> str | None:
+    def holder(self, title: tuple[str, ...], near: str = "") -> str | None:
+        """The number holding ``title`` now; of several ("Exile": the zone 406 and the keyword
+        action 701.13), the one nearest ``near`` (same rule, then same section)."""
         if title in self.ability_words and title not in self.now:
             return "207.2c"
-        return self.now.get(title)
+        alls = self._all_now.get(title)
+        if not alls:
+            return None
+        for key in (near[:3], near[:1]):
+            hit = [n for n in alls if key and n.startswith(key)]
+            if hit:
+                return hit[0]
+        return alls[0]
 
     def show(self, title: tuple[str, ...]) -> str:
         return self.display.get(title, " ".join(title))

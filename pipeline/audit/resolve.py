@@ -251,7 +251,7 @@ class Resolver:
             eds = held.get(nm.title)
             if not eds or nm.title in now_titles:
                 continue
-            holder = T.holder(nm.title)
+            holder = T.holder(nm.title, c.cited)
             if holder is None:
                 continue
             then = next((h for h, t in ev.family(c.cited, self.history.table_of(eds[-1]) or {})
@@ -284,7 +284,7 @@ class Resolver:
                 and not any(nm.title in T.held(x) for nm in named)]
         i = mine.index(c.cited) if c.cited in mine else 0
         nm = kws[min(i, len(kws) - 1)]
-        holder = T.holder(nm.title)
+        holder = T.holder(nm.title, c.cited)
         if holder is None:
             return None
         sug = holder + ev.suffix(c.cited, fam_now[0][0]) if holder != "207.2c" else holder
@@ -301,7 +301,7 @@ class Resolver:
         table = self.history.table_of(label) or {}
         for head, title in ev.family(number, table):
             if "." in head and head != number:
-                return self.titles.holder(ev.words(title))
+                return self.titles.holder(ev.words(title), number)
         return None
 
     def _next_label(self, label: str) -> str:
@@ -349,14 +349,14 @@ class Resolver:
         of the same part whose text is closest."""
         h = self.history
         if ev.is_heading(number, text) and len(text.split()) <= 6:
-            holder = self.titles.holder(ev.words(text))
+            holder = self.titles.holder(ev.words(text), number)
             if holder:
                 return holder
         table = h.table_of(label) if h else None
         for head, title in ev.family(number, table or {}):
             if head == number or "." not in head:
                 continue
-            holder = self.titles.holder(ev.words(title))
+            holder = self.titles.holder(ev.words(title), number)
             if holder and "." in holder:
                 kids = [i for i, rid in enumerate(self._ids) if rid.startswith(holder) and rid[len(holder):].isalpha()]
                 best = _closest(ev.norm(text), [self._norm[i] for i in kids], SIBLING)
