@@ -190,7 +190,7 @@ def scan_text(text: str, fam: str) -> list[RawCitation]:
     block, block_end = -1, -2  # consecutive line comments ("//", "#", "--") form one block
     for start, kind, seg in _segments(text, fam):
         if kind == "code":
-            if _HAS_NUM.search(seg):
+            if "_" in seg and _HAS_NUM.search(seg):
                 out.extend(_identifiers(seg, start, kind, where, ()))
             continue
         first_line = where(start)[0]
@@ -206,8 +206,9 @@ def scan_text(text: str, fam: str) -> list[RawCitation]:
         for line in seg.split("\n"):
             if _HAS_NUM.search(line):
                 found = _scan_line(line, start + off, kind, where, prev, fam == "prose")
-                taken = [(c.column, c.column + len(c.written)) for c in found]
-                found.extend(_identifiers(line, start + off, kind, where, taken))
+                if "_" in line:
+                    taken = [(c.column, c.column + len(c.written)) for c in found]
+                    found.extend(_identifiers(line, start + off, kind, where, taken))
                 for c in found:
                     c.block = block
                 out.extend(found)
@@ -266,14 +267,14 @@ def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", pros
             for n in ns:
                 out.append(RawCitation(ln, col, n, "anchored", kind, ctx, None, written, group, tail=tail))
             taken.append((c.start("rule"), end))
-    for m in _TITLED_RE.finditer(line):
+    for m in (_TITLED_RE.finditer(line) if ('"' in line or "“" in line) else ()):
         if not any(a <= m.start("rule") < b for a, b in taken):
             ln, col = where(base + m.start("rule"))
             out.append(RawCitation(ln, col, _num(m), "anchored", kind, m.group("title"), None, _num(m),
                                    tail=m.group("title")))
             taken.append((m.start("rule"), m.end()))
     # "Deathtouch (702.2), Defender (702.3)": each number names what precedes it.
-    for m in _PAREN_RE.finditer(line):
+    for m in (_PAREN_RE.finditer(line) if "(" in line else ()):
         if any(a <= m.start("rule") < b for a, b in taken):
             continue
         prev = max([b for a, b in taken if b <= m.start()], default=0)
