@@ -48,6 +48,11 @@ class FileSummary:
     numberings: list[str] = field(default_factory=list)
     by_numbering: dict[str, list[str]] = field(default_factory=dict)  # numbering -> ["line:number"]
 
+    def describe_numberings(self) -> list[str]:
+        """One line per numbering with the citations that follow it ("2011-06-17…2013-04-29:
+        21:702.53, 23:702.53a"), for the table of files that mix editions."""
+        return [f"{k}: {', '.join(self.by_numbering[k])}" for k in sorted(self.by_numbering)]
+
     def to_dict(self) -> dict:
         return {"file": self.file, "citations": self.citations, "numberings": self.numberings,
                 "mixes_editions": len(self.numberings) > 1,
