@@ -44,6 +44,8 @@ _TO_SUB = re.compile(r"[-–—](?P<sub>\d{1,3})(?![\w]|\.\d)")
 _TO_LETTER = re.compile(r"[-–—](?P<letter>[a-z])(?![\w])")
 _ALT_LETTER = re.compile(r"/(?P<letter>[a-z])(?![\w])")
 _MAX_RANGE = 60
+_TAIL_START = frozenset("-–—/")
+_SPACED_TAIL = re.compile(r"\s*(?:[–—]|through\b|thru\b|to\b)")
 # A number followed by a quoted title: 'See rule\n * 607, "Linked Abilities."'.
 _TITLED_RE = re.compile(NUM + r",?\s+[“\"](?P<title>[A-Z][^\"”\n]{2,60})[”\"]")
 _QUOTE_RE = re.compile(r"^[\s*/#!\-\[\]\"'`“]*" + NUM + r"[.:]?\s+(?P<quote>[A-Z“\"'][^\n]{2,})")
@@ -124,6 +126,9 @@ def _fmt(rule: int, sub: int | None, letter: str | None) -> str:
 def _tail(line: str, end: int, first: tuple) -> tuple[list[str], int]:
     """The members of a range or pair written right after a number at ``end`` (``–d``,
     ``–4``, ``–707.4``, `` through 707.4``, ``/d``) and where it ends; none: ``([], end)``."""
+    if line[end:end + 1] not in _TAIL_START:  # most citations end at ":" or a space and a word
+        if line[end:end + 1] != " " or not _SPACED_TAIL.match(line, end):
+            return [], end
     rule, sub, letter = first
     if letter:
         for rx in (_TO_LETTER, _ALT_LETTER):
@@ -137,18 +142,16 @@ def _tail(line: str, end: int, first: tuple) -> tuple[list[str], int]:
     t = _TO_FULL.match(line, end)
     if t:
         r2, s2, l2 = int(t.group("rule")), (int(t.group("sub")) if t.group("sub") else None), t.group("letter")
-        if (sub is None) != (s2 is None) or r2 < rule:
-            return [], end
-        if sub is None:  # "Rules 500-514"
+        if sub is None and s2 is None:  # "Rules 500-514"
             if 0 < r2 - rule <= _MAX_RANGE:
                 return [str(r) for r in range(rule + 1, r2 + 1)], t.end()
-            return [], end
-        if r2 == rule and letter and l2 and s2 == sub and l2 in LETTERS and letter in LETTERS:
-            i, j = LETTERS.index(letter), LETTERS.index(l2)
-            return ([_fmt(rule, sub, c) for c in LETTERS[i + 1: j + 1]], t.end()) if j > i else ([], end)
-        if r2 == rule and not letter and not l2 and 0 < s2 - sub <= _MAX_RANGE:
-            return [_fmt(rule, k, None) for k in range(sub + 1, s2 + 1)], t.end()
-        return [_fmt(r2, s2, l2)], t.end()  # a span we don't enumerate: its two ends
+        elif sub is not None and s2 is not None and r2 >= rule:
+            if r2 == rule and letter and l2 and s2 == sub and l2 in LETTERS and letter in LETTERS:
+                i, j = LETTERS.index(letter), LETTERS.index(l2)
+                return ([_fmt(rule, sub, c) for c in LETTERS[i + 1: j + 1]], t.end()) if j > i else ([], end)
+            if r2 == rule and not letter and not l2 and 0 < s2 - sub <= _MAX_RANGE:
+                return [_fmt(rule, k, None) for k in range(sub + 1, s2 + 1)], t.end()
+            return [_fmt(r2, s2, l2)], t.end()  # a span we don't enumerate: its two ends
     if sub is not None and not letter:
         t = _TO_SUB.match(line, end)
         if t and 0 < int(t.group("sub")) - sub <= _MAX_RANGE:  # "707.2–4"
@@ -207,8 +210,10 @@ def scan_text(text: str, fam: str) -> list[RawCitation]:
             if _HAS_NUM.search(line):
                 found = _scan_line(line, start + off, kind, where, prev, fam == "prose")
                 if "_" in line:
+                    # In a comment an identifier is a citation only where nothing else cites it.
+                    have = {c.cited for c in found}
                     taken = [(c.column, c.column + len(c.written)) for c in found]
-                    found.extend(_identifiers(line, start + off, kind, where, taken))
+                    found.extend(c for c in _identifiers(line, start + off, kind, where, taken) if c.cited not in have)
                 for c in found:
                     c.block = block
                 out.extend(found)
@@ -239,6 +244,8 @@ def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", pros
         quote = q.group("quote").strip().rstrip("\"'`”;,)").rstrip("*/").strip()
         out.append(RawCitation(ln, col, _num(q), "quote", kind, context, quote, _num(q), tail=quote))
         taken.append((q.start("rule"), q.end("rule")))
+    if prose and line.lstrip().startswith("|"):
+        out.extend(_table_row(line, base, kind, where, taken))
     chains: list[list[tuple[re.Match, list[str], int]]] = []
     for m in _ANCHORED_RE.finditer(line):
         if any(a <= m.start("rule") < b for a, b in taken) or (chains and m.start() < chains[-1][-1][2]):
@@ -283,8 +290,6 @@ def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", pros
         out.append(RawCitation(ln, col, _num(m), "bare", kind, name.group(1).strip() if name else "", None,
                                _num(m)))
         taken.append((m.start("rule"), m.end()))
-    if prose and line.lstrip().startswith("|"):
-        out.extend(_table_row(line, base, kind, where, taken))
     # Bare lettered subrules cite the clause before them ("X counts as 0 (202.3e)"); numbers
     # joined by connectors ("(704.5q, then 702.79a)", "616.1a-e") share that clause.
     bare = [m for m in _LETTERED_RE.finditer(line) if not any(a <= m.start() < b for a, b in taken)]
