@@ -210,17 +210,23 @@ class Resolver:
         seq = [(lab, t) for lab, t in h.old_versions(number)] + \
               [(h.labels[i], t) for i, t in h.versions(number) if i < self.model_pos]
         memo: dict[str, float] = {}
+        prev = None
         for lab, t in seq:
             if ev.is_heading(number, t):
+                prev = None
                 continue  # a title is named, not quoted (see _by_title)
-            s = memo.get(t)
+            key = ev.norm(t)  # typography changes (straight/curly quotes) are one wording
+            s = memo.get(key)
             if s is None:
-                s = memo[t] = ev.quote_score(q, t)
+                s = memo[key] = ev.quote_score(q, t)
             if s >= QUOTE_MATCH_OLD:
-                if runs and runs[-1][3] == t:
+                if runs and prev == key:
                     runs[-1][1] = lab
                 else:
                     runs.append([lab, lab, t, s])
+                prev = key
+            else:
+                prev = None
         if not runs:
             return None
         best = max(runs, key=lambda r: (r[3], r[1]))
