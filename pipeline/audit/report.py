@@ -115,6 +115,8 @@ def audit_tree(root: Path, doc: Document, editions: Path | None = None, cache_di
         resolved = _resolve_file(resolver, raw)
         by_numbering: dict[str, list[str]] = {}
         for rc, res in zip(raw, resolved):
+            if rc.kind == "identifier" and res.status == "missing" and rc.cited.split(".")[0] not in resolver.table:
+                continue  # "rgb_255_128": digits in a name, not a rule (no rule 255 exists)
             citations.append(Citation(rel, rc.line, rc.column, rc.cited, rc.written, rc.kind, rc.where, res.status,
                                       res.suggested, res.evidence, res.score, res.numbering))
             summary.citations += 1
