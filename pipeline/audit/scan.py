@@ -190,17 +190,21 @@ def scan_text(text: str, fam: str) -> list[RawCitation]:
         return i + 1, off - (nl[i - 1] + 1 if i else 0) + 1
 
     out: list[RawCitation] = []
-    block, block_end = -1, -2  # consecutive line comments ("//", "#", "--") form one block
+    # Consecutive line comments ("//", "#", "--" on the lines one after another) form one block.
+    block, last_end, last_line_comment = -1, -1, False
     for start, kind, seg in _segments(text, fam):
         if kind == "code":
             if "_" in seg and _HAS_NUM.search(seg):
                 out.extend(_identifiers(seg, start, kind, where, ()))
             continue
-        first_line = where(start)[0]
         one_line = "\n" not in seg.rstrip("\n")
-        if not (kind == "comment" and one_line and first_line == block_end + 1):
-            block = start
-        block_end = where(start)[0] if kind == "comment" and one_line else -2
+        if kind == "comment" and one_line:
+            gap = text[last_end:start]
+            if not (last_line_comment and gap.count("\n") == 1 and not gap.strip()):
+                block = start
+            last_end, last_line_comment = start + len(seg.rstrip("\n")), True
+        else:
+            block, last_line_comment = start, False
         if not _HAS_NUM.search(seg):
             continue
         # Within a comment or string, each physical line is its own context: a block comment
