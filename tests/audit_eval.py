@@ -2,8 +2,9 @@
 
 The quoted lines are put back at their line numbers in a tree of files named after their
 repository and path; a line quoting a Javadoc/JSDoc continuation (`` * …``) sits inside one
-block comment spanning the file's quoted comment lines, as in the source, and the block
-comment of Stormmworld/GameRoom's Player.cs is restored around its quoted rules.  Each
+block comment spanning the file's quoted comment lines, as in the source (the unquoted lines
+there are text, `` * ~``, except the blank lines that part XMage's pasted rules, `BLANKS`), and
+the block comment of Stormmworld/GameRoom's Player.cs is restored around its quoted rules.  Each
 labelled citation is matched with the audit's finding at the same (file, line, number).
 
     python tests/audit_eval.py [--split all|tune|test] [--editions DIR] [--show]
@@ -19,6 +20,16 @@ from pathlib import Path
 DATA = Path(__file__).parent / "data" / "audit" / "citations-labelled.json"
 #: Block comments of the sources that the quoted lines sit in (first, last line).
 BLOCKS = {("Stormmworld/GameRoom", "Api/MTG/MTG/Model/Player.cs"): (117, 145)}
+_K = "Mage/src/main/java/mage/abilities/keyword/"
+#: The blank lines (`` *``, `` * <p>``) of the XMage Javadocs that paste rules: they separate the
+#: pasted rules into paragraphs, as in the source; every other unquoted line there is text.
+BLANKS = {("magefree/mage", _K + f): lines for f, lines in {
+    "HauntAbility.java": (22, 28, 33), "MadnessAbility.java": (24, 26, 30, 36),
+    "DevourAbility.java": (37, 41), "SuspendAbility.java": (64, 66, 78, 81),
+    "MorphAbility.java": (25, 32, 46, 48, 58), "ReboundAbility.java": (54, 56, 63, 67),
+    "BestowAbility.java": (55, 57, 67, 71, 75, 80), "ProwlAbility.java": (52,),
+    "ConvokeAbility.java": (39, 45, 51, 53), "KickerAbility.java": (55,),
+    "EvolveAbility.java": (44, 46, 52), "SoulbondAbility.java": (27, 37, 42, 47, 49)}.items()}
 NON_OK = ("stale-renumbered", "removed", "missing", "wrong-topic", "outdated-quote")
 
 
@@ -45,9 +56,10 @@ def build_tree(items: list[dict], root: Path) -> None:
             a, b = block
             assert a not in lines and b not in lines, (repo, path, block)
             out[a], out[b] = "/*", " */"
+            blanks = BLANKS.get((repo, path), ())
             for ln in range(a + 1, b):
                 if ln not in lines:
-                    out[ln] = " *"
+                    out[ln] = " *" if ln in blanks else " * ~"
         (root / file_name(repo, path)).write_text("\n".join(out[1:]) + "\n", encoding="utf-8")
 
 

@@ -1,7 +1,7 @@
 """Audit a source tree: scan every file, resolve every citation, summarise per file.
 
-Two passes per file: each citation on its own evidence, then each comment block that quotes
-an older edition (a quote, a title or a date placed it) is read in that edition's numbering,
+Two passes per file: each citation on its own evidence, then each paragraph of pasted rule
+text that an older edition's wording, title or date placed is read in that edition's numbering,
 so "rules 601.2b and 601.2e-g" inside a 2013 quote of the madness rule are 601.2f-h today.
 A range whose members fail says which; each file lists which citation follows which numbering.
 """
@@ -116,7 +116,7 @@ def audit_tree(root: Path, doc: Document, editions: Path | None = None, cache_di
         by_numbering: dict[str, list[str]] = {}
         for rc, res in zip(raw, resolved):
             if rc.kind == "identifier" and res.status == "missing" and rc.cited.split(".")[0] not in resolver.table:
-                continue  # "rgb_255_128": digits in a name, not a rule (no rule 255 exists)
+                continue  # "rgb_255_128": digits in a name; 255 is no rule number
             citations.append(Citation(rel, rc.line, rc.column, rc.cited, rc.written, rc.kind, rc.where, res.status,
                                       res.suggested, res.evidence, res.score, res.numbering))
             summary.citations += 1
@@ -134,14 +134,19 @@ def _resolve_file(resolver: Resolver, raw: list) -> list:
     of its comment block where the block quotes an older edition; ranges name their failures."""
     res = [resolver.resolve(rc) for rc in raw]
     if resolver.history is not None:
+        # A paragraph of pasted rule text (a number opening the line, with its older wording,
+        # title or date) is read in the numbering of the block's pasted rules from there on.
         spans: dict[int, list[tuple[str, str]]] = {}
+        starts: dict[tuple[int, int], int] = {}
         for rc, r in zip(raw, res):
-            if rc.where != "code" and r.span and r.basis in ("quote", "title", "date") and r.status != "ok":
+            if rc.where != "code" and rc.lead and r.span and r.basis in ("quote", "title", "date") and r.status != "ok":
                 spans.setdefault(rc.block, []).append(r.span)
+                key = (rc.block, rc.para)
+                starts[key] = min(starts.get(key, rc.line), rc.line)
         for i, rc in enumerate(raw):
-            sp = spans.get(rc.block)
-            if sp and rc.where != "code" and res[i].basis in ("topic", "number"):
-                again = resolver.resolve(rc, _block_edition(sp))
+            first = starts.get((rc.block, rc.para))
+            if first is not None and first <= rc.line and rc.where != "code" and res[i].basis in ("topic", "number"):
+                again = resolver.resolve(rc, _block_edition(spans[rc.block]))
                 if again.basis == "block":
                     res[i] = again
     # A range or pair: its failing members are named on each of them.
@@ -160,6 +165,6 @@ def _resolve_file(resolver: Resolver, raw: list) -> list:
 
 
 def _block_edition(spans: list[tuple[str, str]]) -> str:
-    """The edition a block's quotes are read in: the earliest end among their editions (a
-    block of quotes is as recent as its oldest wording)."""
+    """The edition a block of pasted rules is read in: the earliest end among their editions
+    (pasted rules are as recent as their oldest wording)."""
     return min(b for _, b in spans)

@@ -61,6 +61,8 @@ _IDENT_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z_]*[A-Za-z]_?(?P<rule>[1-9]\d{2}
 _IDENT_TAIL = re.compile(r"\w*")
 _TABLE_CELL = re.compile(r"^\s*(?:CR\s*|[Rr]ule\s*)?" + NUM + r"\s*$")
 _HAS_NUM = re.compile(r"[1-9]\d{2}")
+_BLANK_COMMENT = re.compile(r"[\s/*#!\-]*(?:<p/?>)?[\s/*#!\-]*")
+_LEAD = re.compile(r"[\s/*#!\-\[\]\"'`“]*(?:(?:19|20)\d{6}\s*[-–:]?\s*)?")
 _NEWLINE = re.compile(r"\n")
 
 SLASH = {".java", ".rs", ".cs", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".c", ".h", ".cpp", ".hpp", ".cc",
@@ -103,7 +105,9 @@ class RawCitation:  # not frozen: a frozen init costs, and there are 100,000s
     group: int = 1  # how many numbers share this context (a list or a range)
     after: str = ""  # bare citations: the clause after the number, the other candidate topic
     tail: str = ""  # the words right after the number as written (a title or quoted rule text)
-    block: int = 0  # the comment block (offset of its first line): one block, one numbering
+    block: int = 0  # the comment block (offset of its first line)
+    para: int = 0  # the paragraph within the block (blank comment lines separate paragraphs)
+    lead: bool = False  # the number opens its comment line (after a date at most): pasted rule text
 
 
 def _num(m: re.Match) -> str:
@@ -209,9 +213,11 @@ def scan_text(text: str, fam: str) -> list[RawCitation]:
             continue
         # Within a comment or string, each physical line is its own context: a block comment
         # can hold several citations about different things.
-        off, prev = 0, ""
+        off, prev, para = 0, "", 0
         for line in seg.split("\n"):
-            if _HAS_NUM.search(line):
+            if _BLANK_COMMENT.fullmatch(line):
+                para += 1
+            elif _HAS_NUM.search(line):
                 found = _scan_line(line, start + off, kind, where, prev, fam == "prose")
                 if "_" in line:
                     # In a comment an identifier is a citation only where nothing else cites it.
@@ -219,7 +225,8 @@ def scan_text(text: str, fam: str) -> list[RawCitation]:
                     taken = [(c.column, c.column + len(c.written)) for c in found]
                     found.extend(c for c in _identifiers(line, start + off, kind, where, taken) if c.cited not in have)
                 for c in found:
-                    c.block = block
+                    c.block, c.para = block, para
+                    c.lead = bool(_LEAD.fullmatch(line[: c.column - 1]))
                 out.extend(found)
             off += len(line) + 1
             prev = line
