@@ -219,7 +219,7 @@ class Resolver:
             s = memo.get(key)
             if s is None:
                 s = memo[key] = ev.quote_score(q, t)
-            if s >= QUOTE_MATCH_OLD:
+            if s >= ev.QUOTE_MATCH:
                 if runs and prev == key:
                     runs[-1][1] = lab
                 else:
@@ -506,13 +506,12 @@ class Resolver:
         return f"{h.labels[a]}…{h.labels[b]}"
 
 
-QUOTE_MATCH_OLD = ev.QUOTE_MATCH
-
-
 def _same_rule(a: str, b: str, cutoff: float = SAME_RULE) -> bool:
-    if ev.is_heading("0", a) and len(a.split()) <= 6:
+    """Two texts of one rule (perhaps reworded); two titles only when they are the same title."""
+    if len(a.split()) <= 6 and not a.rstrip().endswith((".", ":")):  # a title
         return ev.words(a) == ev.words(b)
-    return fuzz.token_set_ratio(ev.norm(a), ev.norm(b)) >= cutoff and fuzz.ratio(ev.norm(a), ev.norm(b)) >= cutoff - 25
+    na, nb = ev.norm(a), ev.norm(b)
+    return fuzz.token_set_ratio(na, nb) >= cutoff and fuzz.ratio(na, nb) >= cutoff - 25
 
 
 def _pair_score(a: str, b: str, **_) -> float:
