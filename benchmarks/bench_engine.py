@@ -1,5 +1,5 @@
-"""Benchmark (issue 8, acceptance 5): citation audit of a 10,000-file synthetic tree and a
-validate-engine run.
+"""Benchmark (issue 8, acceptance 5; issue 16, acceptance 3): citation audit of a 10,000-file
+synthetic tree and a validate-engine run.
 
 The tree is generated deterministically in a temporary folder: files in six languages,
 each with ~40 lines of code and comments, a citation in about every fourth line (current,
@@ -64,6 +64,14 @@ CITES = [
     "CR 613.3d: layer 7d applies counters",
     "CR 733.4: invented",
     "rules 704.5k-m: the world rule, then Auras attached to an illegal object",
+    "rules 707.2 through 707.4: copiable values",
+    "CR 702.16c/d: protection from a color",
+    "Deathtouch (702.2), Defender (702.3), Double Strike (702.4)",
+    "CR 701.8: Discard",
+    "CR 702.90a: exalted triggers when a creature attacks alone",
+    "20091005 - 500.4/703.4n",
+    'CR 202.3e: "When calculating the converted mana cost of an object with an {X} in its mana cost"',
+    "see stateBasedAction704_5r for the order",
 ]
 QUOTE = '"702.53a Haunt is a triggered ability. “Haunt” on a permanent means “When this permanent is put into a graveyard from the battlefield, exile it haunting target creature.”"'
 
@@ -151,8 +159,8 @@ def main() -> None:
     validate(old, a.editions, target_label="2019-06-12", conformance=False)  # warm the diffs' cache
     to, orep = timed(lambda: validate(old, a.editions, target_label="2019-06-12", conformance=False), max(a.runs, 5))
     row(f"validate-engine vs 2019-06-12 ({len(orep.renumbered)} renumbered)", to)
-    ok = statistics.median(th) < 30 and statistics.median(tv) < 5 and statistics.median(to) < 5
-    print("\ntargets: audit of 10,000 files < 30 s, validation < 5 s:", "met" if ok else "NOT met")
+    ok = statistics.median(th) < 5 and statistics.median(tv) < 5 and statistics.median(to) < 5
+    print("\ntargets: audit of 10,000 files (with history) < 5 s, validation < 5 s:", "met" if ok else "NOT met")
     conformance(model, a.runs)
 
 

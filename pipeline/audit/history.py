@@ -2,8 +2,10 @@
 
 Built on :class:`pipeline.diff.EditionArchive` (which orders editions by their stated
 effective date and maps numbers between them through the diffs).  Only editions from
-the 2009-07-11 rewrite on are used: every older number means something unrelated, so
-matching a citation against them would only produce coincidences.  Each edition's
+the 2009-07-11 rewrite on are used to judge a citation by its words: every older number means
+something unrelated, so matching topic words against them would only produce coincidences.
+The older editions (``old``) are kept for strong evidence only: a title or rule wording quoted
+with an old-scheme number ("502.82. Devour" is 702.82 today), or a date naming that era.  Each edition's
 number -> text table is cached beside the archive's own cache (keyed by the file's
 sha256), so a second audit reads small JSON files instead of parsing 85 editions.
 """
@@ -37,6 +39,9 @@ class RuleHistory:
         self.labels = [e.label for e in self.editions]
         self._pos = {e.label: i for i, e in enumerate(self.editions)}
         self.tables: list[dict[str, str]] = [self._table(e) for e in self.editions]
+        self.old: list[tuple[str, dict[str, str]]] = [
+            (e.label, self._table(e)) for e in eds if (e.effective_date or e.label) < REWRITE]
+        self._dates = [(e.effective_date or e.label, e.label) for e in eds]
         self._by_number: dict[str, list[tuple[int, str]]] | None = None
 
     def _table(self, e) -> dict[str, str]:
@@ -60,6 +65,27 @@ class RuleHistory:
             raise InputError(f"edition {date} predates the {REWRITE} renumbering; citation history starts there",
                              self.archive.dir)
         return self._pos[label]
+
+    def in_force(self, date: str) -> tuple[str, dict[str, str]] | None:
+        """(label, number -> text) of the edition in force on ``date`` (ISO), old ones too."""
+        label = None
+        for eff, lab in self._dates:
+            if eff <= date:
+                label = lab
+        if label is None:
+            return None
+        if label in self._pos:
+            return label, self.tables[self._pos[label]]
+        return next(((lab, t) for lab, t in self.old if lab == label), None)
+
+    def table_of(self, label: str) -> dict[str, str] | None:
+        if label in self._pos:
+            return self.tables[self._pos[label]]
+        return next((t for lab, t in self.old if lab == label), None)
+
+    def old_versions(self, number: str) -> list[tuple[str, str]]:
+        """(label, text) of ``number`` in the editions before the 2009 rewrite."""
+        return [(lab, t[number]) for lab, t in self.old if number in t]
 
     def versions(self, number: str) -> list[tuple[int, str]]:
         """(edition position, text) for every edition that has ``number``."""

@@ -3,10 +3,24 @@
 Statuses: ``ok``; ``missing`` (the number never existed in any edition); ``removed`` (it
 existed until edition E and has no counterpart now); ``stale-renumbered`` (the citing text
 matches what the number meant in an older edition; the rule's current number is
-suggested, found through the diffs' renumbering map); ``wrong-topic`` (the citing text does
-not match the rule; score and evidence); ``newer-than-model`` (the number exists only in
-editions after the model's); ``outdated-quote`` (quoted text that now lives under another
-number, or was reworded).
+suggested); ``wrong-topic`` (the citing text names another rule: suggested, with why);
+``newer-than-model`` (the number exists only in editions after the model's);
+``outdated-quote`` (rule wording written with the number that is not today's wording of it:
+the edition it comes from, and where that wording lives now).
+
+Evidence is weighed by strength (:mod:`pipeline.audit.evidence`):
+
+1. rule wording quoted after the number, against that number's text in every edition;
+2. a title, keyword, keyword action or ability word named in the citing text, against the
+   titles the number's headings had in every edition (then and now), and the rule that holds
+   the named title today;
+3. a date in the citing text, or the numbering of the comment block it sits in (a block that
+   quotes the 2013 rules cites in 2013 numbers): the number's text in that edition, and
+   where that text lives now;
+4. topic words (weak): can show what an old number meant, never that a citation is wrong.
+
+``wrong-topic`` needs strong evidence: a keyword or ability word that the number's headings
+never had, in a keyword rule (``702.90a: … exalted``: 702.90 was Battle Cry and is Infect).
 """
 
 from __future__ import annotations
@@ -17,6 +31,7 @@ from rapidfuzz import fuzz, process
 
 from ..model import Document
 from ..rulenum import RuleNumber
+from . import evidence as ev
 from .history import RuleHistory
 from .scan import RawCitation
 from .topic import TopicModel, words
@@ -27,9 +42,12 @@ OK_SCORE = 0.3  # below: the context is not about this rule
 MIN_WEIGHT = 6.0  # too few informative words to judge a topic (a bare "CR 601.2b")
 STALE_SCORE = 0.5  # an older meaning that fits the context this well is what was meant
 STALE_MARGIN = 0.3
-WRONG_FIT = 0.6  # another rule must fit the citing text this well to call the topic wrong
+WRONG_FIT = 0.6  # another rule must fit the citing text this well to be suggested for a missing number
 QUOTE_SCORE = 90.0  # rapidfuzz partial_ratio: "this quote lives in that rule's text"
 SAME_QUOTE = 97.0  # ratio against the text's start: "this quote is that rule's text, as worded now"
+SAME_RULE = 80.0  # token_set_ratio: "this is the same rule, perhaps reworded"
+MOVED_RULE = 77.0  # _pair_score: "this current rule is where that old text went"
+SIBLING = 65.0  # _pair_score within the same keyword: "reworded, same rule"
 
 
 @dataclass(frozen=True)
@@ -39,6 +57,8 @@ class Resolution:
     evidence: str
     score: float | None = None
     numbering: str | None = None  # the editions whose numbering the citation follows
+    basis: str = "number"  # quote | title | date | block | topic | number: what decided
+    span: tuple[str, str] | None = None  # first and last edition of that numbering
 
 
 class Resolver:
@@ -50,61 +70,316 @@ class Resolver:
         self.model_pos = history.position(self.label) if history else None
         self._texts = [r.text for r in doc.rules]
         self._ids = [r.id for r in doc.rules]
+        self.table = {r.id: r.text for r in doc.rules}
+        self._norm = [ev.norm(t) for t in self._texts]
+        # Titles then: every edition before the model's (the older scheme too); now: the model.
+        eds = (history.old + list(zip(history.labels[: self.model_pos], history.tables[: self.model_pos]))
+               if history else [])
+        self.titles = ev.Titles(eds, self.table)
         self._cache: dict[tuple, Resolution] = {}
 
-    def resolve(self, c: RawCitation) -> Resolution:
-        key = (c.cited, c.kind, c.context, c.quote, c.group, c.after)
+    def resolve(self, c: RawCitation, numbering: str | None = None) -> Resolution:
+        """The citation's status; ``numbering``: the edition its comment block is written in."""
+        key = (c.cited, c.kind, c.context, c.quote, c.group, c.after, c.tail, numbering)
         r = self._cache.get(key)
         if r is None:
-            r = self._resolve(c)
+            r = self._resolve(c, numbering)
             self._cache[key] = r
         return r
 
     # -- the decision ---------------------------------------------------------------------
-    def _resolve(self, c: RawCitation) -> Resolution:
+    def _resolve(self, c: RawCitation, numbering: str | None) -> Resolution:
         n = RuleNumber.try_parse(c.cited)
         if n is None or not n.letter_valid:
             return Resolution("missing", None, f"{c.cited} is not a possible rule number (letters skip l and o)")
+        q = self._quoted(c)
+        if q is not None:
+            return q
+        t = self._by_title(c)
+        if t is not None:
+            return t
+        date = ev.find_date(c.context)
+        if date and self.history is not None:
+            lab_tab = self.history.in_force(date)
+            if lab_tab:
+                r = self._by_numbering(c.cited, lab_tab[0], lab_tab[1], f"dated {date}", "date")
+                if r is not None:
+                    return r
+        if numbering and self.history is not None:
+            tab = self.history.table_of(numbering)
+            if tab is not None:
+                r = self._by_numbering(c.cited, numbering, tab, f"its comment block quotes the {numbering} rules",
+                                       "block")
+                if r is not None:
+                    return r
         rule = self.doc.rule(c.cited)
         if rule is None:
             return self._absent(c)
-        if c.quote:
-            return self._quoted(c, rule.text)
+        return self._by_topic(c, rule)
+
+    def _by_topic(self, c: RawCitation, rule) -> Resolution:
         ctx = words(c.context)
         cur = self.topic.score(ctx, self.topic.bag(c.cited))
         if c.kind == "bare" and c.after:
             # Prose cites either the clause before the number or the one after it.
             alt = self.topic.score(words(c.after), self.topic.bag(c.cited))
             if alt.weight >= MIN_WEIGHT and alt.value >= OK_SCORE / c.group / 2:
-                return Resolution("ok", None, _ok_evidence(alt), alt.value, self._current())
-            # The clause before the number stays the evidence for a stale or wrong topic:
-            # a parenthesised number cites what precedes it.
+                return Resolution("ok", None, _ok_evidence(alt), alt.value, self._current(), "topic")
         # Numbers in one list or range share one context: each needs only its share of it.
         # A bare number in prose cites a terse clause: half the score will do.
         need = OK_SCORE / c.group / (2 if c.kind == "bare" else 1)
         if cur.weight < MIN_WEIGHT or cur.value >= need:
-            return Resolution("ok", None, _ok_evidence(cur), cur.value, self._current())
-        old = self._older_meaning(c.cited, ctx, cur.value)
+            return Resolution("ok", None, _ok_evidence(cur), cur.value, self._current(), "topic")
+        old = self._older_meaning(c.cited, ctx, cur.value) if c.group == 1 else None
         if old:
             score, first, last, text = old
             suggested, how = self._suggest(c.cited, last, ctx)
             return Resolution(
                 "stale-renumbered", suggested,
-                f"matches what {c.cited} meant in {self.history.labels[first]}…{self.history.labels[last]} "
-                f"(\"{_clip(text)}\"; words: {', '.join(score.matched)}); since {self.history.labels[last + 1]} "
-                f"{c.cited} is \"{_clip(rule.text)}\"{how}", score.value,
-                self._span_label(first, last))
-        # Wrong topic only when another rule clearly explains the citing text: a comment
-        # that fits no rule (a number given as an example, a terse note) is not evidence.
-        other, fit = self.topic.best(ctx, c.cited)
-        if other and _convincing(fit) and fit.value - cur.value >= STALE_MARGIN:
-            return Resolution("wrong-topic", other,
-                              f"score {cur.value:.2f}: {c.cited} is \"{_clip(rule.text)}\"; the citing text "
-                              f"shares only ({', '.join(cur.matched) or 'nothing'}) and fits {other} "
-                              f"({fit.value:.2f}: {', '.join(fit.matched)})", cur.value, self._current())
-        return Resolution("ok", None, f"number exists; the text around it is weak evidence (score {cur.value:.2f}) "
-                          "and fits no other rule better", cur.value, self._current())
+                f"the words around it fit what {c.cited} meant in {self.history.labels[first]}…"
+                f"{self.history.labels[last]} (\"{_clip(text)}\"; shared words: {', '.join(score.matched)}), "
+                f"not what it says since {self.history.labels[last + 1]} (\"{_clip(rule.text)}\"){how}",
+                score.value, self._span_label(first, last), "topic",
+                (self.history.labels[first], self.history.labels[last]))
+        # Words alone never make a citation wrong: a terse note or an example fits no rule.
+        return Resolution("ok", None, f"number exists; the words around it are weak evidence (score {cur.value:.2f})",
+                          cur.value, self._current(), "topic")
 
+    # -- 1. quoted rule wording -------------------------------------------------------------
+    def _quoted(self, c: RawCitation) -> Resolution | None:
+        q = (c.quote or c.tail or "").strip()
+        # Rule wording written after a bare number ("702.53a Haunt is …") or in quotation
+        # marks is a quote; after "CR 117.3a:" it is the author's own words, which may still
+        # repeat what the number once said.
+        quoted = c.quote is not None or c.kind == "bare" or q[:1] in "\"'“‘"
+        q = q.strip(" \"'“”‘’")
+        if len(q.split()) < 3:
+            return None
+        cur = self.table.get(c.cited)
+        s_now = ev.quote_score(q, cur) if cur else 0.0
+        if s_now >= SAME_QUOTE or (s_now >= QUOTE_SCORE and not c.quote):
+            return Resolution("ok", None, f"the words after it are {c.cited} as worded now ({s_now:.0f}%)",
+                              s_now / 100, self._current(), "quote")
+        older = self._quote_editions(c.cited, q)
+        if older:
+            first, last, text, score = older
+            if s_now >= score:
+                return Resolution("ok", None, f"the words after it are {c.cited} as worded now ({s_now:.0f}%)",
+                                  s_now / 100, self._current(), "quote")
+            succ = self._where_now(c.cited, last, text)
+            span = f"{first}…{last}" if first != last else last
+            home = self._heading_now(c.cited, last)
+            if succ is None and home and quoted:
+                return Resolution("outdated-quote", home,
+                                  f"the quote is {c.cited} as worded in {span} (\"{_clip(text)}\"); that wording "
+                                  f"is gone from {self.table[home]!r}, {home} today", score / 100, span, "quote",
+                                  (first, last))
+            if succ is None:
+                return Resolution("removed", None,
+                                  f"the words after it are {c.cited} as worded in {span} (\"{_clip(text)}\"); "
+                                  f"no rule says this now", score / 100, span, "quote", (first, last))
+            now = self.table[succ]
+            if succ == c.cited:
+                if not quoted:
+                    return None
+                how = f"reworded since: {ev.diff_window(q, now)}"
+            else:
+                how = f"that rule is {succ} now (\"{_clip(now)}\")"
+                if cur:
+                    how += f"; {c.cited} is \"{_clip(cur)}\""
+            status = "outdated-quote" if quoted else "stale-renumbered"
+            what = "the quote is" if quoted else "the words after it are"
+            return Resolution(status, succ, f"{what} {c.cited} as worded in {span}; {how}",
+                              score / 100, span, "quote", (first, last))
+        if c.quote:  # a number at the start of a line with rule-like words: maybe moved
+            best = process.extractOne(q, self._texts, scorer=_contains, processor=_typo, score_cutoff=QUOTE_SCORE)
+            if best is not None and self._ids[best[2]] != c.cited:
+                now = self._ids[best[2]]
+                return Resolution("outdated-quote", now,
+                                  f"the quoted words live under {now} now ({best[1]:.0f}%)"
+                                  + (f"; {c.cited} is \"{_clip(cur)}\"" if cur else ""), best[1] / 100, None, "quote")
+        return None
+
+    def _quote_editions(self, number: str, q: str):
+        """(first, last label, text, score) of the latest run of editions whose text of
+        ``number`` the quote reproduces, or None."""
+        h = self.history
+        if h is None:
+            return None
+        runs: list[list] = []
+        seq = [(lab, t) for lab, t in h.old_versions(number)] + \
+              [(h.labels[i], t) for i, t in h.versions(number) if i < self.model_pos]
+        memo: dict[str, float] = {}
+        prev = None
+        for lab, t in seq:
+            if ev.is_heading(number, t):
+                prev = None
+                continue  # a title is named, not quoted (see _by_title)
+            key = ev.norm(t)  # typography changes (straight/curly quotes) are one wording
+            s = memo.get(key)
+            if s is None:
+                s = memo[key] = ev.quote_score(q, t)
+            if s >= ev.QUOTE_MATCH:
+                if runs and prev == key:
+                    runs[-1][1] = lab
+                else:
+                    runs.append([lab, lab, t, s])
+                prev = key
+            else:
+                prev = None
+        if not runs:
+            return None
+        best = max(runs, key=lambda r: (r[3], r[1]))
+        return tuple(best)
+
+    # -- 2. titles named ------------------------------------------------------------------
+    def _by_title(self, c: RawCitation) -> Resolution | None:
+        named = self.titles.named(c.context)
+        if not named:
+            return None
+        T = self.titles
+        fam_now = T.now_family(c.cited) if c.cited in self.table or "." in c.cited else []
+        now_titles = {t for _, t in fam_now}
+        for nm in named:
+            if nm.title in now_titles:
+                head = next(h for h, t in fam_now if t == nm.title)
+                if c.cited not in self.table:
+                    # The right rule, but a subrule it does not have.
+                    gone = self.history is not None and bool(self.history.versions(c.cited))
+                    return Resolution("removed" if gone else "missing", head,
+                                      f"names {T.show(nm.title)!r}, which is {head}, but {head} has no {c.cited}"
+                                      + (" now (the number meant something else before)" if gone else ""),
+                                      None, None, "title")
+                return Resolution("ok", None, f"names {T.show(nm.title)!r}, the title of {head} now",
+                                  1.0, self._current(), "title")
+        held = T.held(c.cited)
+        for nm in named:
+            eds = held.get(nm.title)
+            if not eds or nm.title in now_titles:
+                continue
+            holder = T.holder(nm.title, c.cited)
+            if holder is None:
+                continue
+            then = next((h for h, t in ev.family(c.cited, self.history.table_of(eds[-1]) or {})
+                         if ev.words(t) == nm.title), c.cited)
+            succ = self._title_successor(c.cited, then, holder, eds[-1])
+            head_now = next((h for h, _ in fam_now if h == then), None)
+            now = (f"{then} is {self.table[then]!r}" if head_now else
+                   f"{then} does not exist" if then not in self.table else f"{then} is {self.table[then]!r}")
+            span = f"{eds[0]}…{eds[-1]}" if eds[0] != eds[-1] else eds[-1]
+            return Resolution("stale-renumbered", succ,
+                              f"names {T.show(nm.title)!r}: {then} had that title in {span}; since "
+                              f"{self._next_label(eds[-1])} {now}, and {T.show(nm.title)!r} is {holder}",
+                              1.0, span, "title", (eds[0], eds[-1]))
+        return self._keyword_confusion(c, named, held, fam_now)
+
+    def _keyword_confusion(self, c, named, held, fam_now) -> Resolution | None:
+        T = self.titles
+        if not c.cited.startswith("702.") or not fam_now or "." not in fam_now[0][0]:
+            return None
+        if any(nm.title in held or nm.title in {t for _, t in fam_now} for nm in named):
+            return None
+        # A name another cited number stands for is that number's, not a confusion.
+        others = [x for x in ev.number_positions(c.context) if x != c.cited]
+        theirs = {t for x in others for t in list(T.held(x)) + [t for _, t in T.now_family(x)]}
+        kws = [nm for nm in named if T.is_keyword(nm.title) and nm.title not in theirs]
+        if not kws:
+            return None
+        # Pair numbers and names in the order written: "702.65a & 702.46a: Skulk … bushido".
+        mine = [x for x in ev.number_positions(c.context) if x.startswith("702.")
+                and not any(nm.title in T.held(x) for nm in named)]
+        i = mine.index(c.cited) if c.cited in mine else 0
+        nm = kws[min(i, len(kws) - 1)]
+        holder = T.holder(nm.title, c.cited)
+        if holder is None:
+            return None
+        sug = holder + ev.suffix(c.cited, fam_now[0][0]) if holder != "207.2c" else holder
+        if sug not in self.table:
+            sug = holder
+        was = sorted({T.show(t) for t, eds in held.items() if len(t) and T.is_keyword(t)} - {T.show(fam_now[0][1])})
+        return Resolution("wrong-topic", sug,
+                          f"names {T.show(nm.title)!r}, which is {holder}; {fam_now[0][0]} is "
+                          f"{self.table[fam_now[0][0]]!r}" + (f" (earlier {', '.join(was)})" if was else "")
+                          + f", never {T.show(nm.title)!r}", 0.0, self._current(), "title")
+
+    def _heading_now(self, number: str, label: str) -> str | None:
+        """The current number of the titled heading ``number`` was under in ``label``."""
+        table = self.history.table_of(label) or {}
+        for head, title in ev.family(number, table):
+            if "." in head and head != number:
+                return self.titles.holder(ev.words(title), number)
+        return None
+
+    def _next_label(self, label: str) -> str:
+        """The edition after ``label`` (the first one where a change shows)."""
+        h = self.history
+        if label in h.labels:
+            return h.labels[h.labels.index(label) + 1]
+        return h.labels[0]  # the last old-scheme edition: the 2009 renumbering came next
+
+    def _title_successor(self, number: str, then: str, holder: str, last_label: str) -> str:
+        """The current number of ``number``, under the heading ``then`` in ``last_label`` whose
+        title ``holder`` holds now: the diffs' map when it lands under ``holder``, else
+        ``holder`` with the same suffix (702.34a under Madness 702.34 -> 702.35a)."""
+        h = self.history
+        if last_label in h.labels:
+            m = h.map_number(number, h.labels.index(last_label), self.model_pos)
+            if m and m in self.table and (m == holder or m.startswith(holder + ".")
+                                          or (m.startswith(holder) and m[len(holder):].isalpha())):
+                return m
+        cand = holder + number[len(then):]
+        return cand if cand in self.table else holder
+
+    # -- 3. a known numbering (a date, the comment block) ---------------------------------------
+    def _by_numbering(self, number: str, label: str, table: dict[str, str], why: str, basis: str):
+        then = table.get(number)
+        if then is None:
+            return None
+        cur = self.table.get(number)
+        if cur is not None and _same_rule(then, cur):
+            return Resolution("ok", None, f"{why}: {number} then was \"{_clip(then)}\", as now", 1.0,
+                              self._current(), basis)
+        succ = self._where_now(number, label, then)
+        if succ is None or succ == number:
+            return None
+        return Resolution("stale-renumbered", succ,
+                          f"{why}: {number} then was \"{_clip(then)}\""
+                          + (f"; now {number} is \"{_clip(cur)}\"" if cur else f"; {number} is gone")
+                          + f", and that rule is {succ}", 1.0, label, basis, (label, label))
+
+    def _where_now(self, number: str, label: str, text: str) -> str | None:
+        """Where the rule ``number`` of edition ``label`` (text ``text``) is now.
+
+        A heading: the rule holding that title.  A subrule under a titled heading (a keyword):
+        the subrule of the heading holding that title now whose text is close (none: gone).  Otherwise the diffs' map when the texts agree, else the current rule
+        of the same part whose text is closest."""
+        h = self.history
+        if ev.is_heading(number, text) and len(text.split()) <= 6:
+            holder = self.titles.holder(ev.words(text), number)
+            if holder:
+                return holder
+        table = h.table_of(label) if h else None
+        for head, title in ev.family(number, table or {}):
+            if head == number or "." not in head:
+                continue
+            holder = self.titles.holder(ev.words(title), number)
+            if holder and "." in holder:
+                kids = [i for i, rid in enumerate(self._ids) if rid.startswith(holder) and rid[len(holder):].isalpha()]
+                best = _closest(ev.norm(text), [self._norm[i] for i in kids], SIBLING)
+                return self._ids[kids[best]] if best is not None else None
+        if h is not None and label in h.labels:
+            m = h.map_number(number, h.labels.index(label), self.model_pos)
+            if m and m in self.table and fuzz.token_set_ratio(ev.norm(text), ev.norm(self.table[m])) >= 70:
+                return m
+        head = number.split(".")[0]
+        pool = [i for i, rid in enumerate(self._ids) if rid.split(".")[0] == head]
+        cutoff = MOVED_RULE
+        if not pool:  # an old-scheme number (409.1b): anywhere, but only a close text
+            pool, cutoff = list(range(len(self._ids))), 80.0
+        best = _closest(ev.norm(text), [self._norm[i] for i in pool], cutoff)
+        return self._ids[pool[best]] if best is not None else None
+
+    # -- absent numbers ---------------------------------------------------------------------
     def _absent(self, c: RawCitation) -> Resolution:
         h = self.history
         if h is None:
@@ -114,6 +389,16 @@ class Resolver:
         before = [(i, t) for i, t in versions if i < self.model_pos]
         after = [(i, t) for i, t in versions if i > self.model_pos]
         if not versions:
+            old = h.old_versions(c.cited)
+            if old:
+                lab, text = old[-1]
+                succ = self._where_now(c.cited, lab, text)
+                return Resolution("stale-renumbered", succ,
+                                  f"{c.cited} is a number of the rules before the 2009 renumbering (last in "
+                                  f"{lab}: \"{_clip(text)}\")"
+                                  + (f"; that rule is {succ} now" if succ else
+                                     "; nothing in the citing text says which rule it is now"),
+                                  None, lab, "number", (old[0][0], lab))
             return Resolution("missing", None, f"{c.cited} exists in no edition from {h.labels[0]} to {h.labels[-1]}")
         if not before:
             first = h.labels[after[0][0]]
@@ -122,44 +407,22 @@ class Resolver:
                               f"\"{_clip(after[0][1])}\"", None, f"{first}…")
         last_pos, last_text = before[-1]
         ctx = words(c.quote or c.context)
-        suggested = h.map_number(c.cited, last_pos, self.model_pos)
+        suggested = self._where_now(c.cited, h.labels[last_pos], last_text)
         old = self.topic.score(ctx, self.topic.bag(c.cited, last_text))
+        start = self._run_start(c.cited, last_pos)
         if suggested:
-            # The number is gone but the diffs follow its rule to a current number.
+            # The number is gone but its rule lives on under another number.
             fits = old.value >= STALE_SCORE or old.weight < MIN_WEIGHT
             return Resolution("stale-renumbered", suggested,
                               f"{c.cited} was \"{_clip(last_text)}\" until {h.labels[last_pos]}; "
-                              f"it is {suggested} since {h.labels[last_pos + 1]}"
+                              f"that rule is {suggested} since {h.labels[last_pos + 1]}"
                               + ("" if fits else f" (the citing text fits that rule poorly: {old.value:.2f})"),
-                              old.value, self._span_label(self._run_start(c.cited, last_pos), last_pos))
+                              old.value, self._span_label(start, last_pos), "number",
+                              (h.labels[start], h.labels[last_pos]))
         return Resolution("removed", None,
                           f"{c.cited} existed until {h.labels[last_pos]} (\"{_clip(last_text)}\"); "
-                          f"gone from {h.labels[last_pos + 1]} on; the diffs find no counterpart", old.value,
-                          self._span_label(self._run_start(c.cited, last_pos), last_pos))
-
-    def _quoted(self, c: RawCitation, current: str) -> Resolution:
-        q = _typo(c.quote).rstrip(".…").strip()
-        sim = _same_text(q, current)
-        if sim >= SAME_QUOTE:
-            return Resolution("ok", None, f"quote matches {c.cited} ({sim:.0f}%)", sim / 100, self._current())
-        best = process.extractOne(q, self._texts, scorer=_contains, processor=_typo, score_cutoff=QUOTE_SCORE)
-        if best is not None and self._ids[best[2]] != c.cited:
-            now = self._ids[best[2]]
-            return Resolution("outdated-quote", now,
-                              f"the quoted text now lives under {now} ({best[1]:.0f}%); {c.cited} is "
-                              f"\"{_clip(current)}\"", best[1] / 100, None)
-        if self.history is not None:
-            for i, text in reversed(self.history.versions(c.cited)):
-                if i < self.model_pos:
-                    s = _same_text(q, text)
-                    if s >= SAME_QUOTE:
-                        return Resolution("outdated-quote", c.cited,
-                                          f"the quote is {c.cited} as worded until {self.history.labels[i]} "
-                                          f"({s:.0f}%); reworded since {self.history.labels[i + 1]}: "
-                                          f"\"{_clip(current)}\"", s / 100, self._span_label(self._run_start(c.cited, i), i))
-        return Resolution("wrong-topic", None,
-                          f"the quote matches no rule text ({sim:.0f}% against {c.cited}: \"{_clip(current)}\")",
-                          sim / 100, self._current())
+                          f"gone from {h.labels[last_pos + 1]} on; no rule holds it now", old.value,
+                          self._span_label(start, last_pos), "number", (h.labels[start], h.labels[last_pos]))
 
     # -- helpers ----------------------------------------------------------------------------
     def _older_meaning(self, number: str, ctx, current: float):
@@ -241,6 +504,28 @@ class Resolver:
         if current:
             return self.label
         return f"{h.labels[a]}…{h.labels[b]}"
+
+
+def _same_rule(a: str, b: str, cutoff: float = SAME_RULE) -> bool:
+    """Two texts of one rule (perhaps reworded); two titles only when they are the same title."""
+    if len(a.split()) <= 6 and not a.rstrip().endswith((".", ":")):  # a title
+        return ev.words(a) == ev.words(b)
+    na, nb = ev.norm(a), ev.norm(b)
+    return fuzz.token_set_ratio(na, nb) >= cutoff and fuzz.ratio(na, nb) >= cutoff - 25
+
+
+def _pair_score(a: str, b: str, **_) -> float:
+    """Closeness of two rule texts: shared words (token set) and order (plain ratio) alike, so
+    neither a long rule containing the words nor a reworded short one wins alone."""
+    return (fuzz.token_set_ratio(a, b) + fuzz.ratio(a, b)) / 2
+
+
+def _closest(text: str, pool: list[str], cutoff: float = MOVED_RULE) -> int | None:
+    """Index of the normalised text in ``pool`` closest to normalised ``text``, if close."""
+    if not pool or not text:
+        return None
+    best = process.extractOne(text, pool, scorer=_pair_score, score_cutoff=cutoff)
+    return best[2] if best is not None else None
 
 
 def _convincing(fit) -> bool:

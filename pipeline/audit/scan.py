@@ -5,12 +5,18 @@ syntax family (C-like ``//`` and ``/* */``, ``#`` with Python's triple quotes, L
 ``--``); prose files (Markdown, text) are one big comment.  Citations are then read from
 
 * anchored numbers: ``CR 702.19b``, ``Rule 704.5f``, ``rules 601.2b and 601.2c``, ``§ 117.3``,
-  with lists (``CR 701.22a / CR 701.25a``, ``CR 120.3 + CR 119.3a``) and letter ranges
-  (``601.2a–d``, skipping l and o) — in comments and strings (doc comments, log messages);
+  with lists (``CR 701.22a / CR 701.25a``, ``CR 120.3 + CR 119.3a``, ``702.16c/d``) and ranges
+  (``601.2a–d`` skipping l and o, ``707.2–4``, ``707.2–707.4``, ``707.2 through 707.4``,
+  ``Rules 500-514``) — in comments and strings (doc comments, log messages, Markdown tables);
 * quoted rule text led by its number (``"702.53a Haunt is a triggered ability…"``) at the
   start of a comment or string;
-* a lettered subrule without any cue (``(601.2f)``), by its shape, in comments and strings;
-* numbers baked into identifiers (``stateBasedAction704_5r``) — in code only.
+* a lettered subrule without any cue (``(601.2f)``), by its shape, and a subrule in parentheses
+  after a name (``Deathtouch (702.2)``), in comments and strings;
+* numbers baked into identifiers (``stateBasedAction704_5r``, ``test_104_3b_player_loses``) — in
+  code, and in comments and strings where nothing else cites that number.
+
+Each citation keeps the comment block it sits in (``block``): a block that quotes an older
+edition's rules is read in that edition's numbering (see :mod:`pipeline.audit.report`).
 
 Other bare numbers (``x = 100.5``, version strings, "702" alone) are never citations.
 """
@@ -24,20 +30,39 @@ from pathlib import Path
 
 from ..rulenum import LETTERS
 
-NUM = r"(?<![\w.])(?P<rule>[1-9]\d{2})(?:\.(?P<sub>\d{1,3})(?P<letter>[a-z])?)?(?![\w]|\.\d)"
+NUM = r"(?<![\w.])(?P<rule>[1-9]\d{2})(?:\.(?P<sub>\d{1,3})(?P<letter>[a-z])?)?(?![\w]|\.\d|\.\?)"
 _NUM_RE = re.compile(NUM)
-_ANCHOR = r"(?:\b(?:CR|C\.R\.|[Rr]ules?|RULES?|[Ss]ection)\s*#?\s*|§\s*)"
-_RANGE = r"(?:[-–](?P<to>[a-z])(?![\w]))?"
-_ANCHORED_RE = re.compile(_ANCHOR + NUM + _RANGE)
-_CONT_RE = re.compile(r"\s*(?:,|/|\+|&|\band\b|\bor\b)\s*(?:" + _ANCHOR + r")?" + NUM + _RANGE)
-_QUOTE_RE = re.compile(r"^[\s*/#!\-\[\]\"'`“]*" + NUM + r"\.?\s+(?P<quote>[A-Z“\"'][^\n]{12,})")
+# "CR", "Rule(s)", "§", "MagicCompRules", and XMage's dated notes ("//20091005 - 500.4/703.4n").
+_ANCHOR = (r"(?:\b(?:CR|C\.R\.|[Rr]ules?|RULES?|[Ss]ection|MagicCompRules)\s*#?\s*|§\s*"
+           r"|\b(?:19|20)\d{6}\s*[-–:]?\s*)")
+_ANCHORED_RE = re.compile(_ANCHOR + NUM)
+_CONT_RE = re.compile(r"\s*(?:,|/|\+|&|\band\b|\bor\b)\s*(?:" + _ANCHOR + r")?" + NUM)
+# The end of a range or the other letter of a pair, right after a number.
+_TO_FULL = re.compile(r"(?:[-–—]|\s*[–—]\s*|\s+(?:through|thru|to)\s+)(?:" + _ANCHOR + r")?"
+                      r"(?P<rule>[1-9]\d{2})(?:\.(?P<sub>\d{1,3})(?P<letter>[a-z])?)?(?![\w]|\.\d)")
+_TO_SUB = re.compile(r"[-–—](?P<sub>\d{1,3})(?![\w]|\.\d)")
+_TO_LETTER = re.compile(r"[-–—](?P<letter>[a-z])(?![\w])")
+_ALT_LETTER = re.compile(r"/(?P<letter>[a-z])(?![\w])")
+_MAX_RANGE = 60
+_TAIL_START = frozenset("-–—/")
+_SPACED_TAIL = re.compile(r"\s*(?:[–—]|through\b|thru\b|to\b)")
+# A number followed by a quoted title: 'See rule\n * 607, "Linked Abilities."'.
+_TITLED_RE = re.compile(NUM + r",?\s+[“\"](?P<title>[A-Z][^\"”\n]{2,60})[”\"]")
+_QUOTE_RE = re.compile(r"^[\s*/#!\-\[\]\"'`“]*" + NUM + r"[.:]?\s+(?P<quote>[A-Z“\"'][^\n]{2,})")
 # A lettered subrule ("(see 601.2b)", "per 702.79a") is a citation by its shape alone.
-_LETTERED_RE = re.compile(r"(?<![\w.])(?P<rule>[1-9]\d{2})\.(?P<sub>\d{1,3})(?P<letter>[a-z])(?![\w]|\.\d)" + _RANGE)
+_LETTERED_RE = re.compile(r"(?<![\w.])(?P<rule>[1-9]\d{2})\.(?P<sub>\d{1,3})(?P<letter>[a-z])(?![\w]|\.\d)")
+# A subrule in parentheses right after a name: "Deathtouch (702.2), Defender (702.3)".
+_PAREN_RE = re.compile(r"(?<=[\w)])\s?\((?P<rule>[1-9]\d{2})\.(?P<sub>\d{1,3})\)")
+_NAME_BEFORE = re.compile(r"([A-Za-z][\w' -]*?)\s*$")
 _CONNECTOR = re.compile(r"[\s,;/+&]*(?:(?:and|or|then|to)[\s,]*)?")
 _WORDISH = re.compile(r"[A-Za-z]{3,}")
 _SENTENCE_END = re.compile(r"(?<=[.;!?])\s+")
-_IDENT_RE = re.compile(r"\b[A-Za-z_]*[A-Za-z](?:_)?(?P<rule>[1-9]\d{2})_(?P<sub>\d{1,3})(?P<letter>[a-z])?\b")
+_IDENT_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z_]*[A-Za-z]_?(?P<rule>[1-9]\d{2})_(?P<sub>\d{1,3})(?P<letter>[a-z])?(?![A-Za-z0-9])")
+_IDENT_TAIL = re.compile(r"\w*")
+_TABLE_CELL = re.compile(r"^\s*(?:CR\s*|[Rr]ule\s*)?" + NUM + r"\s*$")
 _HAS_NUM = re.compile(r"[1-9]\d{2}")
+_BLANK_COMMENT = re.compile(r"[\s/*#!\-]*(?:<p/?>)?[\s/*#!\-]*")
+_LEAD = re.compile(r"[\s/*#!\-\[\]\"'`“]*(?:(?:19|20)\d{6}\s*[-–:]?\s*)?")
 _NEWLINE = re.compile(r"\n")
 
 SLASH = {".java", ".rs", ".cs", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".c", ".h", ".cpp", ".hpp", ".cc",
@@ -79,24 +104,69 @@ class RawCitation:  # not frozen: a frozen init costs, and there are 100,000s
     written: str = ""  # the text as written (a range or list member shows its source)
     group: int = 1  # how many numbers share this context (a list or a range)
     after: str = ""  # bare citations: the clause after the number, the other candidate topic
+    tail: str = ""  # the words right after the number as written (a title or quoted rule text)
+    block: int = 0  # the comment block (offset of its first line)
+    para: int = 0  # the paragraph within the block (blank comment lines separate paragraphs)
+    lead: bool = False  # the number opens its comment line (after a date at most): pasted rule text
 
 
 def _num(m: re.Match) -> str:
-    s = m.group("rule")
-    if m.group("sub"):
-        s += "." + m.group("sub") + (m.group("letter") or "")
+    g = m.groupdict()
+    s = g["rule"]
+    if g.get("sub"):
+        s += "." + g["sub"] + (g.get("letter") or "")
     return s
 
 
-def _expand(m: re.Match) -> list[str]:
-    """One number, or a letter range expanded with l and o skipped (``704.5k–m``)."""
-    first = _num(m)
-    to = m.group("to") if "to" in m.re.groupindex else None
-    letter = m.group("letter")
-    if not (to and letter and letter in LETTERS and to in LETTERS and LETTERS.index(to) > LETTERS.index(letter)):
-        return [first]
-    base = first[:-1]
-    return [base + c for c in LETTERS[LETTERS.index(letter): LETTERS.index(to) + 1]]
+def _parts(m: re.Match) -> tuple[int, int | None, str | None]:
+    g = m.groupdict()
+    return int(g["rule"]), (int(g["sub"]) if g.get("sub") else None), g.get("letter")
+
+
+def _fmt(rule: int, sub: int | None, letter: str | None) -> str:
+    return str(rule) if sub is None else f"{rule}.{sub}{letter or ''}"
+
+
+def _tail(line: str, end: int, first: tuple) -> tuple[list[str], int]:
+    """The members of a range or pair written right after a number at ``end`` (``–d``,
+    ``–4``, ``–707.4``, `` through 707.4``, ``/d``) and where it ends; none: ``([], end)``."""
+    if line[end:end + 1] not in _TAIL_START:  # most citations end at ":" or a space and a word
+        if line[end:end + 1] != " " or not _SPACED_TAIL.match(line, end):
+            return [], end
+    rule, sub, letter = first
+    if letter:
+        for rx in (_TO_LETTER, _ALT_LETTER):
+            t = rx.match(line, end)
+            if t:
+                to = t.group("letter")
+                if rx is _ALT_LETTER and to in LETTERS and to != letter:
+                    return [_fmt(rule, sub, to)], t.end()
+                if to in LETTERS and letter in LETTERS and LETTERS.index(to) > LETTERS.index(letter):
+                    return [_fmt(rule, sub, c) for c in LETTERS[LETTERS.index(letter) + 1: LETTERS.index(to) + 1]], t.end()
+    t = _TO_FULL.match(line, end)
+    if t:
+        r2, s2, l2 = int(t.group("rule")), (int(t.group("sub")) if t.group("sub") else None), t.group("letter")
+        if sub is None and s2 is None:  # "Rules 500-514"
+            if 0 < r2 - rule <= _MAX_RANGE:
+                return [str(r) for r in range(rule + 1, r2 + 1)], t.end()
+        elif sub is not None and s2 is not None and r2 >= rule:
+            if r2 == rule and letter and l2 and s2 == sub and l2 in LETTERS and letter in LETTERS:
+                i, j = LETTERS.index(letter), LETTERS.index(l2)
+                return ([_fmt(rule, sub, c) for c in LETTERS[i + 1: j + 1]], t.end()) if j > i else ([], end)
+            if r2 == rule and not letter and not l2 and 0 < s2 - sub <= _MAX_RANGE:
+                return [_fmt(rule, k, None) for k in range(sub + 1, s2 + 1)], t.end()
+            return [_fmt(r2, s2, l2)], t.end()  # a span we don't enumerate: its two ends
+    if sub is not None and not letter:
+        t = _TO_SUB.match(line, end)
+        if t and 0 < int(t.group("sub")) - sub <= _MAX_RANGE:  # "707.2–4"
+            return [_fmt(rule, k, None) for k in range(sub + 1, int(t.group("sub")) + 1)], t.end()
+    return [], end
+
+
+def _expand(line: str, m: re.Match) -> tuple[list[str], int]:
+    """A number with the range or pair written after it, expanded (letters skip l and o)."""
+    more, end = _tail(line, m.end(), _parts(m))
+    return [_num(m)] + more, end
 
 
 def _segments(text: str, fam: str):
@@ -124,28 +194,58 @@ def scan_text(text: str, fam: str) -> list[RawCitation]:
         return i + 1, off - (nl[i - 1] + 1 if i else 0) + 1
 
     out: list[RawCitation] = []
+    # Consecutive line comments ("//", "#", "--" on the lines one after another) form one block.
+    block, last_end, last_line_comment = -1, -1, False
     for start, kind, seg in _segments(text, fam):
-        if not _HAS_NUM.search(seg):
-            continue
         if kind == "code":
-            for m in _IDENT_RE.finditer(seg):
-                ln, col = where(start + m.start())
-                ident = m.group(0)
-                words = _ident_words(ident[: m.start("rule") - m.start()])
-                out.append(RawCitation(ln, col, _num(m), "identifier", kind, words, None, ident))
+            if "_" in seg and _HAS_NUM.search(seg):
+                out.extend(_identifiers(seg, start, kind, where, ()))
+            continue
+        one_line = "\n" not in seg.rstrip("\n")
+        if kind == "comment" and one_line:
+            gap = text[last_end:start]
+            if not (last_line_comment and gap.count("\n") == 1 and not gap.strip()):
+                block = start
+            last_end, last_line_comment = start + len(seg.rstrip("\n")), True
+        else:
+            block, last_line_comment = start, False
+        if not _HAS_NUM.search(seg):
             continue
         # Within a comment or string, each physical line is its own context: a block comment
         # can hold several citations about different things.
-        off, prev = 0, ""
+        off, prev, para = 0, "", 0
         for line in seg.split("\n"):
-            if _HAS_NUM.search(line):
-                out.extend(_scan_line(line, start + off, kind, where, prev))
+            if _BLANK_COMMENT.fullmatch(line):
+                para += 1
+            elif _HAS_NUM.search(line):
+                found = _scan_line(line, start + off, kind, where, prev, fam == "prose")
+                if "_" in line:
+                    # In a comment an identifier is a citation only where nothing else cites it.
+                    have = {c.cited for c in found}
+                    taken = [(c.column, c.column + len(c.written)) for c in found]
+                    found.extend(c for c in _identifiers(line, start + off, kind, where, taken) if c.cited not in have)
+                for c in found:
+                    c.block, c.para = block, para
+                    c.lead = bool(_LEAD.fullmatch(line[: c.column - 1]))
+                out.extend(found)
             off += len(line) + 1
             prev = line
     return out
 
 
-def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "") -> list[RawCitation]:
+def _identifiers(seg: str, base: int, kind: str, where, taken) -> list[RawCitation]:
+    out = []
+    for m in _IDENT_RE.finditer(seg):
+        ln, col = where(base + m.start())
+        if any(a <= col < b for a, b in taken):
+            continue
+        ident = m.group(0) + _IDENT_TAIL.match(seg, m.end()).group(0)
+        words = _ident_words(ident[: m.start("rule") - m.start()] + " " + ident[m.end() - m.start():])
+        out.append(RawCitation(ln, col, _num(m), "identifier", kind, words, None, ident))
+    return out
+
+
+def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", prose: bool = False) -> list[RawCitation]:
     out: list[RawCitation] = []
     taken: list[tuple[int, int]] = []
     context = line.strip().strip("/*#-").strip()
@@ -153,46 +253,68 @@ def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "") -> l
     if q and q.group("sub"):
         ln, col = where(base + q.start("rule"))
         quote = q.group("quote").strip().rstrip("\"'`”;,)").rstrip("*/").strip()
-        out.append(RawCitation(ln, col, _num(q), "quote", kind, context, quote, _num(q)))
+        out.append(RawCitation(ln, col, _num(q), "quote", kind, context, quote, _num(q), tail=quote))
         taken.append((q.start("rule"), q.end("rule")))
-    chains: list[list[re.Match]] = []
+    if prose and line.lstrip().startswith("|"):
+        out.extend(_table_row(line, base, kind, where, taken))
+    chains: list[list[tuple[re.Match, list[str], int]]] = []
     for m in _ANCHORED_RE.finditer(line):
-        if any(a <= m.start("rule") < b for a, b in taken) or (chains and m.start() < chains[-1][-1].end()):
+        if any(a <= m.start("rule") < b for a, b in taken) or (chains and m.start() < chains[-1][-1][2]):
             continue
-        chain = [m]
-        end = m.end()
+        nums, end = _expand(line, m)
+        chain = [(m, nums, end)]
         while True:
             c = _CONT_RE.match(line, end)
             if not c:
                 break
-            chain.append(c)
-            end = c.end()
+            nums, end = _expand(line, c)
+            chain.append((c, nums, end))
         chains.append(chain)
     # Each chain's context runs from its start to the next chain (the first also takes what
     # precedes it): "See rule 601.2b for X (CR 601.2f gives the total cost)" has two topics.
     for k, chain in enumerate(chains):
-        a = 0 if k == 0 else chain[0].start()
-        b = chains[k + 1][0].start() if k + 1 < len(chains) else len(line)
+        a = 0 if k == 0 else chain[0][0].start()
+        b = chains[k + 1][0][0].start() if k + 1 < len(chains) else len(line)
         ctx = line[a:b].strip().strip("/*#-").strip()
-        expanded = [(c, _expand(c)) for c in chain]
-        group = sum(len(ns) for _, ns in expanded)
-        for c, ns in expanded:
+        group = sum(len(ns) for _, ns, _ in chain)
+        for i, (c, ns, end) in enumerate(chain):
             ln, col = where(base + c.start("rule"))
-            written = line[c.start("rule"):c.end()].strip()
+            written = line[c.start("rule"):end].strip()
+            nxt = chain[i + 1][0].start() if i + 1 < len(chain) else b
+            tail = line[end:nxt].strip(" :–—-,.;)(\t*/")
             for n in ns:
-                out.append(RawCitation(ln, col, n, "anchored", kind, ctx, None, written, group))
-            taken.append((c.start("rule"), c.end()))
+                out.append(RawCitation(ln, col, n, "anchored", kind, ctx, None, written, group, tail=tail))
+            taken.append((c.start("rule"), end))
+    for m in (_TITLED_RE.finditer(line) if ('"' in line or "“" in line) else ()):
+        if not any(a <= m.start("rule") < b for a, b in taken):
+            ln, col = where(base + m.start("rule"))
+            out.append(RawCitation(ln, col, _num(m), "anchored", kind, m.group("title"), None, _num(m),
+                                   tail=m.group("title")))
+            taken.append((m.start("rule"), m.end()))
+    # "Deathtouch (702.2), Defender (702.3)": each number names what precedes it.
+    for m in (_PAREN_RE.finditer(line) if "(" in line else ()):
+        if any(a <= m.start("rule") < b for a, b in taken):
+            continue
+        prev = max([b for a, b in taken if b <= m.start()], default=0)
+        name = _NAME_BEFORE.search(line[prev:m.start()].split(",")[-1].split(";")[-1])
+        ln, col = where(base + m.start("rule"))
+        out.append(RawCitation(ln, col, _num(m), "bare", kind, name.group(1).strip() if name else "", None,
+                               _num(m)))
+        taken.append((m.start("rule"), m.end()))
     # Bare lettered subrules cite the clause before them ("X counts as 0 (202.3e)"); numbers
     # joined by connectors ("(704.5q, then 702.79a)", "616.1a-e") share that clause.
     bare = [m for m in _LETTERED_RE.finditer(line) if not any(a <= m.start() < b for a, b in taken)]
-    clusters: list[list[re.Match]] = []
+    clusters: list[list[tuple[re.Match, list[str], int]]] = []
     for m in bare:
-        if clusters and _CONNECTOR.fullmatch(line[clusters[-1][-1].end():m.start()]):
-            clusters[-1].append(m)
+        if clusters and m.start() < clusters[-1][-1][2]:
+            continue  # the end of a range already read
+        nums, end = _expand(line, m)
+        if clusters and _CONNECTOR.fullmatch(line[clusters[-1][-1][2]:m.start()]):
+            clusters[-1].append((m, nums, end))
         else:
-            clusters.append([m])
+            clusters.append([(m, nums, end)])
     for cl in clusters:
-        start, end = cl[0].start(), cl[-1].end()
+        start, end = cl[0][0].start(), cl[-1][2]
         prev = max([b for a, b in taken if b <= start], default=0)
         before = line[prev:start]
         if prev == 0 and len(_WORDISH.findall(before)) < 4 and prev_line:
@@ -201,20 +323,35 @@ def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "") -> l
         nxt = min([a for a, b in taken if a >= end] + [len(line)])
         after = _SENTENCE_END.split(line[end:nxt].lstrip(").,;: "))[0]
         before = before.strip().strip("/*#-(").strip()
-        members = [(m, _expand(m)) for m in cl]
-        group = sum(len(ns) for _, ns in members)
-        for m, ns in members:
+        group = sum(len(ns) for _, ns, _ in cl)
+        for m, ns, e in cl:
             ln, col = where(base + m.start())
             for n in ns:
-                out.append(RawCitation(ln, col, n, "bare", kind, before, None, m.group(0), group, after.strip()))
+                out.append(RawCitation(ln, col, n, "bare", kind, before, None, line[m.start():e], group,
+                                       after.strip(), tail=after.strip()))
         taken.append((start, end))
+    return out
+
+
+def _table_row(line: str, base: int, kind: str, where, taken) -> list[RawCitation]:
+    """A Markdown table row citing a rule in a cell of its own: the other cells are its topic."""
+    cells = line.strip().strip("|").split("|")
+    out, pos = [], line.index("|") + 1
+    for i, cell in enumerate(cells):
+        m = _TABLE_CELL.match(cell)
+        if m and not any(a <= pos + m.start("rule") < b for a, b in taken):
+            ln, col = where(base + pos + m.start("rule"))
+            others = " ".join(c.strip() for j, c in enumerate(cells) if j != i)
+            out.append(RawCitation(ln, col, _num(m), "bare", kind, others, None, _num(m), tail=others))
+            taken.append((pos + m.start("rule"), pos + m.end("rule")))
+        pos += len(cell) + 1
     return out
 
 
 def _ident_words(ident: str) -> str:
     s = re.sub(r"[_\d]+", " ", ident)
     s = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", s)
-    return s.strip().lower()
+    return " ".join(s.split()).lower()
 
 
 def scan_file(path: Path, max_bytes: int = 2 << 20) -> list[RawCitation] | None:
