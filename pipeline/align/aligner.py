@@ -168,7 +168,7 @@ def align_documents(target: Document, base: Document, current: Document | None =
                     termbase=None, cards=None, only: set[str] | None = None) -> AlignResult:
     """Align ``target`` (a translation) with ``base`` (its English base edition) and ``current``;
     run every check.  ``map_number``: base number -> current number (None: gone)."""
-    from ..qa.checks import Context, Pair, all_checks, run_all
+    from .checks import Context, Pair, all_checks, run_all
     from .termbase import load_termbase
 
     tb = termbase if termbase is not None else load_termbase()
