@@ -21,7 +21,7 @@ from typing import Callable
 import yaml
 
 from .errors import CrpipeError, InputError
-from .io import atomic_write, cache_root, write_json
+from .io import atomic_write, cache_root, read_bounded_text, sha256_file, write_json
 from .model import Document
 from .xref.stage import stage_xref
 
@@ -96,7 +96,7 @@ def load_manifest(corpus: Path) -> tuple[dict, list[Input]]:
     if not mpath.is_file():
         raise InputError("no manifest.yaml in the corpus folder", corpus)
     try:
-        manifest = yaml.safe_load(mpath.read_text(encoding="utf-8")) or {}
+        manifest = yaml.safe_load(read_bounded_text(mpath)) or {}
     except yaml.YAMLError as e:
         raise InputError(f"manifest is not valid YAML: {e}", mpath) from None
     inputs = []
@@ -107,14 +107,6 @@ def load_manifest(corpus: Path) -> tuple[dict, list[Input]]:
         inputs.append(Input(p, item.get("language", "en"), item["role"], Path(item["path"]).stem,
                             {k: v for k, v in item.items() if k not in ("path", "language", "role")}))
     return manifest, inputs
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def resolve_reference(manifest: dict, reference: Path | None, mirror: Path | None, cache: Path,
@@ -138,7 +130,7 @@ def resolve_reference(manifest: dict, reference: Path | None, mirror: Path | Non
         notes.append(f"mirror {mirror} has no {name}")
     cached = cache / name
     if cached.is_file():
-        if not want or _sha256(cached) == want:
+        if not want or sha256_file(cached) == want:
             return cached, f"cache {cache}", notes
         notes.append(f"cached {cached} does not match the manifest's sha256; ignored")
     url = ref.get("url")
@@ -240,7 +232,7 @@ def run_build(corpus: Path, out: Path, reference: Path | None = None, mirror: Pa
         "reference": {"edition": (ctx.reference.meta.effective_date if ctx.reference else None),
                       "found": bool(ctx.reference), "sha256": ctx.reference.meta.sha256 if ctx.reference else None},
         "inputs": [{"path": str(i.path.relative_to(corpus)), "language": i.language, "role": i.role} for i in inputs],
-        "outputs": sorted({str(p.relative_to(ctx.out)): _sha256(p) for p in ctx.outputs if p.exists()}.items()),
+        "outputs": sorted({str(p.relative_to(ctx.out)): sha256_file(p) for p in ctx.outputs if p.exists()}.items()),
         "skipped": ctx.skipped,
     }
     report["outputs"] = [{"file": f, "sha256": h} for f, h in report["outputs"]]

@@ -12,48 +12,14 @@ from __future__ import annotations
 import functools
 import json
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
 from .model import Document
 from .profiles import PROFILES
+from .profiles.dates import declared_date  # noqa: F401  (re-exported: the edition API)
 from .rulenum import sort_ids
-
-
-def _fold(s: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFD", s.casefold()) if not unicodedata.combining(c))
-
-
-def declared_date(text: str, lang: str | None = None) -> tuple[str, str] | None:
-    """``(iso date, matched text)`` of a declared effective date in any known language."""
-    profiles = [PROFILES[lang]] if lang in PROFILES else list(PROFILES.values())
-    for p in profiles:
-        for pat in p.effective_date_patterns:
-            m = re.search(pat, text[:20000], re.I)
-            if not m:
-                continue
-            iso = _parse_date(m.group("date"), p.months)
-            if iso:
-                return iso, m.group(0)
-    return None
-
-
-def _parse_date(s: str, months: tuple[str, ...]) -> str | None:
-    folded = [_fold(m) for m in months]
-    m = re.match(r"(?P<month>[^\W\d_]+)\s+(?P<day>\d{1,2}),\s*(?P<year>\d{4})", s)  # November 14, 2025
-    if not m:
-        m = re.match(r"(?P<day>\d{1,2})º?\s+de\s+(?P<month>[^\W\d_]+)\s+de\s+(?P<year>\d{4})", s)  # 14 de novembro de 2025
-    if not m:
-        return None
-    month = _fold(m.group("month"))
-    if month not in folded:
-        return None
-    try:
-        return date(int(m.group("year")), folded.index(month) + 1, int(m.group("day"))).isoformat()
-    except ValueError:
-        return None
 
 
 def declared_edition(doc: Document) -> dict | None:
@@ -103,16 +69,10 @@ def _is_heading(text: str) -> bool:
 @functools.lru_cache(maxsize=1)
 def _code_version() -> str:
     """Changes whenever the code that builds an inventory changes, so stale caches are not read."""
-    import hashlib
-
-    h = hashlib.sha256(str(INVENTORY_VERSION).encode())
     here = Path(__file__).resolve().parent
-    for rel in ("edition.py", "segment/official.py", "segment/paste.py", "segment/paragraphs.py",
-                "profiles/__init__.py", "rulenum.py"):
-        f = here / rel
-        if f.is_file():
-            h.update(f.read_bytes())
-    return h.hexdigest()[:12]
+    return source_key(INVENTORY_VERSION, [here / rel for rel in (
+        "edition.py", "segment/official.py", "segment/paste.py", "segment/paragraphs.py", "profiles/__init__.py",
+        "profiles/dates.py", "rulenum.py", "text.py")])
 
 
 def edition_inventory(path: Path) -> dict:
@@ -126,10 +86,7 @@ def edition_inventory(path: Path) -> dict:
     cache = _cache_dir() / f"{path.stem}-{st.st_size}-{st.st_mtime_ns}-{_code_version()}.json"
     inv = None
     if cache.is_file():
-        try:
-            inv = json.loads(cache.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            inv = None
+        inv = read_cache_json(cache)
     if inv is None:
         from .segment.official import parse_file
 

@@ -12,12 +12,14 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..text import SUBRULE, fold
+
 #: Mana, tap and other symbols: {X} {2} {B/G} {T} {Q} {E}.
 SYMBOL_RE = re.compile(r"\{[0-9A-Z/½∞]{1,5}\}")
 WORD_RE = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 DIGITS_RE = re.compile(r"(?<![\w.])[+-]?\d+(?:[.,]\d+)?(?![\w])")
 #: Rule-number shapes ("601.2f", "702.46"); counts and P/T never look like this.
-RULE_SHAPE_RE = re.compile(r"[1-9]\d{2}\.\d{1,3}[a-z]?")
+RULE_SHAPE_RE = re.compile(SUBRULE)
 _SENT_END = re.compile(r"(?<=[.!?:;])[”»\")]*\s+(?=[¿¡“«\"(A-ZÀ-Ý0-9{])|\n")
 
 #: Number words that carry a count.  "one"/"um"/"uno" are left out: they double as articles.
@@ -145,10 +147,3 @@ def multiset_diff(a: Counter, b: Counter) -> tuple[Counter, Counter]:
     return a - b, b - a
 
 
-@lru_cache(maxsize=4096)
-def fold(s: str) -> str:
-    """Case- and accent-insensitive form, for comparing names."""
-    import unicodedata
-
-    n = unicodedata.normalize("NFKD", s.replace("’", "'"))
-    return re.sub(r"\s+", " ", "".join(ch for ch in n if not unicodedata.combining(ch)).casefold()).strip()

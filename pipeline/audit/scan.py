@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..rulenum import LETTERS
+from ..text import RULE, SUB
 
-NUM = r"(?<![\w.])(?P<rule>[1-9]\d{2})(?:\.(?P<sub>\d{1,3})(?P<letter>[a-z])?)?(?![\w]|\.\d)"
+NUM = rf"(?<![\w.])(?P<rule>{RULE})(?:\.(?P<sub>{SUB})(?P<letter>[a-z])?)?(?![\w]|\.\d)"
 _NUM_RE = re.compile(NUM)
 _ANCHOR = r"(?:\b(?:CR|C\.R\.|[Rr]ules?|RULES?|[Ss]ection)\s*#?\s*|§\s*)"
 _RANGE = r"(?:[-–](?P<to>[a-z])(?![\w]))?"
@@ -32,12 +33,12 @@ _ANCHORED_RE = re.compile(_ANCHOR + NUM + _RANGE)
 _CONT_RE = re.compile(r"\s*(?:,|/|\+|&|\band\b|\bor\b)\s*(?:" + _ANCHOR + r")?" + NUM + _RANGE)
 _QUOTE_RE = re.compile(r"^[\s*/#!\-\[\]\"'`“]*" + NUM + r"\.?\s+(?P<quote>[A-Z“\"'][^\n]{12,})")
 # A lettered subrule ("(see 601.2b)", "per 702.79a") is a citation by its shape alone.
-_LETTERED_RE = re.compile(r"(?<![\w.])(?P<rule>[1-9]\d{2})\.(?P<sub>\d{1,3})(?P<letter>[a-z])(?![\w]|\.\d)" + _RANGE)
+_LETTERED_RE = re.compile(rf"(?<![\w.])(?P<rule>{RULE})\.(?P<sub>{SUB})(?P<letter>[a-z])(?![\w]|\.\d)" + _RANGE)
 _CONNECTOR = re.compile(r"[\s,;/+&]*(?:(?:and|or|then|to)[\s,]*)?")
 _WORDISH = re.compile(r"[A-Za-z]{3,}")
 _SENTENCE_END = re.compile(r"(?<=[.;!?])\s+")
-_IDENT_RE = re.compile(r"\b[A-Za-z_]*[A-Za-z](?:_)?(?P<rule>[1-9]\d{2})_(?P<sub>\d{1,3})(?P<letter>[a-z])?\b")
-_HAS_NUM = re.compile(r"[1-9]\d{2}")
+_IDENT_RE = re.compile(rf"\b[A-Za-z_]*[A-Za-z](?:_)?(?P<rule>{RULE})_(?P<sub>{SUB})(?P<letter>[a-z])?\b")
+_HAS_NUM = re.compile(RULE)
 _NEWLINE = re.compile(r"\n")
 
 SLASH = {".java", ".rs", ".cs", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".c", ".h", ".cpp", ".hpp", ".cc",

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..io import write_json
+from ..io import read_bounded, read_cache_json, source_key, write_json
 from ..model import Document
 from .classify import match_rules
 from .match import MATCHER_VERSION
@@ -34,8 +34,19 @@ def default_cache_dir() -> Path:
     return cache_root()
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def _cache_key() -> str:
+    """The matcher's version and the code that reads editions and matches them."""
+    here = Path(__file__).resolve().parent
+    return source_key(MATCHER_VERSION, [here / "match.py", here / "classify.py", here.parent / "text.py",
+                                        here.parent / "segment" / "official.py"])
+
+
+def _read_edition(path: Path) -> tuple[bytes | None, str | None]:
+    """An edition's bytes through the bounded reader, or None and why it cannot be read."""
+    try:
+        return read_bounded(path), None
+    except InputError as e:
+        return None, e.message
 
 
 @dataclass(frozen=True)
@@ -117,7 +128,7 @@ class EditionArchive:
         if not self.dir.is_dir():
             raise InputError("not a folder of editions", self.dir)
         self.cache_dir_base = str(Path(cache_dir) if cache_dir else default_cache_dir())
-        self.cache_dir = Path(self.cache_dir_base) / f"diff-{MATCHER_VERSION}"
+        self.cache_dir = Path(self.cache_dir_base) / f"diff-{_cache_key()}"
         self._docs: OrderedDict[str, Document] = OrderedDict()
         self._memory = max(2, memory)
         self._pairs: dict[int, PairMap] = {}
@@ -133,14 +144,18 @@ class EditionArchive:
         found: list[Edition] = []
         seen: set[str] = set()
         for p in sorted(self.dir.glob("*.txt")):
-            sha = _sha256(p)
+            data, why = _read_edition(p)
+            if data is None:
+                self.skipped.append({"file": p.name, "reason": why})
+                continue
+            sha = hashlib.sha256(data).hexdigest()
             if sha in seen:
                 self.skipped.append({"file": p.name, "reason": "same bytes as another edition"})
                 continue
             meta_path = self.cache_dir / "editions" / f"{sha}.json"
             meta = _read_json(meta_path)
             if meta is None:
-                meta = _quick_meta(p)
+                meta = _quick_meta(p, data)
                 write_json(meta_path, meta)
             if meta.get("error"):
                 self.skipped.append({"file": p.name, "reason": meta["error"]})
@@ -323,7 +338,7 @@ def _match_run(job) -> int:
     return len(indices)
 
 
-def _quick_meta(path: Path) -> dict:
+def _quick_meta(path: Path, data: bytes | None = None) -> dict:
     """Effective date and completeness without a full parse or encoding detection (a cold
     scan of 110 editions would otherwise decode each twice).  Only ASCII words are looked
     at, so latin-1 reads every single-byte encoding well enough; UTF-16 is recognised by
@@ -331,10 +346,10 @@ def _quick_meta(path: Path) -> dict:
     and a Credits heading after the Contents list's own entries."""
     from ..segment.official import DATE_RE, _iso, looks_official
 
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        return {"error": f"unreadable: {e.strerror}"}
+    if data is None:
+        data, why = _read_edition(path)
+        if data is None:
+            return {"error": why}
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:200].count(b"\x00") > 50:
         le = data[:2] == b"\xff\xfe" or (data[:2] != b"\xfe\xff" and data[1:2] == b"\x00")
         text = data.decode("utf-16-le" if le else "utf-16-be", errors="replace").lstrip("\ufeff")
@@ -351,9 +366,4 @@ def _quick_meta(path: Path) -> dict:
             "truncated": not (len(gloss) >= 2 and bool(credits) and credits[-1] > gloss[-1])}
 
 
-def _read_json(path: Path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
+_read_json = read_cache_json

@@ -20,7 +20,8 @@ from pathlib import Path
 from ..errors import InputError
 from ..model import Document
 from ..rulenum import RuleNumber, sort_ids
-from .registry import ENGINE_EDITION, Declaration, all_declarations
+from .catalog import all_declarations
+from .registry import ENGINE_EDITION, Declaration
 from .runner import Result, load_scenarios, run_scenario
 
 #: The sections the engine targets (in the declarations' edition numbering).

@@ -15,36 +15,16 @@ is written; work is bounded by :data:`MAX_INPUT_BYTES`.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 from ..errors import InputError
+from ..io import DEFAULT_MAX_INPUT_MB, read_bounded
 from ..model import Document, Finding
 from .decode import decode_bytes
 from .detect import FORMATS, detect
 
-#: The largest input read (an official edition is under 1 MB as TXT and 4 MB as PDF).
-MAX_INPUT_BYTES = int(os.environ.get("CRPIPE_MAX_INPUT_MB", "64")) << 20
-
-
-def read_bounded(p: Path) -> bytes:
-    """The bytes of ``p``, refusing directories, missing files and files over the limit."""
-    if p.is_dir():
-        raise InputError("is a directory, not a file", p)
-    if not p.exists():
-        raise InputError("no such file", p)
-    try:
-        size = p.stat().st_size
-        if size > MAX_INPUT_BYTES:
-            raise InputError(f"too large to be a rules document ({size / 2**20:.0f} MB; the limit is "
-                             f"{MAX_INPUT_BYTES >> 20} MB, set CRPIPE_MAX_INPUT_MB to change it)", p)
-        with open(p, "rb") as f:
-            data = f.read(MAX_INPUT_BYTES + 1)
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", p) from None
-    if len(data) > MAX_INPUT_BYTES:  # grew while we looked, or a special file
-        raise InputError(f"too large to be a rules document (over {MAX_INPUT_BYTES >> 20} MB)", p)
-    return data
+#: The default limit (``$CRPIPE_MAX_INPUT_MB`` is read at each call of :func:`read_bounded`).
+MAX_INPUT_BYTES = DEFAULT_MAX_INPUT_MB << 20
 
 
 def load_document(path: str | Path, lang: str | None = None, fmt: str | None = None,

@@ -22,8 +22,9 @@ from ..ingest.decode import Decoded
 from ..model import Document, Finding
 from ..profiles import EN
 from ..rulenum import RuleNumber
+from ..text import NUMBER
 
-_RULE = re.compile(r"^(?P<num>[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?)(?P<dot>\.?)(?:\s+(?P<text>\S.*)|\s*$)")
+_RULE = re.compile(rf"^(?P<num>{NUMBER})(?P<dot>\.?)(?:\s+(?P<text>\S.*)|\s*$)")
 _SECTION = re.compile(r"^(?P<num>[1-9])\.\s+(?P<text>[A-Z].*)$")
 _EXAMPLE = re.compile(r"^Examples?:")
 _PAGE_NUMBER = re.compile(r"^\s*\d{1,3}\s*$")
@@ -221,7 +222,7 @@ def _continues(last: RuleNumber | None, num: RuleNumber) -> bool:
 #: "Partner, “Partner—[text],” “Partner with [name]”" (the comma inside the quotes).
 _TERM_TAIL = re.compile(r"\((?:Obsolete|[A-Z][a-z]+)\)$|^[^.“]+(?:,? “[^”]+”)+$")
 #: A definition that ends on a rule number without its full stop ("See rule 603.4").
-_ENDS_WITH_REF = re.compile(r"\brules? \d{3}(?:\.\d{1,3}[a-z]?)?$")
+_ENDS_WITH_REF = re.compile(rf"\brules? {NUMBER}$")
 
 
 def _glossary(s: list[str]) -> list[str]:

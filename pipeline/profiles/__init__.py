@@ -70,7 +70,8 @@ EN = register(Profile(
     example_markers=("Example", "Examples"),
     glossary_heading=("Glossary",),
     subrules_heading=("Subrules",),
-    effective_date_patterns=(r"(?:effective|current) as of (?P<date>[A-Z][a-z]+ \d{1,2}, \d{4})",),
+    effective_date_patterns=(r"(?:effective|current) as of (?P<date>(?:January|February|March|April|May|June|July|August|"
+                             r"September|October|November|December) \d{1,2}, \d{4})",),
     months=("january", "february", "march", "april", "may", "june", "july", "august", "september",
             "october", "november", "december"),
     card_header_words=("Rule",),

@@ -24,6 +24,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..model import Finding
+from ..text import NUMBER
 
 _DATA = Path(__file__).resolve().parents[1] / "data" / "lexicon"
 #: log-probability gain a split must show over the whole token (natural log).
@@ -34,7 +35,7 @@ _LOW = "a-zß-öø-ÿ"
 _WORD = re.compile(rf"[{_L}]+(?:[-'][{_L}]+)*")
 #: A letter directly followed by a rule number, or a rule number directly followed by a
 #: word.  The space goes at the end of each match.
-_NUM_GLUE = re.compile(rf"[{_L}](?=[1-9]\d{{2}}(?:\.\d{{1,3}}[a-z]?)?(?![\d/]))|\d[a-z]?(?=[A-ZÀ-ÖØ-Þ][{_LOW}])")
+_NUM_GLUE = re.compile(rf"[{_L}](?={NUMBER}(?![\d/]))|\d[a-z]?(?=[A-ZÀ-ÖØ-Þ][{_LOW}])")
 #: Punctuation that lost the space after it: "mana,indicador", "copiados.Outros", "cima”que".
 _PUNCT_GLUE = re.compile(rf"[{_L}]{{2}}[,;](?=[{_L}])|[{_LOW}]{{2}}[.!?](?=[A-ZÀ-ÖØ-Þ][{_LOW}])|[{_LOW}][”»](?=[{_L}])")
 #: Both in one pass over the text.
@@ -143,16 +144,14 @@ def _sources_key(lang: str) -> str:
     """Changes when any source of the lexicon changes: packages, extras, profile, this code."""
     from importlib.metadata import PackageNotFoundError, version
 
-    h = hashlib.sha256(lang.encode())
-    for pkg in ("spacy-lookups-data", "pyspellchecker"):
+    def _version(pkg: str) -> str:
         try:
-            h.update(version(pkg).encode())
+            return version(pkg)
         except PackageNotFoundError:
-            h.update(b"-")
-    for f in (_DATA / f"{lang}.txt", Path(__file__), Path(__file__).resolve().parents[1] / "profiles" / "__init__.py"):
-        if f.is_file():
-            h.update(f.read_bytes())
-    return h.hexdigest()[:12]
+            return "-"
+
+    return source_key(lang, [_DATA / f"{lang}.txt", Path(__file__), Path(__file__).resolve().parents[1] / "profiles" / "__init__.py"],
+                      extra=[_version(p) for p in ("spacy-lookups-data", "pyspellchecker")])
 
 
 def _build_lexicon(lang: str) -> Lexicon:

@@ -23,9 +23,10 @@ from ..profiles import PROFILES, Profile
 from ..rulenum import RuleNumber, RuleNumberError
 from .paste import merged_profile
 from .spacing import repair_spacing
-from ..edition import declared_date
+from ..profiles.dates import declared_date
+from ..text import NUMBER
 
-_NUMBER = r"[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?"
+_NUMBER = NUMBER
 _SEPARATORS = "·•|:–—-"
 
 

@@ -18,6 +18,7 @@ from collections import Counter
 from ..lexicon import lexicon
 from ...findings import Check
 from ..text import cap_phrases, english_names, fold, masked, normalize_sentence, sentences, words
+from ...text import NUMBER
 
 GLUED = Check("damage.glued", "damage", "warning", "Words or numbers glued together (a lost space).")
 TYPO = Check("damage.typo", "damage", "warning", "A word outside the language's lexicon, one or two edits from a word in it.")
@@ -32,7 +33,7 @@ MOJIBAKE = Check("damage.mojibake", "damage", "error", "Mis-decoded characters (
 LENGTH = Check("damage.length-ratio", "damage", "info", "Length against the English is an outlier for this document (omission or addition?).")
 CHECKS = [GLUED, TYPO, UNTRANSLATED, BRACKETS, SPANISH, QUOTES, SPACES, DOUBLED, END, MOJIBAKE, LENGTH]
 
-_NUM_GLUE = re.compile(r"[^\W\d_]{2}(?=[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?(?![\d/]))|\d[a-z]?(?=[A-ZÀ-Ýa-zà-ÿ]{3})")
+_NUM_GLUE = re.compile(rf"[^\W\d_]{{2}}(?={NUMBER}(?![\d/]))|\d[a-z]?(?=[A-ZÀ-Ýa-zà-ÿ]{{3}})")
 _PUNCT_GLUE = re.compile(r"(?<=[^\W\d_]{2})[,;](?=[^\W\d_]{2})|(?<=[a-zà-ÿ]{2}[.!?])(?=[A-ZÀ-Ý][a-zà-ÿ])")
 _MOJIBAKE = re.compile(r"[ÃÂ][\u0080-\u00bf]|â€[\u0080-\u00bf\u2018-\u203a\u2122\u0153\u02dc]?|\ufffd|Ã[ƒ‚]")
 _DOUBLE_SPACE = re.compile(r"(?<=\S) {2,}(?=\S)")
