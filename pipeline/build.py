@@ -10,6 +10,7 @@ so two builds of the same corpus give byte-identical files.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import urllib.error
@@ -20,9 +21,18 @@ from typing import Callable
 
 import yaml
 
+from .align.stage import stage_align
+from .diff.stage import stage_diff
+from .engine.validate import stage_engine
 from .errors import CrpipeError, InputError
+from .export import export_all
+from .ingest.loader import load_document
 from .io import atomic_write, cache_root, read_bounded_text, sha256_file, write_json
+from .link.stage import stage_link
 from .model import Document
+from .qa.integrity import check
+from .rulings import load_card_index
+from .segment.official import parse_file
 from .xref.stage import stage_xref
 
 
@@ -74,8 +84,6 @@ class BuildContext:
             files = [i.path for i in self.inputs if i.role == "cards"]
             index, why = None, "no MTGJSON file in the manifest (role: cards)"
             if files:
-                from .rulings import load_card_index
-
                 try:
                     index, why = load_card_index(files), None
                 except CrpipeError as e:
@@ -156,10 +164,6 @@ def resolve_reference(manifest: dict, reference: Path | None, mirror: Path | Non
 # -- stages ---------------------------------------------------------------------------
 
 def stage_reference(ctx: BuildContext) -> None:
-    from .export import export_all
-    from .qa.integrity import check
-    from .segment.official import parse_file
-
     if ctx.reference_path is None:
         ctx.skip("reference", "no English reference edition: give --reference FILE or --mirror DIR "
                  "(or set CRPIPE_MIRROR), or allow the download named in corpus/manifest.yaml")
@@ -174,8 +178,6 @@ def stage_reference(ctx: BuildContext) -> None:
 
 
 def stage_translations(ctx: BuildContext) -> None:
-    from .ingest.loader import load_document
-
     for inp in ctx.inputs:
         if inp.role != "translation":
             continue
@@ -190,14 +192,10 @@ def stage_translations(ctx: BuildContext) -> None:
         ctx.write_json(f"{inp.language}-{inp.name}.json", doc.to_dict())
 
 
-from .align.stage import stage_align  # noqa: E402 - the stage lives with its issue's code
-from .link.stage import stage_link  # noqa: E402 - the stage lives with its issue's code
-from .diff.stage import stage_diff  # noqa: E402 - the stage lives with its issue's code
-from .engine.validate import stage_engine  # noqa: E402 - the stage lives with its issue's code
-
 Stage = Callable[[BuildContext], None]
 
-#: Stages in the data's order.  Later issues append theirs here.
+#: Stages in the data's order: the one list of them.  Each stage lives with its stage's code and
+#: imports nothing from this module (it receives the context), so the imports stay one-way.
 STAGES: list[tuple[str, Stage]] = [
     ("reference edition", stage_reference),
     ("translations", stage_translations),
@@ -242,8 +240,6 @@ def run_build(corpus: Path, out: Path, reference: Path | None = None, mirror: Pa
 
 def clean_outputs(out: Path) -> None:
     """Remove what an earlier build wrote (only files it listed), so stale outputs never linger."""
-    import json
-
     rep = out / "build-report.json"
     if not rep.is_file():
         return

@@ -16,10 +16,17 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from rapidfuzz import fuzz
+
+from .errors import InputError
+from .io import cache_root, read_cache_json, source_key, write_json
 from .model import Document
 from .profiles import PROFILES
 from .profiles.dates import declared_date  # noqa: F401  (re-exported: the edition API)
 from .rulenum import sort_ids
+from .text import fold
+from .segment.official import parse_file
+from .segment.paste import find_candidates, merged_profile
 
 
 def declared_edition(doc: Document) -> dict | None:
@@ -41,15 +48,11 @@ _MEMO: dict[tuple, dict] = {}
 
 
 def _cache_dir() -> Path:
-    from .io import cache_root
-
     return cache_root() / "inventories"
 
 
 def rule_refs(text: str, lang: str | None) -> list[str]:
     """Rule numbers ``text`` cites (references, not rule starts), sorted, unique."""
-    from .segment.paste import find_candidates, merged_profile
-
     prof = PROFILES.get(lang or "") or merged_profile()
     return sort_ids({str(c.number) for c in find_candidates(text, prof) if c.kind == "ref"})
 
@@ -88,14 +91,10 @@ def edition_inventory(path: Path) -> dict:
     if cache.is_file():
         inv = read_cache_json(cache)
     if inv is None:
-        from .segment.official import parse_file
-
         doc = parse_file(path)
         inv = {"edition": path.stem, "effective": doc.meta.effective_date,
                "rules": {r.id: _rule_facts(r, "en") for r in doc.rules}}
         try:
-            from .io import write_json
-
             write_json(cache, inv)
             for old in cache.parent.glob(f"{path.stem}-*.json"):
                 if old != cache:
@@ -110,8 +109,6 @@ def edition_files(editions_dir: str | Path) -> list[Path]:
     d = Path(editions_dir)
     files = sorted(p for p in d.glob("*.txt") if re.fullmatch(r"\d{4}-\d{2}-\d{2}", p.stem))
     if not files:
-        from .errors import InputError
-
         raise InputError("no English editions (YYYY-MM-DD.txt) in this folder", d)
     return files
 
@@ -126,9 +123,7 @@ class Fact:
 
 
 def _name_match(a: str, b: str) -> bool:
-    from rapidfuzz import fuzz
-
-    fa, fb = _fold(a).strip(), _fold(b).strip()
+    fa, fb = fold(a), fold(b)
     if not fa or not fb:
         return False
     n = min(len(fa), len(fb))
@@ -136,8 +131,6 @@ def _name_match(a: str, b: str) -> bool:
 
 
 def _facts(doc: Document, invs: list[dict]) -> list[Fact]:
-    from rapidfuzz import fuzz
-
     lang = doc.meta.language if doc.meta.language in PROFILES else None
     facts: list[Fact] = []
     for r in doc.rules:

@@ -3,12 +3,12 @@ current edition, with the translator's consistency checks (``pipeline.align.chec
 
 from .aligner import align_documents, build_rows
 from .model import AlignResult, Check, Issue, Row, Score
+from .run import align_file
 
 __all__ = ["align_documents", "build_rows", "align_file", "AlignResult", "Check", "Issue", "Row", "Score"]
 
 
 def __getattr__(name):
     if name == "align_file":
-        from .run import align_file
         return align_file
     raise AttributeError(name)

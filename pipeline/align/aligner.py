@@ -14,7 +14,10 @@ from collections import Counter
 
 from ..model import Document, Rule
 from ..rulenum import RuleNumber
+from ..xref.extract import extract_from_text
+from .checks import Context, Pair, all_checks, run_all
 from .model import AlignResult, Issue, Row, SEVERITY_POINTS, Score, segment_of
+from .termbase import load_termbase
 from .text import english_names, number_anchors, symbol_spans, words
 
 #: A translation holding at least this share of the base edition's rules is a full translation:
@@ -24,8 +27,6 @@ MIN_CONTENT_SCORE = 0.55
 
 
 def _anchors(text: str, lang: str) -> Counter:
-    from ..xref.extract import extract_from_text
-
     c: Counter = Counter()
     refs = extract_from_text(text, lang=lang)
     for r in refs:
@@ -168,9 +169,6 @@ def align_documents(target: Document, base: Document, current: Document | None =
                     termbase=None, cards=None, only: set[str] | None = None) -> AlignResult:
     """Align ``target`` (a translation) with ``base`` (its English base edition) and ``current``;
     run every check.  ``map_number``: base number -> current number (None: gone)."""
-    from .checks import Context, Pair, all_checks, run_all
-    from .termbase import load_termbase
-
     tb = termbase if termbase is not None else load_termbase()
     rows, complete = build_rows(target, base, current, map_number)
     pairs = [Pair(row, t, b, c) for row, t, b, c in rows]

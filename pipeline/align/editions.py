@@ -14,8 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ..diff import EditionArchive
+from ..edition import infer_base_edition
 from ..errors import InputError
 from ..model import Document
+from ..segment.official import parse_file
 
 
 @dataclass
@@ -38,8 +41,6 @@ def resolve_editions(target: Document, reference: str | Path, current: str | Pat
     ``reference``: a folder of editions (``YYYY-MM-DD.txt``) or one edition file.  With a
     single file it is both base and current, and numbers map to themselves.
     """
-    from ..segment.official import parse_file
-
     ref = Path(reference)
     cur_doc: Document | None = current if isinstance(current, Document) else None
     cur_path = Path(current) if current is not None and not isinstance(current, Document) else None
@@ -55,7 +56,6 @@ def resolve_editions(target: Document, reference: str | Path, current: str | Pat
                         (lambda n: n) if same else None, info)
     if not ref.is_dir():
         raise InputError("reference is neither an edition file nor a folder of editions", ref)
-    from ..diff import EditionArchive
 
     archive = EditionArchive(ref)
     labels = archive.dates()
@@ -72,8 +72,6 @@ def resolve_editions(target: Document, reference: str | Path, current: str | Pat
         cur_doc = archive.load(cur_label)
     be = target.meta.base_edition
     if not be or not be.get("first"):
-        from ..edition import infer_base_edition
-
         be = infer_base_edition(target, ref)
         target.meta.base_edition = be
     rng = {"first": be.get("first"), "last": be.get("last"), "confidence": be.get("confidence")}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 from .aligner import align_documents
@@ -44,8 +45,6 @@ def evaluate(en, lang: str = "pt", per_category: int = 24, seed: int = 7, cards=
     align, and score each check category at the rule level: a planted defect is found when
     its rule has a finding of its category; a finding is a true positive when its rule has
     a planted defect of that category."""
-    import copy
-
     tb = load_termbase()
     base = en
     if rules is not None:

@@ -8,22 +8,21 @@ building a pipeline.  The term base's ``accept`` list adds game words the tables
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import re
-
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
+
+from ..segment.spacing import lookups_table
 
 _EXTRA = Path(__file__).resolve().parents[1] / "data" / "lexicon"
 
 
 def _table(name: str) -> dict:
-    from ..segment.spacing import lookups_table
-
     return lookups_table(name)
 
 

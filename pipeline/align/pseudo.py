@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ..model import Document, Example, Rule
 from .lexicon import lexicon
 from .termbase import TermBase, find_all, term_regex
-from .text import NUMBER_WORDS, SYMBOL_RE, WORD_RE
+from .text import NUMBER_WORDS, SYMBOL_RE, WORD_RE, sentences
 
 _EXAMPLE = {"pt": "Exemplo", "es": "Ejemplo"}
 _URL = re.compile(r"\S+\.(?:com|org|net)\S*|\b[A-Z]{2,}\b|\b\d+[a-z]\b")
@@ -343,7 +343,6 @@ def plant_defects(ps: Pseudo, en: Document, tb: TermBase, per_category: int = 24
             planted.append(Planted(r.id, "damage", kind, detail))
 
     # consistency: one occurrence of a repeated English sentence translated differently
-    from .text import sentences
     seen: dict[str, list[Rule]] = {}
     for x in en.rules:
         for a, b in sentences(x.text):

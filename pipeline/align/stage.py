@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from ..errors import CrpipeError
+from ..report import render_json
+from ..report.findings_csv import render_csv
+from ..report.html import render_html
+from ..report.xliff import render_xliff
+from .aligner import align_documents
+from .editions import resolve_editions
+from .termbase import load_termbase
 
 
 def stage_align(ctx) -> None:
-    from ..report import render_json
-    from ..report.findings_csv import render_csv
-    from ..report.html import render_html
-    from ..report.xliff import render_xliff
-    from .aligner import align_documents
-    from .editions import resolve_editions
-    from .termbase import load_termbase
-
     if not ctx.translations:
         ctx.skip("align", "no translation was read")
         return

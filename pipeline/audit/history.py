@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..diff import EditionArchive
 from ..errors import InputError
 from ..io import write_json
 
@@ -29,8 +30,6 @@ class Version:
 
 class RuleHistory:
     def __init__(self, editions_dir: str | Path, cache_dir: str | Path | None = None):
-        from ..diff import EditionArchive
-
         self.archive = EditionArchive(editions_dir, cache_dir=cache_dir)
         eds = self.archive.editions
         self.editions = [e for e in eds if (e.effective_date or e.label) >= REWRITE]

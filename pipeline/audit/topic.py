@@ -12,6 +12,7 @@ headings, each word weighing its idf squared.
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 import math
 import re
@@ -30,8 +31,6 @@ _FURNITURE = frozenset({"cr", "rule", "rules", "see", "section", "todo", "fixme"
 def _noise() -> frozenset[str]:
     """spaCy's English stop words plus citation furniture.  The stop-word module is a plain
     set literal; it is loaded by path so that importing all of spaCy is not the price."""
-    import importlib.util
-
     spec = importlib.util.find_spec("spacy")
     path = Path(spec.origin).parent / "lang" / "en" / "stop_words.py" if spec and spec.origin else None
     stop: frozenset[str] = frozenset()
@@ -45,7 +44,7 @@ def _noise() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def _lemma_table() -> dict[str, str]:
-    import spacy_lookups_data
+    import spacy_lookups_data  # heavy: spaCy's lookup tables load only when a lexicon is built
 
     path = Path(str(spacy_lookups_data.en["lemma_lookup"]))
     if not path.exists():  # the package ships its tables gzipped, as spaCy's loader expects

@@ -21,7 +21,7 @@ def _rules_file(rules: Optional[Path]) -> Path:
         if not rules.is_file():
             raise InputError("rules edition not found", rules)
         return rules
-    from ..engine.registry import ENGINE_EDITION
+    from ..engine.registry import ENGINE_EDITION  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     mirror = os.environ.get("CRPIPE_MIRROR")
     if mirror and (Path(mirror) / f"{ENGINE_EDITION}.txt").is_file():
@@ -31,7 +31,7 @@ def _rules_file(rules: Optional[Path]) -> Path:
 
 
 def _load(path: Path):
-    from ..ingest.loader import load_document
+    from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     doc = load_document(path, lang="en")
     if doc.meta.language != "en":
@@ -60,7 +60,7 @@ def register(app: typer.Typer) -> None:
         Exit codes: 0 valid (review flags are warnings); 1 a missing or undeclared rule or a
         failed scenario; 2 unreadable input.
         """
-        from ..engine.validate import validate
+        from ..engine.validate import validate  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         path = _rules_file(rules)
         doc = _load(path)
@@ -92,8 +92,8 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 every citation ok; 1 some citation needs attention; 2 unreadable input.
         """
-        from ..audit.report import audit_tree
-        from ..audit.sarif import to_sarif
+        from ..audit.report import audit_tree  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..audit.sarif import to_sarif  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         if not path.exists():
             raise InputError("no such file or folder", path)
@@ -110,8 +110,8 @@ def register(app: typer.Typer) -> None:
 
 
 def _phase_rows():
-    from ..engine import phase_adapter
-    from ..errors import CrpipeError
+    from ..engine import phase_adapter  # lazy: a command loads its stage only when it runs (CLI start-up time)
+    from ..errors import CrpipeError  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     if not phase_adapter.available():
         raise CrpipeError("phase-python is not installed (pip install '.[phase]'); run without --phase")

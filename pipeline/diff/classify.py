@@ -22,7 +22,8 @@ from rapidfuzz import fuzz
 from ..errors import InputError
 from ..model import Document, GlossaryEntry, Rule
 from ..rulenum import RuleNumber, sort_ids
-from .match import LEFTOVER_THRESHOLD, Item, match_items
+from ..xref import extract_from_text, resolve
+from .match import Item, LEFTOVER_THRESHOLD, match_items
 from .text import mask_refs, normalize, ref_tokens, remap_refs
 from .worddiff import word_diff
 
@@ -382,13 +383,6 @@ def _citations(doc: Document, numbers: set[str]):
     for the few texts that cite a renumbered rule, not for the whole document.
     """
     texts = [(src, ex, text) for (src, ex), text in _texts(doc) if numbers.intersection(ref_tokens(text))]
-    try:
-        from ..xref import extract_from_text, resolve
-    except ImportError:  # pragma: no cover - the extractor ships with the package
-        for src, ex, text in texts:
-            for tok in dict.fromkeys(ref_tokens(text)):
-                yield src, ex, tok, "unresolved", None
-        return
     known = frozenset(r.id for r in doc.rules)
     lang = doc.meta.language or "en"
     refs = []

@@ -16,12 +16,14 @@ import hashlib
 import json
 import os
 from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..io import read_bounded, read_cache_json, source_key, write_json
+from ..io import cache_root, read_bounded, read_cache_json, source_key, write_json
 from ..model import Document
+from ..segment.official import DATE_RE, _iso, looks_official, parse_file
 from .classify import match_rules
 from .match import MATCHER_VERSION
 from .text import normalize
@@ -29,8 +31,6 @@ from .worddiff import word_diff
 
 
 def default_cache_dir() -> Path:
-    from ..io import cache_root
-
     return cache_root()
 
 
@@ -185,8 +185,6 @@ class EditionArchive:
             self._docs.popitem(last=False)
 
     def load(self, date: str) -> Document:
-        from ..segment.official import parse_file
-
         e = self.editions[self.index(date)]
         doc = self._docs.get(e.sha256)
         if doc is None:
@@ -243,8 +241,6 @@ class EditionArchive:
         total = len(self.editions) - 1
         workers = min(2, os.cpu_count() or 1) if workers is None else workers
         if workers > 1 and len(todo) >= 8:
-            from concurrent.futures import ProcessPoolExecutor
-
             chunks = [todo[len(todo) * w // workers: len(todo) * (w + 1) // workers] for w in range(workers)]
             jobs = [(str(self.dir), self.cache_dir_base, c) for c in chunks if c]
             with ProcessPoolExecutor(max_workers=len(jobs)) as pool:
@@ -344,8 +340,6 @@ def _quick_meta(path: Path, data: bytes | None = None) -> dict:
     at, so latin-1 reads every single-byte encoding well enough; UTF-16 is recognised by
     its BOM or its NUL bytes.  Mirrors the parser's tests: the date line, and a Glossary
     and a Credits heading after the Contents list's own entries."""
-    from ..segment.official import DATE_RE, _iso, looks_official
-
     if data is None:
         data, why = _read_edition(path)
         if data is None:

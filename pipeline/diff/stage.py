@@ -9,17 +9,17 @@ Writes ``diff-<lang>-<name>.json`` / ``.md`` / ``.html`` into ``aligned/``.
 
 from __future__ import annotations
 
+from ..align.editions import resolve_editions
 from ..errors import CrpipeError
+from ..io import dumps
+from .classify import diff_documents
+from .report_html import render_html
+from .report_md import render_markdown
 
 STAGE = "edition diff"
 
 
 def stage_diff(ctx) -> None:
-    from ..io import dumps
-    from .classify import diff_documents
-    from .report_html import render_html
-    from .report_md import render_markdown
-
     if not ctx.translations:
         ctx.skip(STAGE, "no translation was read, so there is no base edition to diff")
         return
@@ -29,11 +29,6 @@ def stage_diff(ctx) -> None:
     if ctx.editions_dir is None:
         ctx.skip(STAGE, "the base edition of a translation is only known with a folder of editions "
                  "(--mirror DIR or CRPIPE_MIRROR)")
-        return
-    try:
-        from ..align.editions import resolve_editions
-    except ImportError as e:  # pragma: no cover - depends on the alignment issue being installed
-        ctx.skip(STAGE, f"base-edition resolution is not available ({e})")
         return
     for name in sorted(ctx.translations):
         doc = ctx.translations[name]

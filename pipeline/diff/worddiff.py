@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from rapidfuzz.distance import Indel
+
 from ..text import NUMBER
 
 # A rule number is one token, so an updated citation reads "~~702.142~~ 702.143".

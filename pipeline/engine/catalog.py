@@ -5,9 +5,9 @@ these modules import; listing them here, not there, keeps the imports one-way.
 
 from __future__ import annotations
 
-from ..rulenum import RuleNumber
 from . import casting, copies, mana, persist, replacement  # noqa: F401  (registration side effect)
-from .registry import REGISTRY, Declaration
+from ..rulenum import RuleNumber
+from .registry import Declaration, REGISTRY
 
 
 def all_declarations() -> list[Declaration]:

@@ -16,8 +16,9 @@ import yaml
 from ..errors import InputError
 from ..rulenum import RuleNumber
 from .casting import Announcement, CostChange, cast_spell
-from .copies import (become_copy, can_turn_face_up, characteristics, copiable_values, copy_spell, enter_as_copy,
-                     morph_cost)
+from .copies import (
+    become_copy, can_turn_face_up, characteristics, copiable_values, copy_spell, enter_as_copy, morph_cost,
+)
 from .errors import EngineError, IllegalAction
 from .mana import ManaCost, card_mana_value, mana_value
 from .objects import CardDef, Permanent

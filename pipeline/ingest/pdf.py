@@ -22,6 +22,7 @@ from ..ingest.decode import Decoded
 from ..model import Document, Finding
 from ..profiles import EN
 from ..rulenum import RuleNumber
+from ..segment.official import parse_text
 from ..text import NUMBER
 
 _RULE = re.compile(rf"^(?P<num>{NUMBER})(?P<dot>\.?)(?:\s+(?P<text>\S.*)|\s*$)")
@@ -37,7 +38,7 @@ _HYPHENS = ("\x02", "\ufffe")
 
 def pdf_lines(data: bytes, path: Path | str | None = None) -> list[str]:
     """All text lines of the PDF, page by page (pdfium text extraction)."""
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # optional/heavy: the PDF engine loads only for a PDF
 
     try:
         pdf = pdfium.PdfDocument(data)
@@ -260,8 +261,6 @@ def _glossary(s: list[str]) -> list[str]:
 
 
 def read_pdf(data: bytes, path: Path | str | None = None) -> Document:
-    from ..segment.official import parse_text
-
     if not data.lstrip()[:5] == b"%PDF-":
         raise InputError("not a PDF (no %PDF- header)", path)
     lines = pdf_lines(data, path)

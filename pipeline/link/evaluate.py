@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from ..rulings.model import Card, Ruling
+from .linker import card_contexts
 
 
 @dataclass(frozen=True)
@@ -59,9 +61,6 @@ def metrics(rankings: list[list[str]], gold: list[GoldItem]) -> dict:
 def gold_inputs(gold: list[GoldItem], cards=None) -> dict:
     """Keyword arguments for :meth:`Linker.link_texts` from gold items: the card's name,
     layout and context (its rules text when a card file is given, and its other rulings)."""
-    from ..rulings.model import Card, Ruling
-    from .linker import card_contexts
-
     rulings = []
     for g in gold:
         card = cards.resolve(g.card) if (cards is not None and g.card) else None

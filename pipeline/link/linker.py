@@ -29,9 +29,9 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from ..rulings.model import Ruling
+from ..text import RULE, SUBRULE
 from .index import RuleIndex
 from .text import BOUNDARY, content, lemma_lists, strip_card_names, with_bigrams, words
-from ..text import RULE, SUBRULE
 
 _REF = re.compile(rf"\b(?:rules?\s+)?({SUBRULE})\b|\brules?\s+({RULE})\b", re.IGNORECASE)
 _SPLIT_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")

@@ -9,15 +9,14 @@ base edition when a folder of editions is available.
 from __future__ import annotations
 
 from ..errors import CrpipeError
+from ..rulings import read_rulings
+from .index import build_index
+from .linker import Linker
+from .run import link_set, links_to_csv, links_to_dict
+from .translations import translation_maps
 
 
 def stage_link(ctx) -> None:
-    from ..rulings import read_rulings
-    from .index import build_index
-    from .linker import Linker
-    from .run import link_set, links_to_csv, links_to_dict
-    from .translations import translation_maps
-
     inputs = [i for i in ctx.inputs if i.role == "rulings"]
     if not inputs:
         ctx.skip("link rulings", "no rulings in the manifest (role: rulings)")

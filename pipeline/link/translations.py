@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..align.editions import resolve_editions
 from ..errors import CrpipeError
 from ..model import Document
 
@@ -38,8 +39,6 @@ def translation_maps(translations: dict[str, Document], reference: Document,
         tm = TranslationMap(name, doc.meta.language, doc)
         if editions_dir is not None:
             try:
-                from ..align.editions import resolve_editions
-
                 ed = resolve_editions(doc, editions_dir, reference)
                 if ed.map_number is not None:
                     for r in doc.rules:

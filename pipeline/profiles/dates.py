@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from ..text import fold
 from . import PROFILES
+from ..text import fold
 
 
 def declared_date(text: str, lang: str | None = None) -> tuple[str, str] | None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from . import mtgjson, scryfall
 from ..errors import InputError
 from ..ingest.decode import decode_bytes
-from . import mtgjson, scryfall
 from .dates import DateOrderError
 from .model import Card, Ruling, RulingSet
 from .names import NameIndex

@@ -21,8 +21,8 @@ from ..io import read_bounded
 from ..model import Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
 from ..profiles import EN
 from ..rulenum import RuleNumber
-from .paragraphs import join_lines
 from ..text import REF_TOKEN, RULE, SUB
+from .paragraphs import join_lines
 
 RULE_LINE = re.compile(
     rf"^(?P<lead>[ \t]*)(?P<num>(?P<r>{RULE})(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"

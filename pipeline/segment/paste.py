@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 from ..model import Document, Example, Finding, Meta, Rule
 from ..profiles import PROFILES, Profile
-from ..rulenum import RuleNumber
-from .spacing import repair_spacing
 from ..profiles.dates import declared_date
+from ..rulenum import RuleNumber
 from ..text import RULE, SUB
+from .spacing import repair_spacing
 
 #: A rule-number-shaped token.  A trailing letter belongs to the number unless another
 #: lowercase letter follows it ("702.78a Persist" / "202.3eQuando", but "100.1 is").

@@ -12,7 +12,6 @@ every unknown word that could not be repaired becomes a :class:`Finding`; the fi
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import marshal
 import math
@@ -21,9 +20,12 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from ..io import atomic_write, cache_root, source_key
 from ..model import Finding
+from ..profiles import PROFILES
 from ..text import NUMBER
 
 _DATA = Path(__file__).resolve().parents[1] / "data" / "lexicon"
@@ -123,8 +125,6 @@ def lexicon(lang: str) -> Lexicon:
         pass
     lex = _build_lexicon(lang)
     try:
-        from ..io import atomic_write
-
         atomic_write(cache, marshal.dumps((sorted(lex.words), lex.logprob, sorted(lex.function_words))))
         for old in cache.parent.glob(f"{lang}-*.marshal"):
             if old != cache:
@@ -135,15 +135,11 @@ def lexicon(lang: str) -> Lexicon:
 
 
 def _cache_dir() -> Path:
-    from ..io import cache_root
-
     return cache_root() / "lexicons"
 
 
 def _sources_key(lang: str) -> str:
     """Changes when any source of the lexicon changes: packages, extras, profile, this code."""
-    from importlib.metadata import PackageNotFoundError, version
-
     def _version(pkg: str) -> str:
         try:
             return version(pkg)
@@ -161,7 +157,7 @@ def _build_lexicon(lang: str) -> Lexicon:
     words.update(v.casefold() for v in table.values())
     logprob: dict[str, float] = {}
     try:
-        from spellchecker import SpellChecker
+        from spellchecker import SpellChecker  # optional: guarded, the caller copes without it
 
         wf = SpellChecker(language=lang, distance=1).word_frequency
         total = float(wf.total_words) or 1.0
@@ -175,7 +171,6 @@ def _build_lexicon(lang: str) -> Lexicon:
         for line in p.read_text(encoding="utf-8").splitlines():
             extra.update(w.casefold() for w in line.split("#", 1)[0].split())
     words |= extra
-    from ..profiles import PROFILES
 
     fw = set(extra)
     if lang in PROFILES:

@@ -20,11 +20,11 @@ import re
 
 from ..model import Document, Example, Finding, Meta, Rule
 from ..profiles import PROFILES, Profile
+from ..profiles.dates import declared_date
 from ..rulenum import RuleNumber, RuleNumberError
+from ..text import NUMBER
 from .paste import merged_profile
 from .spacing import repair_spacing
-from ..profiles.dates import declared_date
-from ..text import NUMBER
 
 _NUMBER = NUMBER
 _SEPARATORS = "·•|:–—-"

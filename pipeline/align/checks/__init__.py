@@ -14,8 +14,8 @@ from functools import cached_property
 from typing import Callable
 
 from ...findings import Check, Issue
-from ..model import Row, pieces_of, segment_of
 from ...model import Document, Rule
+from ..model import Row, pieces_of, segment_of
 
 CHECK_MODULES = ("structure", "references", "anchors", "cardnames", "terminology", "consistency", "damage")
 

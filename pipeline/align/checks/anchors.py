@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ...findings import Check
 from rapidfuzz import fuzz, process
 
+from ...findings import Check
 from ..lexicon import lexicon
 from ..text import cap_phrases, english_names, fold, number_anchors, quoted_names, symbol_spans, words
 from .references import cited

@@ -3,6 +3,7 @@ and several approved variants mixed in one document."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from ...findings import Check
@@ -20,8 +21,6 @@ CHECKS = [RENAMED, AVOID, MISSING, VARIANT]
 
 
 def _seps(s: str) -> list[str]:
-    import re
-
     return re.findall(r"[\s-]+", s)
 
 
