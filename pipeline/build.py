@@ -244,8 +244,8 @@ def clean_outputs(out: Path) -> None:
     if not rep.is_file():
         return
     try:
-        listed = json.loads(rep.read_text(encoding="utf-8")).get("outputs", [])
-    except (ValueError, OSError):
+        listed = json.loads(read_bounded_text(rep)).get("outputs", [])
+    except (ValueError, CrpipeError):
         return
     for item in listed:
         p = out / item["file"]

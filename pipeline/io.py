@@ -33,16 +33,22 @@ def max_input_bytes() -> int:
         raise InputError(f"CRPIPE_MAX_INPUT_MB must be a whole number of megabytes, not {raw!r}") from None
 
 
-def read_bounded(path: str | Path) -> bytes:
-    """The bytes of ``path``, refusing directories, missing files and files over the limit."""
+def read_bounded(path: str | Path, limit: int | None = None, truncate: bool = False) -> bytes:
+    """The bytes of ``path``, refusing directories, missing files and files over the limit
+    (``limit`` bytes, default :func:`max_input_bytes`).  With ``truncate``, a longer file gives
+    its first ``limit`` bytes instead (a scan that only needs the head of each file)."""
     p = Path(path)
-    limit = max_input_bytes()
+    if limit is None:
+        limit = max_input_bytes()
     if p.is_dir():
         raise InputError("is a directory, not a file", p)
     if not p.exists():
         raise InputError("no such file", p)
     try:
         size = p.stat().st_size
+        if truncate:
+            with open(p, "rb") as f:
+                return f.read(limit)
         if size > limit:
             raise InputError(f"too large to be a rules document ({size / 2**20:.0f} MB; the limit is "
                              f"{limit >> 20} MB, set CRPIPE_MAX_INPUT_MB to change it)", p)
@@ -53,6 +59,13 @@ def read_bounded(path: str | Path) -> bytes:
     if len(data) > limit:  # grew while we looked, or a special file
         raise InputError(f"too large to be a rules document (over {limit >> 20} MB)", p)
     return data
+
+
+def read_bounded_gzip(path: str | Path) -> bytes:
+    """The decompressed bytes of a gzip file (a data table), itself read through :func:`read_bounded`."""
+    import gzip  # noqa: PLC0415 - only the data tables are gzipped
+
+    return gzip.decompress(read_bounded(path))
 
 
 def read_bounded_text(path: str | Path, encoding: str = "utf-8") -> str:

@@ -18,6 +18,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from ..segment.spacing import lookups_table
+from ..io import read_bounded_text
 
 _EXTRA = Path(__file__).resolve().parents[1] / "data" / "lexicon"
 
@@ -68,7 +69,7 @@ def _base_lexicon(lang: str) -> Lexicon:
     ws.update(v.casefold() for v in table.values() if isinstance(v, str))
     f = _EXTRA / f"{lang}.txt"
     if f.is_file():  # words the tables lack because they never inflect (shared with ingestion)
-        for line in f.read_text(encoding="utf-8").splitlines():
+        for line in read_bounded_text(f).splitlines():
             ws.update(w.casefold() for w in line.split("#", 1)[0].split())
     stop = _stop_words(lang)
     ws |= stop

@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import InputError
+from ..io import read_bounded
 from ..rulenum import LETTERS
 from ..text import RULE, SUB
 
@@ -224,8 +226,8 @@ def scan_file(path: Path, max_bytes: int = 2 << 20) -> list[RawCitation] | None:
     if fam is None:
         return None
     try:
-        data = path.read_bytes()[:max_bytes]
-    except OSError:
+        data = read_bounded(path, limit=max_bytes, truncate=True)
+    except InputError:
         return None
     if b"\x00" in data[:4096]:
         return None

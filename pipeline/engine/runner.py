@@ -24,6 +24,7 @@ from .mana import ManaCost, card_mana_value, mana_value
 from .objects import CardDef, Permanent
 from .persist import add_counter, dies
 from .replacement import Event, enter_battlefield, resolve_event
+from ..io import read_bounded_text
 
 SCENARIO_DIR = Path(__file__).with_name("scenarios")
 
@@ -62,7 +63,7 @@ def load_scenarios(folder: Path = SCENARIO_DIR) -> list[Scenario]:
     seen: set[str] = set()
     for path in sorted(Path(folder).glob("*.yaml")):
         try:
-            items = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+            items = yaml.safe_load(read_bounded_text(path)) or []
         except yaml.YAMLError as e:
             raise InputError(f"scenario file is not valid YAML: {e}", path) from None
         for i, d in enumerate(items):

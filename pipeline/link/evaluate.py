@@ -13,6 +13,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..rulings.model import Card, Ruling
 from .linker import card_contexts
+from ..io import read_bounded_text
 
 
 @dataclass(frozen=True)
@@ -27,9 +28,7 @@ class GoldItem:
 def load_gold(path) -> list[GoldItem]:
     p = Path(path)
     try:
-        obj = json.loads(p.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        raise InputError("no such file", p) from None
+        obj = json.loads(read_bounded_text(p, encoding="utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise InputError(f"gold file is not valid JSON: {e}", p) from None
     items = obj.get("rulings") if isinstance(obj, dict) else None

@@ -11,7 +11,6 @@ every unknown word that could not be repaired becomes a :class:`Finding`; the fi
 
 from __future__ import annotations
 
-import gzip
 import json
 import marshal
 import math
@@ -23,7 +22,8 @@ from importlib import resources
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from ..io import atomic_write, cache_root, source_key
+from ..errors import CrpipeError
+from ..io import atomic_write, cache_root, read_bounded, read_bounded_gzip, read_bounded_text, source_key
 from ..model import Finding
 from ..profiles import PROFILES
 from ..text import NUMBER
@@ -101,8 +101,7 @@ def lookups_table(name: str) -> dict:
     f = _lookups_file(f"{name}.json.gz")
     if f is None:
         return {}
-    with gzip.open(f, "rt", encoding="utf-8") as fh:
-        return json.load(fh)
+    return json.loads(read_bounded_gzip(f))
 
 
 @lru_cache(maxsize=None)
@@ -119,9 +118,9 @@ def lexicon(lang: str) -> Lexicon:
     key = _sources_key(lang)
     cache = _cache_dir() / f"{lang}-{key}.marshal"
     try:
-        words, logprob, fw = marshal.loads(cache.read_bytes())
+        words, logprob, fw = marshal.loads(read_bounded(cache))
         return Lexicon(lang, frozenset(words), logprob, frozenset(fw))
-    except (OSError, ValueError, EOFError, TypeError):
+    except (CrpipeError, ValueError, EOFError, TypeError):
         pass
     lex = _build_lexicon(lang)
     try:
@@ -168,7 +167,7 @@ def _build_lexicon(lang: str) -> Lexicon:
     extra: set[str] = set()
     p = _DATA / f"{lang}.txt"
     if p.is_file():
-        for line in p.read_text(encoding="utf-8").splitlines():
+        for line in read_bounded_text(p).splitlines():
             extra.update(w.casefold() for w in line.split("#", 1)[0].split())
     words |= extra
 
