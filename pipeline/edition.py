@@ -132,6 +132,7 @@ def _name_match(a: str, b: str) -> bool:
 
 def _facts(doc: Document, invs: list[dict]) -> list[Fact]:
     lang = doc.meta.language if doc.meta.language in PROFILES else None
+    official = lang is not None and PROFILES[lang].official
     facts: list[Fact] = []
     for r in doc.rules:
         rid = r.id
@@ -146,7 +147,7 @@ def _facts(doc: Document, invs: list[dict]) -> list[Fact]:
         if mine["head"]:
             facts.append(Fact(f"rule {rid} is named {mine['head']!r}", 2.0,
                               [g is not None and bool(g["head"]) and _name_match(mine["head"], g["head"]) for g in got]))
-        if lang == "en" and not mine["head"] and len(r.text) > 20:
+        if official and not mine["head"] and len(r.text) > 20:
             facts.append(Fact(f"rule {rid} has this text", 2.0,
                               [g is not None and fuzz.ratio(r.text, g["text"]) >= 90 for g in got]))
     return facts

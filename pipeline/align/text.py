@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..text import SUBRULE, fold
+from ..profiles import PROFILES
 
 #: Mana, tap and other symbols: {X} {2} {B/G} {T} {Q} {E}.
 SYMBOL_RE = re.compile(r"\{[0-9A-Z/½∞]{1,5}\}")
@@ -21,15 +22,8 @@ DIGITS_RE = re.compile(r"(?<![\w.])[+-]?\d+(?:[.,]\d+)?(?![\w])")
 RULE_SHAPE_RE = re.compile(SUBRULE)
 _SENT_END = re.compile(r"(?<=[.!?:;])[”»\")]*\s+(?=[¿¡“«\"(A-ZÀ-Ý0-9{])|\n")
 
-#: Number words that carry a count.  "one"/"um"/"uno" are left out: they double as articles.
-NUMBER_WORDS: dict[str, dict[str, int]] = {
-    "en": {"zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-           "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "twice": 2, "thrice": 3},
-    "pt": {"zero": 0, "dois": 2, "duas": 2, "três": 3, "quatro": 4, "cinco": 5, "seis": 6, "sete": 7,
-           "oito": 8, "nove": 9, "dez": 10, "onze": 11, "doze": 12, "vinte": 20},
-    "es": {"cero": 0, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
-           "nueve": 9, "diez": 10, "once": 11, "doce": 12, "veinte": 20},
-}
+#: Number words that carry a count, per language (the profiles' data).
+NUMBER_WORDS: dict[str, dict[str, int]] = {p.lang: dict(p.number_words) for p in PROFILES.values()}
 # "twice" is "duas vezes" / "dos veces": the count survives as a number word on the other side.
 
 #: Lower-case words allowed inside an English card name ("Orb of Dreams", "Act of Treason").

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from ..errors import InputError
 from ..io import write_json
+from ..profiles import OFFICIAL_LANG
 from .common import console, print_json, user_errors
 
 
@@ -34,7 +35,7 @@ def _load(path: Path):
     from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     doc = load_document(path, lang="en")
-    if doc.meta.language != "en":
+    if doc.meta.language != OFFICIAL_LANG:
         raise InputError("the rules edition must be an English Comprehensive Rules document", path)
     return doc
 

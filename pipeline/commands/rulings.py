@@ -10,6 +10,7 @@ from rich.table import Table
 
 from ..errors import InputError
 from ..io import write_json
+from ..profiles import OFFICIAL_LANG
 from .common import console, print_json, user_errors
 
 
@@ -17,7 +18,7 @@ def _edition(path: Path):
     from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     doc = load_document(path)
-    if doc.meta.language != "en":
+    if doc.meta.language != OFFICIAL_LANG:
         raise InputError("the rules to link against must be an English edition", path)
     if not doc.rules:
         raise InputError("no rules found in this edition", path)

@@ -42,7 +42,7 @@ def _number(m: re.Match) -> RuleNumber:
     return RuleNumber(int(m.group("r")), int(s) if s is not None else None, m.group("l"))
 
 
-_TYPO_TAIL = re.compile(r"^(\d{1,3})([a-z])?[ \t]+(?=\S)")
+_TYPO_TAIL = re.compile(rf"^({SUB})([a-z])?[ \t]+(?=\S)")
 
 
 def _split_number_typo(num: RuleNumber, text: str, last: RuleNumber | None) -> tuple[RuleNumber, str] | None:

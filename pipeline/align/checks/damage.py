@@ -19,6 +19,7 @@ from ...findings import Check
 from ...text import NUMBER
 from ..lexicon import Lexicon, lexicon
 from ..text import cap_phrases, english_names, fold, masked, normalize_sentence, sentences, words
+from ...profiles import PROFILES
 
 GLUED = Check("damage.glued", "damage", "warning", "Words or numbers glued together (a lost space).")
 TYPO = Check("damage.typo", "damage", "warning", "A word outside the language's lexicon, one or two edits from a word in it.")
@@ -43,7 +44,8 @@ _CLOSERS = {v: k for k, v in _PAIRS.items()}
 #: Bracket families: a translation may swap “…” for «…», but not a quote for a parenthesis.
 _FAMILY = {"(": "(", ")": "(", "[": "[", "]": "[", "{": "{", "}": "{",
            "“": "q", "”": "q", "«": "q", "»": "q", '"': "q"}
-_LOCALE_BAD_QUOTES = {"pt": re.compile(r"[\"«»]"), "es": re.compile(r"\"")}
+#: Quotation marks foreign to each locale's style (the profiles' data).
+_LOCALE_BAD_QUOTES = {p.lang: re.compile(f"[{re.escape(p.foreign_quotes)}]") for p in PROFILES.values() if p.foreign_quotes}
 _GLUE_KINDS = re.compile(r"glue|glued")
 _REPAIR = re.compile(r"'([^']+)'\s*->\s*'([^']+)'")
 
@@ -138,7 +140,8 @@ def run(ctx) -> list:
     out = []
     lang = ctx.lang
     lex = _lex(ctx, lang)
-    en = _lex(ctx, "en") if lang != "en" else None
+    prof = PROFILES.get(lang)
+    en = None if prof is not None and prof.official else _lex(ctx, "en")
     glues = _ingestion_glues(ctx)
     doc_words = Counter(w.text.casefold() for p in ctx.pairs if p.target is not None for w in words(p.target_text))
     doc_vocab = _Vocab(sorted(w for w, n in doc_words.items() if n >= 2 and len(w) >= 4))
@@ -234,7 +237,7 @@ def run(ctx) -> list:
             for ch, i in _unbalanced(piece):
                 if _FAMILY.get(ch, ch) not in src_bad:
                     add(BRACKETS, f"unbalanced “{ch}”", (off + i, off + i + 1))
-            if lang == "es":
+            if prof is not None and prof.inverted_marks:
                 for a, b in sentences(piece):
                     s = piece[a:b]
                     for o, c in (("¿", "?"), ("¡", "!")):

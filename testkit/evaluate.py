@@ -5,10 +5,11 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from .aligner import align_documents
-from .model import CATEGORIES
+from pipeline.align.aligner import align_documents
+from pipeline.align.model import CATEGORIES
+from pipeline.align.termbase import load_termbase
+
 from .pseudo import plant_defects, pseudo_translate
-from .termbase import load_termbase
 
 
 @dataclass
