@@ -24,6 +24,7 @@ import yaml
 from .align.stage import stage_align
 from .diff.stage import stage_diff
 from .engine.validate import stage_engine
+from .editions import EditionContext, stage_editions
 from .errors import CrpipeError, InputError
 from .export import export_all
 from .ingest.loader import load_document
@@ -57,6 +58,9 @@ class BuildContext:
     reference: Document | None = None
     editions_dir: Path | None = None  # a folder of English editions, when a mirror is given
     translations: dict[str, Document] = field(default_factory=dict)  # input name -> document
+    #: input name -> the English editions it is read against (the editions step), or why not.
+    editions: dict[str, EditionContext] = field(default_factory=dict)
+    edition_errors: dict[str, str] = field(default_factory=dict)
     outputs: list[Path] = field(default_factory=list)
     skipped: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -199,6 +203,7 @@ Stage = Callable[[BuildContext], None]
 STAGES: list[tuple[str, Stage]] = [
     ("reference edition", stage_reference),
     ("translations", stage_translations),
+    ("editions", stage_editions),
     ("cross-references", stage_xref),
     ("edition diff", stage_diff),
     ("align translations", stage_align),

@@ -8,7 +8,7 @@ from ..ingest.loader import load_document
 from ..model import Document
 from ..rulings.reader import load_card_index
 from .aligner import align_documents
-from .editions import resolve_editions
+from ..editions import resolve_editions
 from .model import AlignResult
 from .termbase import load_termbase
 

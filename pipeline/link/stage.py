@@ -26,7 +26,8 @@ def stage_link(ctx) -> None:
         return
     cards = ctx.card_index("link rulings: card names")
     linker = Linker(build_index(ctx.reference))
-    maps = translation_maps(ctx.translations, ctx.reference, ctx.editions_dir) if ctx.translations else []
+    maps = (translation_maps(ctx.translations, ctx.reference, ctx.editions_dir, ctx.editions, ctx.edition_errors)
+            if ctx.translations else [])
     for inp in inputs:
         try:
             rs = read_rulings(inp.path, cards=cards, card_lang=inp.extra.get("card_language"))
