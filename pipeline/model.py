@@ -10,11 +10,22 @@ matching never see layout and the round trip never loses it.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
 
-from .rulenum import RuleNumber
+from .findings import Severity
+from .rulenum import Level, RuleNumber
 
-SEVERITIES = ("error", "warning", "info")
+SEVERITIES = tuple(Severity)
+
+
+class DocKind(StrEnum):
+    """What a document is: an official edition, a translation, text pasted from a PDF, a web-viewer card."""
+
+    OFFICIAL = "official"
+    TRANSLATION = "translation"
+    PASTE = "paste"
+    WEBCARD = "webcard"
 
 
 @dataclass
@@ -57,10 +68,13 @@ class Finding:
 
     kind: str
     detail: str
-    severity: str = "warning"
+    severity: Severity = Severity.WARNING
     rule: str | None = None
     line: int | None = None
     span: list[int] | None = None
+
+    def __post_init__(self) -> None:
+        self.severity = Severity(self.severity)  # findings are declared with plain strings
 
     def to_dict(self) -> dict:
         return {k: v for k, v in asdict(self).items() if v is not None}
@@ -87,7 +101,7 @@ class Rule:
     parent: str | None = None
     children: list[str] = field(default_factory=list)
     section: int | None = None
-    level: str = ""
+    level: Level | str = ""  # "" until the segmenter sets it
     order: int = 0
     line: int | None = None
     inferred_number: bool = False
@@ -145,7 +159,7 @@ class Meta:
     format: str = "txt"
     encoding: str | None = None
     line_endings: str | None = None
-    kind: str = "official"  # official | translation | paste | webcard
+    kind: DocKind = DocKind.OFFICIAL
     base_edition: dict | None = None
 
 
@@ -245,6 +259,7 @@ class Document:
     @classmethod
     def from_dict(cls, d: dict) -> "Document":
         meta = Meta(**d["meta"])
+        meta.kind = DocKind(meta.kind)
         rules = []
         for r in d["rules"]:
             lays = r.get("example_layouts") or [None] * len(r["examples"])
@@ -253,7 +268,7 @@ class Document:
                 id=r["id"], text=r["text"],
                 examples=[Example(t, ln, Layout.from_dict(l)) for t, l, ln in zip(r["examples"], lays, lines)],
                 parent=r.get("parent"), children=list(r.get("children", [])), section=r.get("section"),
-                level=r.get("level", ""), order=r.get("order", 0), line=r.get("line"),
+                level=Level(r["level"]) if r.get("level") else "", order=r.get("order", 0), line=r.get("line"),
                 inferred_number=r.get("inferred_number", False), layout=Layout.from_dict(r.get("layout")),
             ))
         gh = d.get("glossary_heading")

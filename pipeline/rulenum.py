@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache, total_ordering
 
 from .errors import CrpipeError
@@ -30,7 +31,16 @@ SUB_DIGITS_NONZERO = r"[1-9]\d{0,2}"
 RULE_NUMBER_RE = re.compile(rf"(?P<rule>{RULE_DIGITS})(?:\.(?P<sub>{SUB_DIGITS})(?P<letter>[a-z])?)?")
 _FULL_RE = re.compile(r"^\s*(?:(?P<section>[1-9])|" + RULE_NUMBER_RE.pattern + r")\.?\s*$")
 
-SECTION, RULE, SUBRULE, LETTERED = "section", "rule", "subrule", "lettered"
+class Level(StrEnum):
+    """How deep a number is: ``7``, ``702``, ``702.79``, ``702.79a``."""
+
+    SECTION = "section"
+    RULE = "rule"
+    SUBRULE = "subrule"
+    LETTERED = "lettered"
+
+
+SECTION, RULE, SUBRULE, LETTERED = Level.SECTION, Level.RULE, Level.SUBRULE, Level.LETTERED
 
 
 class RuleNumberError(CrpipeError, ValueError):

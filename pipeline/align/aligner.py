@@ -16,7 +16,7 @@ from ..model import Document, Rule
 from ..rulenum import RuleNumber
 from ..xref.extract import extract_from_text
 from .checks import Context, Pair, all_checks, run_all
-from .model import AlignResult, Issue, Row, SEVERITY_POINTS, Score, segment_of
+from .model import SEVERITY_POINTS, AlignResult, Issue, Row, RowMethod, RowStatus, Score, segment_of
 from .termbase import load_termbase
 from .text import english_names, number_anchors, symbol_spans, words
 
@@ -134,10 +134,11 @@ def build_rows(target: Document, base: Document, current: Document | None, map_n
     for r in target.rules:
         if id(r) in unmatched_objs:
             bid = by_content.get(r.id)
-            status, method = ("realigned", "anchors") if bid is not None else ("extra", "none")
+            status, method = ((RowStatus.REALIGNED, RowMethod.ANCHORS) if bid is not None
+                              else (RowStatus.EXTRA, RowMethod.NONE))
         else:
             bid = by_number[r.id]
-            status, method = "aligned", "number"
+            status, method = RowStatus.ALIGNED, RowMethod.NUMBER
         b = base.rule(bid) if bid else None
         cid = current_of(bid)
         c = current.rule(cid) if (current is not None and cid) else None
@@ -152,7 +153,7 @@ def build_rows(target: Document, base: Document, current: Document | None, map_n
         b = base.rule(mid)
         cid = current_of(mid)
         c = current.rule(cid) if (current is not None and cid) else None
-        rows.append((Row(None, mid, cid, "missing", "none", "", segment_of(b), segment_of(c)), None, b, c))
+        rows.append((Row(None, mid, cid, RowStatus.MISSING, RowMethod.NONE, "", segment_of(b), segment_of(c)), None, b, c))
     return rows, complete
 
 

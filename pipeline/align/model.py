@@ -9,13 +9,30 @@ own line (``text + "\\n" + example …``).  Every span in an :class:`Issue` is a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from ..findings import Check, Issue, Severity
 from ..model import Rule
 
 SEVERITY_POINTS = {Severity.ERROR: 10.0, Severity.WARNING: 3.0, Severity.INFO: 0.5}
-__all__ = ["Check", "Issue", "Severity", "SEVERITY_POINTS", "CATEGORIES", "Row", "Score", "AlignResult",
+__all__ = ["Check", "Issue", "Severity", "SEVERITY_POINTS", "CATEGORIES", "Row", "RowMethod", "RowStatus", "Score",
+           "AlignResult",
            "segment_of", "pieces_of"]
+class RowStatus(StrEnum):
+    """How a translated rule was paired with the English."""
+
+    ALIGNED = "aligned"  # same number
+    REALIGNED = "realigned"  # found by its anchors under another number
+    EXTRA = "extra"  # no English counterpart
+    MISSING = "missing"  # an English rule the translation lacks
+
+
+class RowMethod(StrEnum):
+    NUMBER = "number"
+    ANCHORS = "anchors"
+    NONE = "none"
+
+
 CATEGORIES = ("structure", "references", "anchors", "cardnames", "terminology", "consistency", "damage")
 
 
@@ -44,8 +61,8 @@ class Row:
     id: str | None  # translated id; None for a missing rule
     base_id: str | None
     current_id: str | None
-    status: str  # aligned | realigned | extra | missing
-    method: str  # number | anchors | none
+    status: RowStatus
+    method: RowMethod
     target: str = ""
     source: str = ""  # the base edition's English
     current: str = ""  # the current edition's English

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..ingest.decode import Decoded, decode_bytes
 from ..io import read_bounded
-from ..model import Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
+from ..model import DocKind, Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
 from ..profiles import EN
 from ..rulenum import RuleNumber
 from ..text import REF_TOKEN, RULE, SUB
@@ -78,7 +78,7 @@ def parse_text(dec: Decoded | str, source: Path | None = None, data: bytes | Non
     if isinstance(dec, str):
         dec = Decoded(text=dec, encoding="str", line_endings="lf")
     text = dec.text
-    meta = Meta(language="en", format="txt", encoding=dec.encoding, line_endings=dec.line_endings, kind="official")
+    meta = Meta(language="en", format="txt", encoding=dec.encoding, line_endings=dec.line_endings, kind=DocKind.OFFICIAL)
     if source is not None:
         meta.source_file = str(source)
         meta.source_name = source.name

@@ -19,7 +19,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from ..model import Document, Example, Finding, Meta, Rule
+from ..model import DocKind, Document, Example, Finding, Meta, Rule
 from ..profiles import PROFILES, Profile
 from ..profiles.dates import declared_date
 from ..rulenum import RuleNumber
@@ -174,7 +174,7 @@ def segment_text(text: str, lang: str | None, *, kind: str = "paste", source: st
     whose spans point into ``text``.
     """
     profile = PROFILES.get(lang or "", None) or merged_profile()
-    meta = Meta(language=lang or "unknown", format=kind, kind=kind, source_file=source)
+    meta = Meta(language=lang or "unknown", format=kind, kind=DocKind(kind), source_file=source)
     doc = Document(meta=meta)
     declared = declared_date(text, lang)
     if declared:
