@@ -272,6 +272,24 @@ class EditionArchive:
                     return None
         return cur
 
+    def _follow(self, rule_id: str, text: str, steps: range, versions: dict[int, tuple[str, str]], *,
+                forward: bool) -> str | None:
+        """Follow a rule through the consecutive pairs ``steps`` (edition i -> i + 1), forwards or
+        backwards, recording its number and text per edition in ``versions``.  Returns the label
+        of the edition where the trail ends (the rule appears or disappears there), else None."""
+        cur = rule_id
+        for i in steps:
+            pm = self.pair(i)
+            nxt = pm.forward(cur) if forward else pm.backward(cur)
+            if nxt is None:
+                return self.editions[i + 1].label
+            old = cur if forward else nxt  # the pair's old-side number
+            if old in pm.changed:
+                text = pm.changed[old][1 if forward else 0]
+            cur = nxt
+            versions[i + 1 if forward else i] = (cur, text)
+        return None
+
     def lineage(self, rule_id: str, date: str | None = None) -> Lineage:
         """The numbers and texts of ``rule_id`` (as numbered in ``date``, default the latest)."""
         k = self.index(date) if date else len(self.editions) - 1
@@ -285,28 +303,8 @@ class EditionArchive:
         # versions[i] = (number, text) for every edition the rule is in
         versions: dict[int, tuple[str, str]] = {k: (rule_id, rule.text)}
         lin = Lineage(rule_id, E[k].label)
-        cur, text = rule_id, rule.text
-        for i in range(k - 1, -1, -1):  # backwards: edition i -> i + 1
-            pm = self.pair(i)
-            prev = pm.backward(cur)
-            if prev is None:
-                lin.appeared = E[i + 1].label
-                break
-            if prev in pm.changed:
-                text = pm.changed[prev][0]
-            cur = prev
-            versions[i] = (cur, text)
-        cur, text = rule_id, rule.text
-        for i in range(k, len(E) - 1):  # forwards
-            pm = self.pair(i)
-            nxt = pm.forward(cur)
-            if nxt is None:
-                lin.disappeared = E[i + 1].label
-                break
-            if cur in pm.changed:
-                text = pm.changed[cur][1]
-            cur = nxt
-            versions[i + 1] = (cur, text)
+        lin.appeared = self._follow(rule_id, rule.text, range(k - 1, -1, -1), versions, forward=False)
+        lin.disappeared = self._follow(rule_id, rule.text, range(k, len(E) - 1), versions, forward=True)
         idx = sorted(versions)
         lin.first_text = versions[idx[0]][1]
         for a, b in zip([None] + idx, idx):
