@@ -1,6 +1,6 @@
 """What a check is and what it reports: :class:`Check`, :class:`Issue`, :class:`Severity`.
 
-A leaf module (it imports nothing from the pipeline) so that the checks, the aligner and the
+A leaf module (it imports only the serializer) so that the checks, the aligner and the
 reports can all use these types without importing one another.  Every span in an
 :class:`Issue` is a ``[start, end)`` offset into the translated segment (the rule text, then
 each example on its own line), so reports can highlight it.
@@ -8,9 +8,10 @@ each example on its own line), so reports can highlight it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+
+from .serialize import OMIT_NONE, to_data
 
 
 class Severity(StrEnum):
@@ -35,8 +36,7 @@ class Check:
         object.__setattr__(self, "severity", Severity(self.severity))
 
     def to_dict(self) -> dict:
-        return {"id": self.id, "category": self.category, "severity": self.severity,
-                "explanation": self.explanation}
+        return to_data(self)
 
 
 @dataclass
@@ -48,18 +48,10 @@ class Issue:
     severity: Severity
     rule: str | None  # the translated rule id (None for document-level findings)
     message: str
-    span: tuple[int, int] | None = None  # in the translated segment
-    excerpt: str | None = None
-    suggestion: str | None = None
+    span: tuple[int, int] | None = field(default=None, metadata=OMIT_NONE)  # in the translated segment
+    excerpt: str | None = field(default=None, metadata=OMIT_NONE)
+    suggestion: str | None = field(default=None, metadata=OMIT_NONE)
     base_id: str | None = None  # the English rule the translated rule is aligned with
 
     def to_dict(self) -> dict:
-        d: dict[str, Any] = {"check": self.check, "category": self.category, "severity": self.severity,
-                             "rule": self.rule, "base_id": self.base_id, "message": self.message}
-        if self.span is not None:
-            d["span"] = list(self.span)
-        if self.excerpt is not None:
-            d["excerpt"] = self.excerpt
-        if self.suggestion is not None:
-            d["suggestion"] = self.suggestion
-        return d
+        return to_data(self)

@@ -15,6 +15,7 @@ from typing import Any
 
 from .findings import Severity
 from .rulenum import Level, RuleNumber
+from .serialize import OMIT_DEFAULT, OMIT_NONE, to_data
 
 SEVERITIES = tuple(Severity)
 
@@ -39,22 +40,13 @@ class Layout:
     whitespace that ended the paragraph.
     """
 
-    before: str = "\n\n"
-    head: str = ""
-    breaks: list[list[Any]] = field(default_factory=list)
-    tail: str = ""
+    before: str = field(default="\n\n", metadata=OMIT_DEFAULT)
+    head: str = field(default="", metadata=OMIT_DEFAULT)
+    breaks: list[list[Any]] = field(default_factory=list, metadata=OMIT_DEFAULT)
+    tail: str = field(default="", metadata=OMIT_DEFAULT)
 
     def to_dict(self) -> dict:
-        d = {}
-        if self.before != "\n\n":
-            d["before"] = self.before
-        if self.head:
-            d["head"] = self.head
-        if self.breaks:
-            d["breaks"] = [list(b) for b in self.breaks]
-        if self.tail:
-            d["tail"] = self.tail
-        return d
+        return to_data(self)
 
     @classmethod
     def from_dict(cls, d: dict | None) -> "Layout":
@@ -69,15 +61,15 @@ class Finding:
     kind: str
     detail: str
     severity: Severity = Severity.WARNING
-    rule: str | None = None
-    line: int | None = None
-    span: list[int] | None = None
+    rule: str | None = field(default=None, metadata=OMIT_NONE)
+    line: int | None = field(default=None, metadata=OMIT_NONE)
+    span: list[int] | None = field(default=None, metadata=OMIT_NONE)
 
     def __post_init__(self) -> None:
         self.severity = Severity(self.severity)  # findings are declared with plain strings
 
     def to_dict(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        return to_data(self)
 
 
 @dataclass

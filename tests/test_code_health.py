@@ -77,7 +77,8 @@ def test_no_import_cycles():
 
 def test_registries_and_findings_are_leaves():
     g = import_graph()
-    assert set(g.successors("pipeline.findings")) == set()
+    assert set(g.successors("pipeline.findings")) <= {"pipeline.serialize"}
+    assert set(g.successors("pipeline.serialize")) == set()
     assert set(g.successors("pipeline.engine.registry")) <= {"pipeline.rulenum"}
     assert set(g.successors("pipeline.errors")) == set()
 
@@ -276,3 +277,15 @@ def test_the_profiles_hold_the_language_facts():
     assert es.quotes == ("«", "»") and pt.quotes == ("“", "”")
     assert dict(pt.number_words)["duas"] == 2 and dict(es.number_words)["dos"] == 2
     assert pt.spelling_variant == "pt-BR"
+
+
+def test_the_serializer_leaves_out_what_the_fields_say():
+    from pipeline.findings import Issue, Severity
+    from pipeline.model import Finding, Layout
+
+    i = Issue("a.b", "anchors", Severity.INFO, None, "m", span=(1, 2))
+    assert i.to_dict() == {"check": "a.b", "category": "anchors", "severity": "info", "rule": None,
+                           "message": "m", "span": [1, 2], "base_id": None}
+    assert type(i.to_dict()["severity"]) is str
+    assert Finding("k", "d", "error", line=3).to_dict() == {"kind": "k", "detail": "d", "severity": "error", "line": 3}
+    assert Layout().to_dict() == {} and Layout(head=". ", breaks=[(3, "\n")]).to_dict() == {"head": ". ", "breaks": [[3, "\n"]]}

@@ -23,6 +23,7 @@ from rapidfuzz import fuzz
 from ..errors import InputError
 from ..model import Document, GlossaryEntry, Rule
 from ..rulenum import RULE, RuleNumber, sort_ids
+from ..serialize import to_data
 from ..xref import extract_from_text, resolve
 from .match import Item, LEFTOVER_THRESHOLD, match_items
 from .text import mask_refs, normalize, ref_tokens, remap_refs
@@ -113,7 +114,7 @@ class EditionRef:
         return cls(doc.meta.source_name or doc.meta.source_file, doc.meta.effective_date, doc.meta.sha256)
 
     def to_dict(self) -> dict:
-        return {"file": self.file, "effective_date": self.effective_date, "sha256": self.sha256}
+        return to_data(self)
 
 
 @dataclass
