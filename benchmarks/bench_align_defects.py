@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from pipeline.align.evaluate import evaluate  # noqa: E402
+from testkit.evaluate import evaluate  # noqa: E402
 from pipeline.align.run import load_cards  # noqa: E402
 from pipeline.segment.official import parse_file  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Benchmark (issue 6, acceptance 6): aligning a full-size translation with every check.
 
 The translation is a pseudo-translation of a whole edition (~3,100 rules; see
-``pipeline/align/pseudo.py``), built once outside the timing.  Timed (median of --runs):
+``testkit/pseudo.py``), built once outside the timing.  Timed (median of --runs):
 
 * ``align``: ``align_documents`` with all checks and the MTGJSON card index, lexicons and
   term base already loaded (what a long-running build pays per translation);
@@ -31,7 +31,7 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from pipeline.align.aligner import align_documents, build_rows  # noqa: E402
-from pipeline.align.pseudo import pseudo_translate  # noqa: E402
+from testkit.pseudo import pseudo_translate  # noqa: E402
 from pipeline.align.run import load_cards  # noqa: E402
 from pipeline.align.termbase import load_termbase  # noqa: E402
 from pipeline.segment.official import parse_file  # noqa: E402

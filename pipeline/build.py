@@ -10,6 +10,7 @@ so two builds of the same corpus give byte-identical files.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import urllib.error
@@ -20,9 +21,19 @@ from typing import Callable
 
 import yaml
 
+from .align.stage import stage_align
+from .diff.stage import stage_diff
+from .engine.validate import stage_engine
+from .editions import EditionContext, stage_editions
 from .errors import CrpipeError, InputError
-from .io import atomic_write, cache_root, write_json
+from .export import export_all
+from .ingest.loader import load_document
+from .io import atomic_write, cache_root, read_bounded_text, sha256_file, write_json
+from .link.stage import stage_link
 from .model import Document
+from .qa.integrity import check
+from .rulings import load_card_index
+from .segment.official import parse_file
 from .xref.stage import stage_xref
 
 
@@ -47,6 +58,9 @@ class BuildContext:
     reference: Document | None = None
     editions_dir: Path | None = None  # a folder of English editions, when a mirror is given
     translations: dict[str, Document] = field(default_factory=dict)  # input name -> document
+    #: input name -> the English editions it is read against (the editions step), or why not.
+    editions: dict[str, EditionContext] = field(default_factory=dict)
+    edition_errors: dict[str, str] = field(default_factory=dict)
     outputs: list[Path] = field(default_factory=list)
     skipped: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -74,8 +88,6 @@ class BuildContext:
             files = [i.path for i in self.inputs if i.role == "cards"]
             index, why = None, "no MTGJSON file in the manifest (role: cards)"
             if files:
-                from .rulings import load_card_index
-
                 try:
                     index, why = load_card_index(files), None
                 except CrpipeError as e:
@@ -96,7 +108,7 @@ def load_manifest(corpus: Path) -> tuple[dict, list[Input]]:
     if not mpath.is_file():
         raise InputError("no manifest.yaml in the corpus folder", corpus)
     try:
-        manifest = yaml.safe_load(mpath.read_text(encoding="utf-8")) or {}
+        manifest = yaml.safe_load(read_bounded_text(mpath)) or {}
     except yaml.YAMLError as e:
         raise InputError(f"manifest is not valid YAML: {e}", mpath) from None
     inputs = []
@@ -107,14 +119,6 @@ def load_manifest(corpus: Path) -> tuple[dict, list[Input]]:
         inputs.append(Input(p, item.get("language", "en"), item["role"], Path(item["path"]).stem,
                             {k: v for k, v in item.items() if k not in ("path", "language", "role")}))
     return manifest, inputs
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def resolve_reference(manifest: dict, reference: Path | None, mirror: Path | None, cache: Path,
@@ -138,7 +142,7 @@ def resolve_reference(manifest: dict, reference: Path | None, mirror: Path | Non
         notes.append(f"mirror {mirror} has no {name}")
     cached = cache / name
     if cached.is_file():
-        if not want or _sha256(cached) == want:
+        if not want or sha256_file(cached) == want:
             return cached, f"cache {cache}", notes
         notes.append(f"cached {cached} does not match the manifest's sha256; ignored")
     url = ref.get("url")
@@ -164,10 +168,6 @@ def resolve_reference(manifest: dict, reference: Path | None, mirror: Path | Non
 # -- stages ---------------------------------------------------------------------------
 
 def stage_reference(ctx: BuildContext) -> None:
-    from .export import export_all
-    from .qa.integrity import check
-    from .segment.official import parse_file
-
     if ctx.reference_path is None:
         ctx.skip("reference", "no English reference edition: give --reference FILE or --mirror DIR "
                  "(or set CRPIPE_MIRROR), or allow the download named in corpus/manifest.yaml")
@@ -182,8 +182,6 @@ def stage_reference(ctx: BuildContext) -> None:
 
 
 def stage_translations(ctx: BuildContext) -> None:
-    from .ingest.loader import load_document
-
     for inp in ctx.inputs:
         if inp.role != "translation":
             continue
@@ -198,17 +196,14 @@ def stage_translations(ctx: BuildContext) -> None:
         ctx.write_json(f"{inp.language}-{inp.name}.json", doc.to_dict())
 
 
-from .align.stage import stage_align  # noqa: E402 - the stage lives with its issue's code
-from .link.stage import stage_link  # noqa: E402 - the stage lives with its issue's code
-from .diff.stage import stage_diff  # noqa: E402 - the stage lives with its issue's code
-from .engine.validate import stage_engine  # noqa: E402 - the stage lives with its issue's code
-
 Stage = Callable[[BuildContext], None]
 
-#: Stages in the data's order.  Later issues append theirs here.
+#: Stages in the data's order: the one list of them.  Each stage lives with its stage's code and
+#: imports nothing from this module (it receives the context), so the imports stay one-way.
 STAGES: list[tuple[str, Stage]] = [
     ("reference edition", stage_reference),
     ("translations", stage_translations),
+    ("editions", stage_editions),
     ("cross-references", stage_xref),
     ("edition diff", stage_diff),
     ("align translations", stage_align),
@@ -240,7 +235,7 @@ def run_build(corpus: Path, out: Path, reference: Path | None = None, mirror: Pa
         "reference": {"edition": (ctx.reference.meta.effective_date if ctx.reference else None),
                       "found": bool(ctx.reference), "sha256": ctx.reference.meta.sha256 if ctx.reference else None},
         "inputs": [{"path": str(i.path.relative_to(corpus)), "language": i.language, "role": i.role} for i in inputs],
-        "outputs": sorted({str(p.relative_to(ctx.out)): _sha256(p) for p in ctx.outputs if p.exists()}.items()),
+        "outputs": sorted({str(p.relative_to(ctx.out)): sha256_file(p) for p in ctx.outputs if p.exists()}.items()),
         "skipped": ctx.skipped,
     }
     report["outputs"] = [{"file": f, "sha256": h} for f, h in report["outputs"]]
@@ -250,14 +245,12 @@ def run_build(corpus: Path, out: Path, reference: Path | None = None, mirror: Pa
 
 def clean_outputs(out: Path) -> None:
     """Remove what an earlier build wrote (only files it listed), so stale outputs never linger."""
-    import json
-
     rep = out / "build-report.json"
     if not rep.is_file():
         return
     try:
-        listed = json.loads(rep.read_text(encoding="utf-8")).get("outputs", [])
-    except (ValueError, OSError):
+        listed = json.loads(read_bounded_text(rep)).get("outputs", [])
+    except (ValueError, CrpipeError):
         return
     for item in listed:
         p = out / item["file"]

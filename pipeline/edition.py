@@ -12,48 +12,21 @@ from __future__ import annotations
 import functools
 import json
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from rapidfuzz import fuzz
+
+from .errors import InputError
+from .io import cache_root, read_cache_json, source_key, write_json
 from .model import Document
 from .profiles import PROFILES
+from .profiles.dates import declared_date  # noqa: F401  (re-exported: the edition API)
 from .rulenum import sort_ids
-
-
-def _fold(s: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFD", s.casefold()) if not unicodedata.combining(c))
-
-
-def declared_date(text: str, lang: str | None = None) -> tuple[str, str] | None:
-    """``(iso date, matched text)`` of a declared effective date in any known language."""
-    profiles = [PROFILES[lang]] if lang in PROFILES else list(PROFILES.values())
-    for p in profiles:
-        for pat in p.effective_date_patterns:
-            m = re.search(pat, text[:20000], re.I)
-            if not m:
-                continue
-            iso = _parse_date(m.group("date"), p.months)
-            if iso:
-                return iso, m.group(0)
-    return None
-
-
-def _parse_date(s: str, months: tuple[str, ...]) -> str | None:
-    folded = [_fold(m) for m in months]
-    m = re.match(r"(?P<month>[^\W\d_]+)\s+(?P<day>\d{1,2}),\s*(?P<year>\d{4})", s)  # November 14, 2025
-    if not m:
-        m = re.match(r"(?P<day>\d{1,2})º?\s+de\s+(?P<month>[^\W\d_]+)\s+de\s+(?P<year>\d{4})", s)  # 14 de novembro de 2025
-    if not m:
-        return None
-    month = _fold(m.group("month"))
-    if month not in folded:
-        return None
-    try:
-        return date(int(m.group("year")), folded.index(month) + 1, int(m.group("day"))).isoformat()
-    except ValueError:
-        return None
+from .text import fold
+from .segment.official import parse_file
+from .segment.paste import find_candidates, merged_profile
 
 
 def declared_edition(doc: Document) -> dict | None:
@@ -75,15 +48,11 @@ _MEMO: dict[tuple, dict] = {}
 
 
 def _cache_dir() -> Path:
-    from .io import cache_root
-
     return cache_root() / "inventories"
 
 
 def rule_refs(text: str, lang: str | None) -> list[str]:
     """Rule numbers ``text`` cites (references, not rule starts), sorted, unique."""
-    from .segment.paste import find_candidates, merged_profile
-
     prof = PROFILES.get(lang or "") or merged_profile()
     return sort_ids({str(c.number) for c in find_candidates(text, prof) if c.kind == "ref"})
 
@@ -103,16 +72,10 @@ def _is_heading(text: str) -> bool:
 @functools.lru_cache(maxsize=1)
 def _code_version() -> str:
     """Changes whenever the code that builds an inventory changes, so stale caches are not read."""
-    import hashlib
-
-    h = hashlib.sha256(str(INVENTORY_VERSION).encode())
     here = Path(__file__).resolve().parent
-    for rel in ("edition.py", "segment/official.py", "segment/paste.py", "segment/paragraphs.py",
-                "profiles/__init__.py", "rulenum.py"):
-        f = here / rel
-        if f.is_file():
-            h.update(f.read_bytes())
-    return h.hexdigest()[:12]
+    return source_key(INVENTORY_VERSION, [here / rel for rel in (
+        "edition.py", "segment/official.py", "segment/paste.py", "segment/paragraphs.py", "profiles/__init__.py",
+        "profiles/dates.py", "rulenum.py", "text.py")])
 
 
 def edition_inventory(path: Path) -> dict:
@@ -126,19 +89,12 @@ def edition_inventory(path: Path) -> dict:
     cache = _cache_dir() / f"{path.stem}-{st.st_size}-{st.st_mtime_ns}-{_code_version()}.json"
     inv = None
     if cache.is_file():
-        try:
-            inv = json.loads(cache.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            inv = None
+        inv = read_cache_json(cache)
     if inv is None:
-        from .segment.official import parse_file
-
         doc = parse_file(path)
         inv = {"edition": path.stem, "effective": doc.meta.effective_date,
                "rules": {r.id: _rule_facts(r, "en") for r in doc.rules}}
         try:
-            from .io import write_json
-
             write_json(cache, inv)
             for old in cache.parent.glob(f"{path.stem}-*.json"):
                 if old != cache:
@@ -153,8 +109,6 @@ def edition_files(editions_dir: str | Path) -> list[Path]:
     d = Path(editions_dir)
     files = sorted(p for p in d.glob("*.txt") if re.fullmatch(r"\d{4}-\d{2}-\d{2}", p.stem))
     if not files:
-        from .errors import InputError
-
         raise InputError("no English editions (YYYY-MM-DD.txt) in this folder", d)
     return files
 
@@ -169,9 +123,7 @@ class Fact:
 
 
 def _name_match(a: str, b: str) -> bool:
-    from rapidfuzz import fuzz
-
-    fa, fb = _fold(a).strip(), _fold(b).strip()
+    fa, fb = fold(a), fold(b)
     if not fa or not fb:
         return False
     n = min(len(fa), len(fb))
@@ -179,9 +131,8 @@ def _name_match(a: str, b: str) -> bool:
 
 
 def _facts(doc: Document, invs: list[dict]) -> list[Fact]:
-    from rapidfuzz import fuzz
-
     lang = doc.meta.language if doc.meta.language in PROFILES else None
+    official = lang is not None and PROFILES[lang].official
     facts: list[Fact] = []
     for r in doc.rules:
         rid = r.id
@@ -196,7 +147,7 @@ def _facts(doc: Document, invs: list[dict]) -> list[Fact]:
         if mine["head"]:
             facts.append(Fact(f"rule {rid} is named {mine['head']!r}", 2.0,
                               [g is not None and bool(g["head"]) and _name_match(mine["head"], g["head"]) for g in got]))
-        if lang == "en" and not mine["head"] and len(r.text) > 20:
+        if official and not mine["head"] and len(r.text) > 20:
             facts.append(Fact(f"rule {rid} has this text", 2.0,
                               [g is not None and fuzz.ratio(r.text, g["text"]) >= 90 for g in got]))
     return facts

@@ -1,17 +1,90 @@
-"""Output at the edges: atomic writes and deterministic JSON.
+"""Input and output at the edges: the one bounded reader, atomic writes, deterministic JSON,
+and the one cache scheme.
 
-Every file is written to a temporary name in the same folder and renamed into place,
-so a failure never leaves a partial output behind.
+Every file the tool reads goes through :func:`read_bounded` (so ``CRPIPE_MAX_INPUT_MB`` holds
+for every input, and an unreadable file is one :class:`InputError` naming it).  Every file
+is written to a temporary name in the same folder and renamed into place, so a failure never
+leaves a partial output behind.  Every cache entry is named by :func:`source_key`: a
+declared version plus the bytes of the code (and data) that built it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
+
+from .errors import InputError
+
+#: The default limit on an input file (an official edition is under 1 MB as TXT, 4 MB as PDF).
+DEFAULT_MAX_INPUT_MB = 64
+
+
+def max_input_bytes() -> int:
+    """The largest input read: ``$CRPIPE_MAX_INPUT_MB`` megabytes (64 by default)."""
+    raw = os.environ.get("CRPIPE_MAX_INPUT_MB") or str(DEFAULT_MAX_INPUT_MB)
+    try:
+        return int(raw) << 20
+    except ValueError:
+        raise InputError(f"CRPIPE_MAX_INPUT_MB must be a whole number of megabytes, not {raw!r}") from None
+
+
+def read_bounded(path: str | Path, limit: int | None = None, truncate: bool = False) -> bytes:
+    """The bytes of ``path``, refusing directories, missing files and files over the limit
+    (``limit`` bytes, default :func:`max_input_bytes`).  With ``truncate``, a longer file gives
+    its first ``limit`` bytes instead (a scan that only needs the head of each file)."""
+    p = Path(path)
+    if limit is None:
+        limit = max_input_bytes()
+    if p.is_dir():
+        raise InputError("is a directory, not a file", p)
+    if not p.exists():
+        raise InputError("no such file", p)
+    try:
+        size = p.stat().st_size
+        if truncate:
+            with open(p, "rb") as f:
+                return f.read(limit)
+        if size > limit:
+            raise InputError(f"too large to be a rules document ({size / 2**20:.0f} MB; the limit is "
+                             f"{limit >> 20} MB, set CRPIPE_MAX_INPUT_MB to change it)", p)
+        with open(p, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", p) from None
+    if len(data) > limit:  # grew while we looked, or a special file
+        raise InputError(f"too large to be a rules document (over {limit >> 20} MB)", p)
+    return data
+
+
+def read_bounded_gzip(path: str | Path) -> bytes:
+    """The decompressed bytes of a gzip file (a data table), itself read through :func:`read_bounded`."""
+    import gzip  # noqa: PLC0415 - only the data tables are gzipped
+
+    return gzip.decompress(read_bounded(path))
+
+
+def read_bounded_text(path: str | Path, encoding: str = "utf-8") -> str:
+    """A text file read through :func:`read_bounded`, newlines made ``\\n`` (as ``Path.read_text``)."""
+    data = read_bounded(path)
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as e:
+        raise InputError(f"not {encoding} text (byte {e.start})", path) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def sha256_file(path: str | Path) -> str:
+    """The sha256 of a file (an output or a download: streamed, whatever its size)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def cache_root() -> Path:
@@ -24,6 +97,28 @@ def cache_root() -> Path:
     if base:
         return Path(base)
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "crpipe"
+
+
+def source_key(version: str | int, files: Iterable[Path] = (), extra: Iterable[str] = ()) -> str:
+    """The one cache-versioning scheme: 12 hex digits that change whenever the declared
+    ``version``, any of the ``files`` that build the cached data (code, word lists) or any
+    ``extra`` string (package versions) changes, so a stale entry is never read."""
+    h = hashlib.sha256(str(version).encode())
+    for e in extra:
+        h.update(e.encode())
+    for f in files:
+        f = Path(f)
+        if f.is_file():
+            h.update(f.read_bytes())  # the project's own code and data, not an input
+    return h.hexdigest()[:12]
+
+
+def read_cache_json(path: Path) -> Any | None:
+    """A cache entry written by :func:`write_json`, or None when absent or unreadable."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))  # our own cache file, not an input
+    except (OSError, ValueError):
+        return None
 
 
 @contextmanager

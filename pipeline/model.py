@@ -10,11 +10,23 @@ matching never see layout and the round trip never loses it.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
 
-from .rulenum import RuleNumber
+from .findings import Severity
+from .rulenum import Level, RuleNumber
+from .serialize import OMIT_DEFAULT, OMIT_NONE, to_data
 
-SEVERITIES = ("error", "warning", "info")
+SEVERITIES = tuple(Severity)
+
+
+class DocKind(StrEnum):
+    """What a document is: an official edition, a translation, text pasted from a PDF, a web-viewer card."""
+
+    OFFICIAL = "official"
+    TRANSLATION = "translation"
+    PASTE = "paste"
+    WEBCARD = "webcard"
 
 
 @dataclass
@@ -28,22 +40,13 @@ class Layout:
     whitespace that ended the paragraph.
     """
 
-    before: str = "\n\n"
-    head: str = ""
-    breaks: list[list[Any]] = field(default_factory=list)
-    tail: str = ""
+    before: str = field(default="\n\n", metadata=OMIT_DEFAULT)
+    head: str = field(default="", metadata=OMIT_DEFAULT)
+    breaks: list[list[Any]] = field(default_factory=list, metadata=OMIT_DEFAULT)
+    tail: str = field(default="", metadata=OMIT_DEFAULT)
 
     def to_dict(self) -> dict:
-        d = {}
-        if self.before != "\n\n":
-            d["before"] = self.before
-        if self.head:
-            d["head"] = self.head
-        if self.breaks:
-            d["breaks"] = [list(b) for b in self.breaks]
-        if self.tail:
-            d["tail"] = self.tail
-        return d
+        return to_data(self)
 
     @classmethod
     def from_dict(cls, d: dict | None) -> "Layout":
@@ -57,13 +60,16 @@ class Finding:
 
     kind: str
     detail: str
-    severity: str = "warning"
-    rule: str | None = None
-    line: int | None = None
-    span: list[int] | None = None
+    severity: Severity = Severity.WARNING
+    rule: str | None = field(default=None, metadata=OMIT_NONE)
+    line: int | None = field(default=None, metadata=OMIT_NONE)
+    span: list[int] | None = field(default=None, metadata=OMIT_NONE)
+
+    def __post_init__(self) -> None:
+        self.severity = Severity(self.severity)  # findings are declared with plain strings
 
     def to_dict(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        return to_data(self)
 
 
 @dataclass
@@ -87,7 +93,7 @@ class Rule:
     parent: str | None = None
     children: list[str] = field(default_factory=list)
     section: int | None = None
-    level: str = ""
+    level: Level | str = ""  # "" until the segmenter sets it
     order: int = 0
     line: int | None = None
     inferred_number: bool = False
@@ -145,7 +151,7 @@ class Meta:
     format: str = "txt"
     encoding: str | None = None
     line_endings: str | None = None
-    kind: str = "official"  # official | translation | paste | webcard
+    kind: DocKind = DocKind.OFFICIAL
     base_edition: dict | None = None
 
 
@@ -245,6 +251,7 @@ class Document:
     @classmethod
     def from_dict(cls, d: dict) -> "Document":
         meta = Meta(**d["meta"])
+        meta.kind = DocKind(meta.kind)
         rules = []
         for r in d["rules"]:
             lays = r.get("example_layouts") or [None] * len(r["examples"])
@@ -253,7 +260,7 @@ class Document:
                 id=r["id"], text=r["text"],
                 examples=[Example(t, ln, Layout.from_dict(l)) for t, l, ln in zip(r["examples"], lays, lines)],
                 parent=r.get("parent"), children=list(r.get("children", [])), section=r.get("section"),
-                level=r.get("level", ""), order=r.get("order", 0), line=r.get("line"),
+                level=Level(r["level"]) if r.get("level") else "", order=r.get("order", 0), line=r.get("line"),
                 inferred_number=r.get("inferred_number", False), layout=Layout.from_dict(r.get("layout")),
             ))
         gh = d.get("glossary_heading")

@@ -10,19 +10,40 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache, total_ordering
+
+from .errors import CrpipeError
 
 #: Subrule letters in order; ``l`` and ``o`` are never used.
 LETTERS = "abcdefghijkmnpqrstuvwxyz"
 _LETTER_INDEX = {c: i for i, c in enumerate(LETTERS)}
 
-RULE_NUMBER_RE = re.compile(r"(?P<rule>[1-9]\d{2})(?:\.(?P<sub>\d{1,3})(?P<letter>[a-z])?)?")
+#: Pieces of a rule number's shape, for the patterns built from them (``pipeline.text``):
+#: a three-digit rule never starts with 0; a subrule has up to three digits.
+RULE_FIRST_DIGIT = r"[1-9]"
+RULE_LAST_DIGITS = r"\d{2}"
+RULE_DIGITS = RULE_FIRST_DIGIT + RULE_LAST_DIGITS
+SUB_DIGITS = r"\d{1,3}"
+#: A subrule number as cited (no leading zero: "601.02" is not a reference).
+SUB_DIGITS_NONZERO = r"[1-9]\d{0,2}"
+
+RULE_NUMBER_RE = re.compile(rf"(?P<rule>{RULE_DIGITS})(?:\.(?P<sub>{SUB_DIGITS})(?P<letter>[a-z])?)?")
 _FULL_RE = re.compile(r"^\s*(?:(?P<section>[1-9])|" + RULE_NUMBER_RE.pattern + r")\.?\s*$")
 
-SECTION, RULE, SUBRULE, LETTERED = "section", "rule", "subrule", "lettered"
+class Level(StrEnum):
+    """How deep a number is: ``7``, ``702``, ``702.79``, ``702.79a``."""
+
+    SECTION = "section"
+    RULE = "rule"
+    SUBRULE = "subrule"
+    LETTERED = "lettered"
 
 
-class RuleNumberError(ValueError):
+SECTION, RULE, SUBRULE, LETTERED = Level.SECTION, Level.RULE, Level.SUBRULE, Level.LETTERED
+
+
+class RuleNumberError(CrpipeError, ValueError):
     """A string that is not a rule number."""
 
 

@@ -20,7 +20,7 @@ def cards():
 @needs_shared
 def test_clean_pseudo_translation_draws_no_finding(cr_2025, cards):
     from pipeline.align.aligner import align_documents
-    from pipeline.align.pseudo import pseudo_translate
+    from testkit.pseudo import pseudo_translate
     from pipeline.align.termbase import load_termbase
 
     tb = load_termbase()
@@ -34,7 +34,7 @@ def test_clean_pseudo_translation_draws_no_finding(cr_2025, cards):
 @needs_shared
 @pytest.mark.parametrize("lang,seed", [("pt", 3), ("es", 5)])
 def test_planted_defects_precision_recall(cr_2025, cards, lang, seed):
-    from pipeline.align.evaluate import evaluate
+    from testkit.evaluate import evaluate
 
     scores, planted, _ = evaluate(cr_2025, lang, per_category=10, seed=seed, cards=cards)
     by = {s.category: s for s in scores}

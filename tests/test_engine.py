@@ -10,7 +10,8 @@ from pipeline.engine.copies import copy_spell
 from pipeline.engine.errors import EngineError, IllegalAction
 from pipeline.engine.mana import ManaCost, Symbol, card_mana_value, mana_value
 from pipeline.engine.objects import CardDef
-from pipeline.engine.registry import ENGINE_EDITION, all_declarations
+from pipeline.engine.catalog import all_declarations
+from pipeline.engine.registry import ENGINE_EDITION
 from pipeline.engine.runner import load_scenarios, run_scenario
 
 SCENARIOS = load_scenarios()

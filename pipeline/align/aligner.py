@@ -14,7 +14,10 @@ from collections import Counter
 
 from ..model import Document, Rule
 from ..rulenum import RuleNumber
-from .model import AlignResult, Issue, Row, SEVERITY_POINTS, Score, segment_of
+from ..xref.extract import extract_from_text
+from .checks import Context, Pair, all_checks, run_all
+from .model import SEVERITY_POINTS, AlignResult, Issue, Row, RowMethod, RowStatus, Score, segment_of
+from .termbase import load_termbase
 from .text import english_names, number_anchors, symbol_spans, words
 
 #: A translation holding at least this share of the base edition's rules is a full translation:
@@ -24,8 +27,6 @@ MIN_CONTENT_SCORE = 0.55
 
 
 def _anchors(text: str, lang: str) -> Counter:
-    from ..xref.extract import extract_from_text
-
     c: Counter = Counter()
     refs = extract_from_text(text, lang=lang)
     for r in refs:
@@ -133,10 +134,11 @@ def build_rows(target: Document, base: Document, current: Document | None, map_n
     for r in target.rules:
         if id(r) in unmatched_objs:
             bid = by_content.get(r.id)
-            status, method = ("realigned", "anchors") if bid is not None else ("extra", "none")
+            status, method = ((RowStatus.REALIGNED, RowMethod.ANCHORS) if bid is not None
+                              else (RowStatus.EXTRA, RowMethod.NONE))
         else:
             bid = by_number[r.id]
-            status, method = "aligned", "number"
+            status, method = RowStatus.ALIGNED, RowMethod.NUMBER
         b = base.rule(bid) if bid else None
         cid = current_of(bid)
         c = current.rule(cid) if (current is not None and cid) else None
@@ -151,7 +153,7 @@ def build_rows(target: Document, base: Document, current: Document | None, map_n
         b = base.rule(mid)
         cid = current_of(mid)
         c = current.rule(cid) if (current is not None and cid) else None
-        rows.append((Row(None, mid, cid, "missing", "none", "", segment_of(b), segment_of(c)), None, b, c))
+        rows.append((Row(None, mid, cid, RowStatus.MISSING, RowMethod.NONE, "", segment_of(b), segment_of(c)), None, b, c))
     return rows, complete
 
 
@@ -168,9 +170,6 @@ def align_documents(target: Document, base: Document, current: Document | None =
                     termbase=None, cards=None, only: set[str] | None = None) -> AlignResult:
     """Align ``target`` (a translation) with ``base`` (its English base edition) and ``current``;
     run every check.  ``map_number``: base number -> current number (None: gone)."""
-    from ..qa.checks import Context, Pair, all_checks, run_all
-    from .termbase import load_termbase
-
     tb = termbase if termbase is not None else load_termbase()
     rows, complete = build_rows(target, base, current, map_number)
     pairs = [Pair(row, t, b, c) for row, t, b, c in rows]

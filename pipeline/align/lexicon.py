@@ -8,22 +8,23 @@ building a pipeline.  The term base's ``accept`` list adds game words the tables
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import re
-
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
+
+from ..segment.spacing import lookups_table
+from ..io import read_bounded_text
+from ..profiles import PROFILES
 
 _EXTRA = Path(__file__).resolve().parents[1] / "data" / "lexicon"
 
 
 def _table(name: str) -> dict:
-    from ..segment.spacing import lookups_table
-
     return lookups_table(name)
 
 
@@ -69,12 +70,13 @@ def _base_lexicon(lang: str) -> Lexicon:
     ws.update(v.casefold() for v in table.values() if isinstance(v, str))
     f = _EXTRA / f"{lang}.txt"
     if f.is_file():  # words the tables lack because they never inflect (shared with ingestion)
-        for line in f.read_text(encoding="utf-8").splitlines():
+        for line in read_bounded_text(f).splitlines():
             ws.update(w.casefold() for w in line.split("#", 1)[0].split())
     stop = _stop_words(lang)
     ws |= stop
-    if lang == "pt":
-        ws |= _brazilian(ws)
+    variant = PROFILES[lang].spelling_variant if lang in PROFILES else ""
+    if variant in _VARIANTS:
+        ws |= _VARIANTS[variant](ws)
     buckets: dict = defaultdict(list)
     for w in ws:
         buckets[(w[:1], len(w))].append(w)
@@ -106,3 +108,7 @@ def _brazilian(ws: set[str]) -> set[str]:
         if "ó" in w or "é" in w:
             out.add(re.sub(r"ó(?=[mn])", "ô", re.sub(r"é(?=[mn])", "ê", w)))
     return out
+
+
+#: Spelling variants a profile may name (``Profile.spelling_variant``) and how to add their forms.
+_VARIANTS = {"pt-BR": _brazilian}

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..ingest.loader import load_document
 from ..model import Document
+from ..rulings.reader import load_card_index
 from .aligner import align_documents
-from .editions import resolve_editions
+from ..editions import resolve_editions
 from .model import AlignResult
+from .termbase import load_termbase
 
 
 def load_cards(paths) -> object | None:
     """A card-name index over MTGJSON files (any version :mod:`pipeline.rulings` reads)."""
     if not paths:
         return None
-    from ..rulings.reader import load_card_index
 
     return load_card_index([Path(p) for p in paths])
 
@@ -27,13 +29,9 @@ def align_file(translation: str | Path | Document, reference: str | Path, curren
     ``reference``: a folder of English editions or one edition file; ``current``: the
     current English edition (default: the newest in the folder); ``cards``: MTGJSON files.
     """
-    from .termbase import load_termbase
-
     if isinstance(translation, Document):
         doc = translation
     else:
-        from ..ingest.loader import load_document
-
         ref = Path(reference)
         doc = load_document(translation, lang=lang, fmt=fmt, editions_dir=ref if ref.is_dir() else None)
     ed = resolve_editions(doc, reference, current)

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from ..errors import CrpipeError
+from ..editions import editions_for
+from ..report import render_json
+from ..report.findings_csv import render_csv
+from ..report.html import render_html
+from ..report.xliff import render_xliff
+from .aligner import align_documents
+from .termbase import load_termbase
 
 
 def stage_align(ctx) -> None:
-    from ..report import render_json
-    from ..report.findings_csv import render_csv
-    from ..report.html import render_html
-    from ..report.xliff import render_xliff
-    from .aligner import align_documents
-    from .editions import resolve_editions
-    from .termbase import load_termbase
-
     if not ctx.translations:
         ctx.skip("align", "no translation was read")
         return
@@ -24,20 +22,12 @@ def stage_align(ctx) -> None:
     tb = load_termbase()
     for name in sorted(ctx.translations):
         doc = ctx.translations[name]
-        try:
-            if ctx.editions_dir is not None:
-                ed = resolve_editions(doc, ctx.editions_dir, ctx.reference)
-                base, cur, mapper, info, cur_label = ed.base, ed.current, ed.map_number, ed.info, ed.current_label
-            else:
-                # Without the archive the reference is both base and current: numbers hold as they are.
-                base, cur, mapper, cur_label = ctx.reference, ctx.reference, (lambda n: n), ctx.reference.meta.effective_date
-                info = {"label": cur_label, "how": "only the reference edition is available (no mirror of editions)",
-                        "range": None}
-        except CrpipeError as e:
-            ctx.skip("align", f"{name}: {e.message}")
+        ed = editions_for(ctx, name)
+        if ed is None:
+            ctx.skip("align", f"{name}: {ctx.edition_errors.get(name, 'no base edition')}")
             continue
-        res = align_documents(doc, base, cur, map_number=mapper, base_info=info, current_label=cur_label,
-                              termbase=tb, cards=cards)
+        res = align_documents(doc, ed.base, ed.current, map_number=ed.map_number, base_info=ed.info,
+                              current_label=ed.current_label, termbase=tb, cards=cards)
         stem = f"align-{doc.meta.language}-{name}"
         ctx.write(f"{stem}.json", render_json(res))
         ctx.write(f"{stem}.html", render_html(res))

@@ -16,6 +16,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import InputError
+from ..io import read_bounded_text
 
 DEFAULT_TERMBASE = Path(__file__).resolve().parents[1] / "data" / "termbase.yaml"
 
@@ -70,9 +71,9 @@ def load_termbase(path: str | Path | None = None) -> TermBase:
 def _load(path: str) -> TermBase:
     p = Path(path)
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError("term base not found", p) from None
+        if not p.exists():
+            raise InputError("term base not found", p)
+        data = yaml.safe_load(read_bounded_text(p))
     except (yaml.YAMLError, UnicodeDecodeError) as e:
         raise InputError(f"term base is not valid YAML: {e}", p) from None
     if not isinstance(data, dict) or not isinstance(data.get("terms"), list):

@@ -10,25 +10,20 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
+
+from ..text import SUBRULE, fold
+from ..profiles import PROFILES
 
 #: Mana, tap and other symbols: {X} {2} {B/G} {T} {Q} {E}.
 SYMBOL_RE = re.compile(r"\{[0-9A-Z/½∞]{1,5}\}")
 WORD_RE = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 DIGITS_RE = re.compile(r"(?<![\w.])[+-]?\d+(?:[.,]\d+)?(?![\w])")
 #: Rule-number shapes ("601.2f", "702.46"); counts and P/T never look like this.
-RULE_SHAPE_RE = re.compile(r"[1-9]\d{2}\.\d{1,3}[a-z]?")
+RULE_SHAPE_RE = re.compile(SUBRULE)
 _SENT_END = re.compile(r"(?<=[.!?:;])[”»\")]*\s+(?=[¿¡“«\"(A-ZÀ-Ý0-9{])|\n")
 
-#: Number words that carry a count.  "one"/"um"/"uno" are left out: they double as articles.
-NUMBER_WORDS: dict[str, dict[str, int]] = {
-    "en": {"zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-           "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "twice": 2, "thrice": 3},
-    "pt": {"zero": 0, "dois": 2, "duas": 2, "três": 3, "quatro": 4, "cinco": 5, "seis": 6, "sete": 7,
-           "oito": 8, "nove": 9, "dez": 10, "onze": 11, "doze": 12, "vinte": 20},
-    "es": {"cero": 0, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
-           "nueve": 9, "diez": 10, "once": 11, "doce": 12, "veinte": 20},
-}
+#: Number words that carry a count, per language (the profiles' data).
+NUMBER_WORDS: dict[str, dict[str, int]] = {p.lang: dict(p.number_words) for p in PROFILES.values()}
 # "twice" is "duas vezes" / "dos veces": the count survives as a number word on the other side.
 
 #: Lower-case words allowed inside an English card name ("Orb of Dreams", "Act of Treason").
@@ -145,10 +140,3 @@ def multiset_diff(a: Counter, b: Counter) -> tuple[Counter, Counter]:
     return a - b, b - a
 
 
-@lru_cache(maxsize=4096)
-def fold(s: str) -> str:
-    """Case- and accent-insensitive form, for comparing names."""
-    import unicodedata
-
-    n = unicodedata.normalize("NFKD", s.replace("’", "'"))
-    return re.sub(r"\s+", " ", "".join(ch for ch in n if not unicodedata.combining(ch)).casefold()).strip()

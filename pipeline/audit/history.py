@@ -16,8 +16,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..diff import EditionArchive
 from ..errors import InputError
 from ..io import write_json
+from ..io import read_cache_json
 
 #: The first edition of today's numbering scheme (the Magic 2010 rewrite).
 REWRITE = "2009-07-11"
@@ -31,8 +33,6 @@ class Version:
 
 class RuleHistory:
     def __init__(self, editions_dir: str | Path, cache_dir: str | Path | None = None):
-        from ..diff import EditionArchive
-
         self.archive = EditionArchive(editions_dir, cache_dir=cache_dir)
         eds = self.archive.editions
         self.editions = [e for e in eds if (e.effective_date or e.label) >= REWRITE]
@@ -47,11 +47,9 @@ class RuleHistory:
     def _table(self, e) -> dict[str, str]:
         # Texts depend only on the file (and the parser), not on the matcher's version.
         path = self.archive.cache_dir.parent / "texts" / f"{e.sha256}.json"
-        try:
-            with open(path, encoding="utf-8") as f:
-                return json.load(f)
-        except (OSError, ValueError):
-            pass
+        cached = read_cache_json(path)
+        if cached is not None:
+            return cached
         doc = self.archive.load(e.label)
         table = {r.id: r.text for r in doc.rules}
         write_json(path, table)

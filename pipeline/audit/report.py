@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..model import Document
+from .history import RuleHistory
 from .resolve import Resolver
 from .scan import scan_file
 
@@ -96,8 +97,6 @@ def iter_files(root: Path):
 
 
 def audit_tree(root: Path, doc: Document, editions: Path | None = None, cache_dir: Path | None = None) -> AuditReport:
-    from .history import RuleHistory
-
     root = Path(root)
     history = RuleHistory(editions, cache_dir) if editions else None
     resolver = Resolver(doc, history)

@@ -28,9 +28,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import InputError
+from ..io import read_bounded
 from ..rulenum import LETTERS
+from ..text import RULE, SUB
 
-NUM = r"(?<![\w.])(?P<rule>[1-9]\d{2})(?:\.(?P<sub>\d{1,3})(?P<letter>[a-z])?)?(?![\w]|\.\d|\.\?)"
+NUM = rf"(?<![\w.])(?P<rule>{RULE})(?:\.(?P<sub>{SUB})(?P<letter>[a-z])?)?(?![\w]|\.\d|\.\?)"
 _NUM_RE = re.compile(NUM)
 # "CR", "Rule(s)", "§", "MagicCompRules", and XMage's dated notes ("//20091005 - 500.4/703.4n").
 _ANCHOR = (r"(?:\b(?:CR|C\.R\.|[Rr]ules?|RULES?|[Ss]ection|MagicCompRules)\s*#?\s*|§\s*"
@@ -39,8 +42,8 @@ _ANCHORED_RE = re.compile(_ANCHOR + NUM)
 _CONT_RE = re.compile(r"\s*(?:,|/|\+|&|\band\b|\bor\b)\s*(?:" + _ANCHOR + r")?" + NUM)
 # The end of a range or the other letter of a pair, right after a number.
 _TO_FULL = re.compile(r"(?:[-–—]|\s*[–—]\s*|\s+(?:through|thru|to)\s+)(?:" + _ANCHOR + r")?"
-                      r"(?P<rule>[1-9]\d{2})(?:\.(?P<sub>\d{1,3})(?P<letter>[a-z])?)?(?![\w]|\.\d)")
-_TO_SUB = re.compile(r"[-–—](?P<sub>\d{1,3})(?![\w]|\.\d)")
+                      rf"(?P<rule>{RULE})(?:\.(?P<sub>{SUB})(?P<letter>[a-z])?)?(?![\w]|\.\d)")
+_TO_SUB = re.compile(rf"[-–—](?P<sub>{SUB})(?![\w]|\.\d)")
 _TO_LETTER = re.compile(r"[-–—](?P<letter>[a-z])(?![\w])")
 _ALT_LETTER = re.compile(r"/(?P<letter>[a-z])(?![\w])")
 _MAX_RANGE = 60
@@ -50,17 +53,17 @@ _SPACED_TAIL = re.compile(r"\s*(?:[–—]|through\b|thru\b|to\b)")
 _TITLED_RE = re.compile(NUM + r",?\s+[“\"](?P<title>[A-Z][^\"”\n]{2,60})[”\"]")
 _QUOTE_RE = re.compile(r"^[\s*/#!\-\[\]\"'`“]*" + NUM + r"[.:]?\s+(?P<quote>[A-Z“\"'][^\n]{2,})")
 # A lettered subrule ("(see 601.2b)", "per 702.79a") is a citation by its shape alone.
-_LETTERED_RE = re.compile(r"(?<![\w.])(?P<rule>[1-9]\d{2})\.(?P<sub>\d{1,3})(?P<letter>[a-z])(?![\w]|\.\d)")
+_LETTERED_RE = re.compile(rf"(?<![\w.])(?P<rule>{RULE})\.(?P<sub>{SUB})(?P<letter>[a-z])(?![\w]|\.\d)")
 # A subrule in parentheses right after a name: "Deathtouch (702.2), Defender (702.3)".
-_PAREN_RE = re.compile(r"(?<=[\w)])\s?\((?P<rule>[1-9]\d{2})\.(?P<sub>\d{1,3})\)")
+_PAREN_RE = re.compile(rf"(?<=[\w)])\s?\((?P<rule>{RULE})\.(?P<sub>{SUB})\)")
 _NAME_BEFORE = re.compile(r"([A-Za-z][\w' -]*?)\s*$")
 _CONNECTOR = re.compile(r"[\s,;/+&]*(?:(?:and|or|then|to)[\s,]*)?")
 _WORDISH = re.compile(r"[A-Za-z]{3,}")
 _SENTENCE_END = re.compile(r"(?<=[.;!?])\s+")
-_IDENT_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z_]*[A-Za-z]_?(?P<rule>[1-9]\d{2})_(?P<sub>\d{1,3})(?P<letter>[a-z])?(?![A-Za-z0-9])")
+_IDENT_RE = re.compile(rf"(?<![A-Za-z0-9])[A-Za-z_]*[A-Za-z]_?(?P<rule>{RULE})_(?P<sub>{SUB})(?P<letter>[a-z])?(?![A-Za-z0-9])")
 _IDENT_TAIL = re.compile(r"\w*")
 _TABLE_CELL = re.compile(r"^\s*(?:CR\s*|[Rr]ule\s*)?" + NUM + r"\s*$")
-_HAS_NUM = re.compile(r"[1-9]\d{2}")
+_HAS_NUM = re.compile(rf"{RULE}")
 _BLANK_COMMENT = re.compile(r"[\s/*#!\-]*(?:<p/?>)?[\s/*#!\-]*")
 _LEAD = re.compile(r"[\s/*#!\-\[\]\"'`“]*(?:(?:19|20)\d{6}\s*[-–:]?\s*)?")
 _NEWLINE = re.compile(r"\n")
@@ -360,8 +363,8 @@ def scan_file(path: Path, max_bytes: int = 2 << 20) -> list[RawCitation] | None:
     if fam is None:
         return None
     try:
-        data = path.read_bytes()[:max_bytes]
-    except OSError:
+        data = read_bounded(path, limit=max_bytes, truncate=True)
+    except InputError:
         return None
     if b"\x00" in data[:4096]:
         return None

@@ -11,8 +11,7 @@ headings, each word weighing its idf squared.
 
 from __future__ import annotations
 
-import gzip
-import json
+import importlib.util
 import math
 import re
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..model import Document
+from ..segment.spacing import lookups_table
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]")
 #: Citation furniture: words that say "this is a citation", not what it is about.
@@ -30,8 +30,6 @@ _FURNITURE = frozenset({"cr", "rule", "rules", "see", "section", "todo", "fixme"
 def _noise() -> frozenset[str]:
     """spaCy's English stop words plus citation furniture.  The stop-word module is a plain
     set literal; it is loaded by path so that importing all of spaCy is not the price."""
-    import importlib.util
-
     spec = importlib.util.find_spec("spacy")
     path = Path(spec.origin).parent / "lang" / "en" / "stop_words.py" if spec and spec.origin else None
     stop: frozenset[str] = frozenset()
@@ -45,14 +43,7 @@ def _noise() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def _lemma_table() -> dict[str, str]:
-    import spacy_lookups_data
-
-    path = Path(str(spacy_lookups_data.en["lemma_lookup"]))
-    if not path.exists():  # the package ships its tables gzipped, as spaCy's loader expects
-        path = path.with_name(path.name + ".gz")
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as f:
-        return json.load(f)
+    return lookups_table("en_lemma_lookup")  # the one reader of spacy-lookups-data tables
 
 
 @lru_cache(maxsize=200_000)

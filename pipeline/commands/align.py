@@ -42,9 +42,9 @@ def register(app: typer.Typer) -> None:
         Prints one table row per rule.  Exit codes: 0 no finding at --fail-on severity or
         worse; 1 there are such findings; 2 bad input (nothing written).
         """
-        from ..align.run import align_file
-        from ..errors import InputError
-        from ..report import write_reports
+        from ..align.run import align_file  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..errors import InputError  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..report import write_reports  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         if fail_on not in ("error", "warning", "info", "never"):
             raise InputError(f"--fail-on must be error, warning, info or never, not {fail_on!r}")

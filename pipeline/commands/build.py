@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
         against its sha256.  Without any of them the build still runs what it can and says
         what it skipped.
         """
-        from ..build import STAGES, clean_outputs, run_build
+        from ..build import STAGES, clean_outputs, run_build  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         clean_outputs(out)
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),

@@ -21,9 +21,9 @@ class DiffFormat(str, Enum):
 
 
 def _render(res, fmt: DiffFormat, expand: bool) -> str:
-    from ..diff.report_html import render_html
-    from ..diff.report_md import render_markdown
-    from ..io import dumps
+    from ..diff.report_html import render_html  # lazy: a command loads its stage only when it runs (CLI start-up time)
+    from ..diff.report_md import render_markdown  # lazy: a command loads its stage only when it runs (CLI start-up time)
+    from ..io import dumps  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     if fmt is DiffFormat.json:
         return dumps(res.to_dict(expand_moves=expand))
@@ -70,9 +70,9 @@ def register(app: typer.Typer) -> None:
                                           "as its own change (normally one summary line plus the map)."),
         lang: Optional[str] = typer.Option(None, "--lang", help="Language of both files (detected when omitted)."),
     ):
-        from ..diff import diff_documents
-        from ..ingest.loader import load_document
-        from ..io import atomic_write
+        from ..diff import diff_documents  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..io import atomic_write  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         a = load_document(old, lang=lang)
         b = load_document(new, lang=lang)
@@ -112,13 +112,13 @@ def register(app: typer.Typer) -> None:
         cache: Optional[Path] = typer.Option(None, "--cache", help="Cache folder (default $XDG_CACHE_HOME/crpipe)."),
         json_out: bool = typer.Option(False, "--json", help="Print the lineage as JSON."),
     ):
-        from rich.progress import BarColumn, Progress, TextColumn
+        from rich.progress import BarColumn, Progress, TextColumn  # heavy: rich loads only when a progress bar is shown
 
-        from ..diff import EditionArchive
-        from ..rulenum import RuleNumber
+        from ..diff import EditionArchive  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..rulenum import RuleNumber  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         if RuleNumber.try_parse(rule) is None:
-            from ..errors import InputError
+            from ..errors import InputError  # lazy: a command loads its stage only when it runs (CLI start-up time)
             raise InputError(f"not a rule number: {rule!r}", editions)
         arch = EditionArchive(editions, cache_dir=cache)
         with Progress(TextColumn("matching editions"), BarColumn(), TextColumn("{task.completed}/{task.total}"),

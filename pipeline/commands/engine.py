@@ -12,6 +12,7 @@ from rich.table import Table
 
 from ..errors import InputError
 from ..io import write_json
+from ..profiles import OFFICIAL_LANG
 from .common import console, print_json, user_errors
 
 
@@ -21,7 +22,7 @@ def _rules_file(rules: Optional[Path]) -> Path:
         if not rules.is_file():
             raise InputError("rules edition not found", rules)
         return rules
-    from ..engine.registry import ENGINE_EDITION
+    from ..engine.registry import ENGINE_EDITION  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     mirror = os.environ.get("CRPIPE_MIRROR")
     if mirror and (Path(mirror) / f"{ENGINE_EDITION}.txt").is_file():
@@ -31,10 +32,10 @@ def _rules_file(rules: Optional[Path]) -> Path:
 
 
 def _load(path: Path):
-    from ..ingest.loader import load_document
+    from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     doc = load_document(path, lang="en")
-    if doc.meta.language != "en":
+    if doc.meta.language != OFFICIAL_LANG:
         raise InputError("the rules edition must be an English Comprehensive Rules document", path)
     return doc
 
@@ -70,8 +71,8 @@ def register(app: typer.Typer) -> None:
         missing or undeclared rule, a failed scenario, or a kernel disagreement with a CR
         example; 2 unreadable input.
         """
-        from ..engine.conformance.phase_driver import skip_reason
-        from ..engine.validate import validate
+        from ..engine.conformance.phase_driver import skip_reason  # lazy: loaded only when the command runs
+        from ..engine.validate import validate  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         if phase and skip_reason():
             raise InputError(f"{skip_reason()}; run without --phase", "--phase")
@@ -109,8 +110,8 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 every citation ok; 1 some citation needs attention; 2 unreadable input.
         """
-        from ..audit.report import audit_tree
-        from ..audit.sarif import to_sarif
+        from ..audit.report import audit_tree  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..audit.sarif import to_sarif  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         if not path.exists():
             raise InputError("no such file or folder", path)
@@ -127,8 +128,8 @@ def register(app: typer.Typer) -> None:
 
 
 def _phase_rows():
-    from ..engine import phase_adapter
-    from ..errors import CrpipeError
+    from ..engine import phase_adapter  # lazy: a command loads its stage only when it runs (CLI start-up time)
+    from ..errors import CrpipeError  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     if not phase_adapter.available():
         raise CrpipeError("phase-python is not installed (pip install '.[phase]'); run without --phase")

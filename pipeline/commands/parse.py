@@ -15,7 +15,7 @@ from .common import console, print_json, user_errors
 
 
 def _load(file: Path, lang: Optional[str], fmt: Optional[str], editions: Optional[Path] = None):
-    from ..ingest.loader import load_document
+    from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     return load_document(file, lang=lang, fmt=fmt, editions_dir=editions)
 
@@ -45,7 +45,7 @@ def register(app: typer.Typer) -> None:
         doc = _load(file, lang, fmt, editions)
         truncated = [f for f in doc.findings if f.kind == "truncated"]
         if truncated and not partial:
-            from ..errors import InputError
+            from ..errors import InputError  # lazy: a command loads its stage only when it runs (CLI start-up time)
             raise InputError(f"{truncated[0].detail}; use --partial to keep what it holds", file)
         if json_out == "-":
             print_json(doc.to_dict())
@@ -105,7 +105,7 @@ def register(app: typer.Typer) -> None:
         json_out: bool = typer.Option(False, "--json"),
     ):
         """Full-text search (SQLite FTS5) over rule text, examples and the glossary."""
-        from ..errors import InputError
+        from ..errors import InputError  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         if not db.is_file():
             raise InputError("no search database here; run 'crpipe build' or 'crpipe parse FILE --export DIR' first", db)

@@ -10,14 +10,15 @@ from rich.table import Table
 
 from ..errors import InputError
 from ..io import write_json
+from ..profiles import OFFICIAL_LANG
 from .common import console, print_json, user_errors
 
 
 def _edition(path: Path):
-    from ..ingest.loader import load_document
+    from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     doc = load_document(path)
-    if doc.meta.language != "en":
+    if doc.meta.language != OFFICIAL_LANG:
         raise InputError("the rules to link against must be an English edition", path)
     if not doc.rules:
         raise InputError("no rules found in this edition", path)
@@ -25,8 +26,8 @@ def _edition(path: Path):
 
 
 def _linker(doc):
-    from ..link.index import build_index
-    from ..link.linker import Linker
+    from ..link.index import build_index  # lazy: a command loads its stage only when it runs (CLI start-up time)
+    from ..link.linker import Linker  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     return Linker(build_index(doc))
 
@@ -51,10 +52,10 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 linked; 2 unreadable rules or rulings file (nothing written).
         """
-        from ..ingest.loader import load_document
-        from ..link.run import link_set, links_to_dict
-        from ..link.translations import translation_maps
-        from ..rulings import load_card_index, read_rulings
+        from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..link.run import link_set, links_to_dict  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..link.translations import translation_maps  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..rulings import load_card_index, read_rulings  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         idx = load_card_index(cards) if cards else None
         rs = read_rulings(rulings, cards=idx, card_lang=card_lang)
@@ -94,8 +95,8 @@ def register(app: typer.Typer) -> None:
     ):
         """Measure the linker on gold links: precision at 1, recall at 5 and mean reciprocal
         rank (a hit is the primary rule or any acceptable one)."""
-        from ..link.evaluate import gold_inputs, load_gold, metrics
-        from ..rulings import load_card_index
+        from ..link.evaluate import gold_inputs, load_gold, metrics  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..rulings import load_card_index  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         items = load_gold(gold)
         doc = _edition(rules)
@@ -105,7 +106,7 @@ def register(app: typer.Typer) -> None:
         result = dict(ours)
         if baseline:
             try:
-                from ..link.baseline import BM25Baseline
+                from ..link.baseline import BM25Baseline  # optional: bm25s is in the test extra only
             except ImportError:
                 raise InputError("the baseline needs bm25s: pip install 'crpipe[test]'") from None
             result["baseline"] = metrics(BM25Baseline(doc).rank([g.text for g in items]), items)

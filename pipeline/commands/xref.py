@@ -23,7 +23,7 @@ def _snippet(text: str, span: tuple[int, int]) -> str:
 
 
 def _citing_text(doc, ref) -> str:
-    from ..xref.model import GLOSSARY_PREFIX
+    from ..xref.model import GLOSSARY_PREFIX  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     if ref.part == "glossary":
         entry = doc.glossary_term(ref.source[len(GLOSSARY_PREFIX):])
@@ -36,7 +36,7 @@ def _citing_text(doc, ref) -> str:
 
 def _edge_text(doc, g, source: str, target: str) -> str:
     """The citing text of the first reference from ``source`` to ``target``."""
-    from ..xref.model import GLOSSARY_PREFIX
+    from ..xref.model import GLOSSARY_PREFIX  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     data = next(iter(g.get_edge_data(source, target, default={}).values()), None)
     if data is None:
@@ -51,7 +51,7 @@ def _edge_text(doc, g, source: str, target: str) -> str:
 
 
 def _node_id(doc, rule: str) -> str:
-    from ..xref.model import GLOSSARY_PREFIX, SECTION_PREFIX, glossary_node
+    from ..xref.model import GLOSSARY_PREFIX, SECTION_PREFIX, glossary_node  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     r = rule.strip().rstrip(".")
     if r.startswith((GLOSSARY_PREFIX, SECTION_PREFIX)) or doc.rule(r) is not None:
@@ -85,9 +85,9 @@ def register(app: typer.Typer) -> None:
         `--edges` prints the graph's edge list as CSV.  Exit codes: 0 ok; 1 `--dangling` found
         dangling references; 2 unreadable input or unknown rule.
         """
-        from ..ingest.loader import load_document
-        from ..xref import build_graph, edges_csv, extract_references
-        from ..xref.graph import within
+        from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..xref import build_graph, edges_csv, extract_references  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..xref.graph import within  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         if sum(bool(x) for x in (rule, dangling, edges)) != 1:
             raise CrpipeError("give exactly one of RULE, --dangling or --edges")

@@ -4,6 +4,7 @@
 changes; ``EditionArchive`` follows rules through a folder of editions (``history``).
 """
 
+from . import history
 from .classify import Cascade, Change, DiffResult, diff_documents, stale_references
 
 __all__ = ["Cascade", "Change", "DiffResult", "diff_documents", "stale_references", "EditionArchive", "Lineage"]
@@ -11,6 +12,5 @@ __all__ = ["Cascade", "Change", "DiffResult", "diff_documents", "stale_reference
 
 def __getattr__(name):  # the archive pulls in more; import it on first use
     if name in ("EditionArchive", "Lineage"):
-        from . import history
         return getattr(history, name)
     raise AttributeError(name)

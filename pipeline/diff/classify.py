@@ -15,27 +15,47 @@ reported once (a summary line plus its members) instead of as hundreds of moves.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from difflib import SequenceMatcher
 
 from rapidfuzz import fuzz
 
 from ..errors import InputError
 from ..model import Document, GlossaryEntry, Rule
-from ..rulenum import RuleNumber, sort_ids
-from .match import LEFTOVER_THRESHOLD, Item, match_items
+from ..rulenum import RULE, RuleNumber, sort_ids
+from ..serialize import to_data
+from ..xref import extract_from_text, resolve
+from .match import Item, LEFTOVER_THRESHOLD, match_items
 from .text import mask_refs, normalize, ref_tokens, remap_refs
 from .worddiff import word_diff
 
-KINDS = ("added", "removed", "modified", "moved", "moved_modified")
-PARTS = ("rule", "title", "example", "glossary")
+class ChangeKind(StrEnum):
+    ADDED = "added"
+    REMOVED = "removed"
+    MODIFIED = "modified"
+    MOVED = "moved"  # renumbered, same text
+    MOVED_MODIFIED = "moved_modified"  # renumbered and reworded
+
+
+class ChangePart(StrEnum):
+    """What changed: a rule's text, a three-digit rule's or a section's title, an example, a glossary entry."""
+
+    RULE = "rule"
+    TITLE = "title"
+    EXAMPLE = "example"
+    GLOSSARY = "glossary"
+
+
+KINDS = tuple(ChangeKind)
+PARTS = tuple(ChangePart)
 #: A run of at least this many sibling rules moved by the same step is a cascade.
 CASCADE_MIN_ROOTS = 3
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Change:
-    kind: str
-    part: str
+    kind: ChangeKind
+    part: ChangePart
     old: str | None
     new: str | None
     old_text: str | None = None
@@ -94,7 +114,7 @@ class EditionRef:
         return cls(doc.meta.source_name or doc.meta.source_file, doc.meta.effective_date, doc.meta.sha256)
 
     def to_dict(self) -> dict:
-        return {"file": self.file, "effective_date": self.effective_date, "sha256": self.sha256}
+        return to_data(self)
 
 
 @dataclass
@@ -152,16 +172,20 @@ def _section(rule_id: str | None) -> int | None:
     return n.section if n else None
 
 
-def _text_change(kind_same: str, kind_moved: str, old_id, new_id, old_text: str, new_text: str,
-                 full_map: dict, part: str, section, similarity=None, words: bool = True) -> Change | None:
+def _text_change(kind_same: ChangeKind, kind_moved: ChangeKind, old_id, new_id, old_text: str, new_text: str,
+                 full_map: dict, part: ChangePart, section, similarity=None, words: bool = True) -> Change | None:
     """A change between two matched texts, or None when they only differ in typography."""
     a, b = normalize(old_text), normalize(new_text)
     moved = old_id != new_id
     if a == b:
-        return Change(kind_moved, part, old_id, new_id, old_text, new_text, None, False, similarity, section) if moved else None
+        return Change(kind=kind_moved, part=part, old=old_id, new=new_id, old_text=old_text, new_text=new_text,
+                      similarity=similarity, section=section) if moved else None
     refs_only = normalize(remap_refs(old_text, full_map)) == b
-    return Change(kind_moved + "_modified" if moved else kind_same, part, old_id, new_id, old_text, new_text,
-                  word_diff(old_text, new_text) if words else None, refs_only, similarity, section)
+    reworded = ChangeKind.MOVED_MODIFIED if kind_moved is ChangeKind.MOVED else kind_moved
+    return Change(kind=reworded if moved else kind_same, part=part, old=old_id,
+                  new=new_id, old_text=old_text, new_text=new_text,
+                  word_diff=word_diff(old_text, new_text) if words else None, refs_only=refs_only,
+                  similarity=similarity, section=section)
 
 
 def _step(a: str, b: str) -> int | None:
@@ -196,19 +220,21 @@ def _rule_changes(old: Document, new: Document, words: bool = True):
     changes: list[Change] = []
     new_matched = set(m.pairs.values())
     for i, r in enumerate(old.rules):
-        part = "title" if r.level == "rule" else "rule"
+        part = ChangePart.TITLE if r.level == RULE else ChangePart.RULE
         j = m.pairs.get(i)
         if j is None:
-            changes.append(Change("removed", part, r.id, None, r.text, None, None, False, None, _section(r.id)))
+            changes.append(Change(kind=ChangeKind.REMOVED, part=part, old=r.id, new=None, old_text=r.text,
+                                  section=_section(r.id)))
             continue
         n = new.rules[j]
-        c = _text_change("modified", "moved", r.id, n.id, r.text, n.text, full_map, part, _section(n.id), m.score[i], words)
+        c = _text_change(ChangeKind.MODIFIED, ChangeKind.MOVED, r.id, n.id, r.text, n.text, full_map, part, _section(n.id), m.score[i], words)
         if c:
             changes.append(c)
     for j, r in enumerate(new.rules):
         if j not in new_matched:
-            part = "title" if r.level == "rule" else "rule"
-            changes.append(Change("added", part, None, r.id, None, r.text, None, False, None, _section(r.id)))
+            part = ChangePart.TITLE if r.level == RULE else ChangePart.RULE
+            changes.append(Change(kind=ChangeKind.ADDED, part=part, old=None, new=r.id, new_text=r.text,
+                                  section=_section(r.id)))
     return pairs, full_map, changes
 
 
@@ -248,14 +274,17 @@ def _example_changes(old: Document, new: Document, pairs: dict, full_map: dict) 
         for i, j in _align_examples(a, b):
             pos = {"old": None if i is None else i + 1, "new": None if j is None else j + 1}
             if i is None:
-                out.append(Change("added", "example", oid, nid, None, b[j], None, False, None, _section(nid), pos))
+                out.append(Change(kind=ChangeKind.ADDED, part=ChangePart.EXAMPLE, old=oid, new=nid, new_text=b[j],
+                                  section=_section(nid), example=pos))
             elif j is None:
-                out.append(Change("removed", "example", oid, nid, a[i], None, None, False, None, _section(nid), pos))
+                out.append(Change(kind=ChangeKind.REMOVED, part=ChangePart.EXAMPLE, old=oid, new=nid, old_text=a[i],
+                                  section=_section(nid), example=pos))
             else:
-                c = _text_change("modified", "modified", oid, nid, a[i], b[j], full_map, "example", _section(nid))
+                c = _text_change(ChangeKind.MODIFIED, ChangeKind.MODIFIED, oid, nid, a[i], b[j], full_map,
+                                 ChangePart.EXAMPLE, _section(nid))
                 if c:
                     # The example follows its rule; a renumbered rule is reported on its own.
-                    c.kind = "modified"
+                    c.kind = ChangeKind.MODIFIED
                     c.example = pos
                     out.append(c)
     return out
@@ -283,13 +312,17 @@ def _glossary_changes(old: Document, new: Document, full_map: dict) -> list[Chan
         best = max(((fuzz.ratio(da, mask_refs(normalize(h.definition))), -k, k) for k, h in enumerate(left_new)), default=None)
         if best and best[0] >= LEFTOVER_THRESHOLD:
             h = left_new.pop(best[2])
-            c = _text_change("modified", "moved", g.term, h.term, g.definition, h.definition, full_map, "glossary", None, best[0])
+            c = _text_change(ChangeKind.MODIFIED, ChangeKind.MOVED, g.term, h.term, g.definition, h.definition,
+                             full_map, ChangePart.GLOSSARY, None, best[0])
             if c is None:  # same definition, new term
-                c = Change("moved", "glossary", g.term, h.term, g.definition, h.definition, None, False, best[0])
+                c = Change(kind=ChangeKind.MOVED, part=ChangePart.GLOSSARY, old=g.term, new=h.term,
+                           old_text=g.definition, new_text=h.definition, similarity=best[0])
             out.append(c)
         else:
-            out.append(Change("removed", "glossary", g.term, None, g.definition, None))
-    out += [Change("added", "glossary", None, h.term, None, h.definition) for h in left_new]
+            out.append(Change(kind=ChangeKind.REMOVED, part=ChangePart.GLOSSARY, old=g.term, new=None,
+                              old_text=g.definition))
+    out += [Change(kind=ChangeKind.ADDED, part=ChangePart.GLOSSARY, old=None, new=h.term, new_text=h.definition)
+            for h in left_new]
     return out
 
 
@@ -299,11 +332,14 @@ def _title_changes(old: Document, new: Document) -> list[Change]:
     out = []
     for n in sorted(set(a) | set(b)):
         if n not in b:
-            out.append(Change("removed", "title", str(n), None, a[n], None, section=n))
+            out.append(Change(kind=ChangeKind.REMOVED, part=ChangePart.TITLE, old=str(n), new=None, old_text=a[n],
+                              section=n))
         elif n not in a:
-            out.append(Change("added", "title", None, str(n), None, b[n], section=n))
+            out.append(Change(kind=ChangeKind.ADDED, part=ChangePart.TITLE, old=None, new=str(n), new_text=b[n],
+                              section=n))
         elif normalize(a[n]) != normalize(b[n]):
-            out.append(Change("modified", "title", str(n), str(n), a[n], b[n], word_diff(a[n], b[n]), section=n))
+            out.append(Change(kind=ChangeKind.MODIFIED, part=ChangePart.TITLE, old=str(n), new=str(n), old_text=a[n],
+                              new_text=b[n], word_diff=word_diff(a[n], b[n]), section=n))
     return out
 
 
@@ -382,13 +418,6 @@ def _citations(doc: Document, numbers: set[str]):
     for the few texts that cite a renumbered rule, not for the whole document.
     """
     texts = [(src, ex, text) for (src, ex), text in _texts(doc) if numbers.intersection(ref_tokens(text))]
-    try:
-        from ..xref import extract_from_text, resolve
-    except ImportError:  # pragma: no cover - the extractor ships with the package
-        for src, ex, text in texts:
-            for tok in dict.fromkeys(ref_tokens(text)):
-                yield src, ex, tok, "unresolved", None
-        return
     known = frozenset(r.id for r in doc.rules)
     lang = doc.meta.language or "en"
     refs = []

@@ -16,12 +16,14 @@ import hashlib
 import json
 import os
 from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..io import write_json
+from ..io import cache_root, read_bounded, read_cache_json, source_key, write_json
 from ..model import Document
+from ..segment.official import DATE_RE, _iso, looks_official, parse_file
 from .classify import match_rules
 from .match import MATCHER_VERSION
 from .text import normalize
@@ -29,13 +31,22 @@ from .worddiff import word_diff
 
 
 def default_cache_dir() -> Path:
-    from ..io import cache_root
-
     return cache_root()
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def _cache_key() -> str:
+    """The matcher's version and the code that reads editions and matches them."""
+    here = Path(__file__).resolve().parent
+    return source_key(MATCHER_VERSION, [here / "match.py", here / "classify.py", here.parent / "text.py",
+                                        here.parent / "segment" / "official.py"])
+
+
+def _read_edition(path: Path) -> tuple[bytes | None, str | None]:
+    """An edition's bytes through the bounded reader, or None and why it cannot be read."""
+    try:
+        return read_bounded(path), None
+    except InputError as e:
+        return None, e.message
 
 
 @dataclass(frozen=True)
@@ -117,7 +128,7 @@ class EditionArchive:
         if not self.dir.is_dir():
             raise InputError("not a folder of editions", self.dir)
         self.cache_dir_base = str(Path(cache_dir) if cache_dir else default_cache_dir())
-        self.cache_dir = Path(self.cache_dir_base) / f"diff-{MATCHER_VERSION}"
+        self.cache_dir = Path(self.cache_dir_base) / f"diff-{_cache_key()}"
         self._docs: OrderedDict[str, Document] = OrderedDict()
         self._memory = max(2, memory)
         self._pairs: dict[int, PairMap] = {}
@@ -133,14 +144,18 @@ class EditionArchive:
         found: list[Edition] = []
         seen: set[str] = set()
         for p in sorted(self.dir.glob("*.txt")):
-            sha = _sha256(p)
+            data, why = _read_edition(p)
+            if data is None:
+                self.skipped.append({"file": p.name, "reason": why})
+                continue
+            sha = hashlib.sha256(data).hexdigest()
             if sha in seen:
                 self.skipped.append({"file": p.name, "reason": "same bytes as another edition"})
                 continue
             meta_path = self.cache_dir / "editions" / f"{sha}.json"
             meta = _read_json(meta_path)
             if meta is None:
-                meta = _quick_meta(p)
+                meta = _quick_meta(p, data)
                 write_json(meta_path, meta)
             if meta.get("error"):
                 self.skipped.append({"file": p.name, "reason": meta["error"]})
@@ -170,8 +185,6 @@ class EditionArchive:
             self._docs.popitem(last=False)
 
     def load(self, date: str) -> Document:
-        from ..segment.official import parse_file
-
         e = self.editions[self.index(date)]
         doc = self._docs.get(e.sha256)
         if doc is None:
@@ -228,8 +241,6 @@ class EditionArchive:
         total = len(self.editions) - 1
         workers = min(2, os.cpu_count() or 1) if workers is None else workers
         if workers > 1 and len(todo) >= 8:
-            from concurrent.futures import ProcessPoolExecutor
-
             chunks = [todo[len(todo) * w // workers: len(todo) * (w + 1) // workers] for w in range(workers)]
             jobs = [(str(self.dir), self.cache_dir_base, c) for c in chunks if c]
             with ProcessPoolExecutor(max_workers=len(jobs)) as pool:
@@ -261,6 +272,24 @@ class EditionArchive:
                     return None
         return cur
 
+    def _follow(self, rule_id: str, text: str, steps: range, versions: dict[int, tuple[str, str]], *,
+                forward: bool) -> str | None:
+        """Follow a rule through the consecutive pairs ``steps`` (edition i -> i + 1), forwards or
+        backwards, recording its number and text per edition in ``versions``.  Returns the label
+        of the edition where the trail ends (the rule appears or disappears there), else None."""
+        cur = rule_id
+        for i in steps:
+            pm = self.pair(i)
+            nxt = pm.forward(cur) if forward else pm.backward(cur)
+            if nxt is None:
+                return self.editions[i + 1].label
+            old = cur if forward else nxt  # the pair's old-side number
+            if old in pm.changed:
+                text = pm.changed[old][1 if forward else 0]
+            cur = nxt
+            versions[i + 1 if forward else i] = (cur, text)
+        return None
+
     def lineage(self, rule_id: str, date: str | None = None) -> Lineage:
         """The numbers and texts of ``rule_id`` (as numbered in ``date``, default the latest)."""
         k = self.index(date) if date else len(self.editions) - 1
@@ -274,28 +303,8 @@ class EditionArchive:
         # versions[i] = (number, text) for every edition the rule is in
         versions: dict[int, tuple[str, str]] = {k: (rule_id, rule.text)}
         lin = Lineage(rule_id, E[k].label)
-        cur, text = rule_id, rule.text
-        for i in range(k - 1, -1, -1):  # backwards: edition i -> i + 1
-            pm = self.pair(i)
-            prev = pm.backward(cur)
-            if prev is None:
-                lin.appeared = E[i + 1].label
-                break
-            if prev in pm.changed:
-                text = pm.changed[prev][0]
-            cur = prev
-            versions[i] = (cur, text)
-        cur, text = rule_id, rule.text
-        for i in range(k, len(E) - 1):  # forwards
-            pm = self.pair(i)
-            nxt = pm.forward(cur)
-            if nxt is None:
-                lin.disappeared = E[i + 1].label
-                break
-            if cur in pm.changed:
-                text = pm.changed[cur][1]
-            cur = nxt
-            versions[i + 1] = (cur, text)
+        lin.appeared = self._follow(rule_id, rule.text, range(k - 1, -1, -1), versions, forward=False)
+        lin.disappeared = self._follow(rule_id, rule.text, range(k, len(E) - 1), versions, forward=True)
         idx = sorted(versions)
         lin.first_text = versions[idx[0]][1]
         for a, b in zip([None] + idx, idx):
@@ -323,18 +332,16 @@ def _match_run(job) -> int:
     return len(indices)
 
 
-def _quick_meta(path: Path) -> dict:
+def _quick_meta(path: Path, data: bytes | None = None) -> dict:
     """Effective date and completeness without a full parse or encoding detection (a cold
     scan of 110 editions would otherwise decode each twice).  Only ASCII words are looked
     at, so latin-1 reads every single-byte encoding well enough; UTF-16 is recognised by
     its BOM or its NUL bytes.  Mirrors the parser's tests: the date line, and a Glossary
     and a Credits heading after the Contents list's own entries."""
-    from ..segment.official import DATE_RE, _iso, looks_official
-
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        return {"error": f"unreadable: {e.strerror}"}
+    if data is None:
+        data, why = _read_edition(path)
+        if data is None:
+            return {"error": why}
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:200].count(b"\x00") > 50:
         le = data[:2] == b"\xff\xfe" or (data[:2] != b"\xfe\xff" and data[1:2] == b"\x00")
         text = data.decode("utf-16-le" if le else "utf-16-be", errors="replace").lstrip("\ufeff")
@@ -351,9 +358,4 @@ def _quick_meta(path: Path) -> dict:
             "truncated": not (len(gloss) >= 2 and bool(credits) and credits[-1] > gloss[-1])}
 
 
-def _read_json(path: Path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
+_read_json = read_cache_json

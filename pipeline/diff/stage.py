@@ -1,25 +1,24 @@
 """The build stage: for each translation, what changed in English between the edition it
 was translated from (its base edition) and the reference edition.
 
-The base edition is chosen exactly as the alignment stage chooses it
-(:func:`pipeline.align.editions.resolve_editions`, over issue 3's base-edition
+The base edition is the one the build's editions step chose for the alignment too
+(``ctx.editions``: :func:`pipeline.editions.resolve_editions`, over issue 3's base-edition
 inference), so the diff lists the English changes the translation has not caught up with.
 Writes ``diff-<lang>-<name>.json`` / ``.md`` / ``.html`` into ``aligned/``.
 """
 
 from __future__ import annotations
 
-from ..errors import CrpipeError
+from ..editions import editions_for
+from ..io import dumps
+from .classify import diff_documents
+from .report_html import render_html
+from .report_md import render_markdown
 
 STAGE = "edition diff"
 
 
 def stage_diff(ctx) -> None:
-    from ..io import dumps
-    from .classify import diff_documents
-    from .report_html import render_html
-    from .report_md import render_markdown
-
     if not ctx.translations:
         ctx.skip(STAGE, "no translation was read, so there is no base edition to diff")
         return
@@ -30,17 +29,11 @@ def stage_diff(ctx) -> None:
         ctx.skip(STAGE, "the base edition of a translation is only known with a folder of editions "
                  "(--mirror DIR or CRPIPE_MIRROR)")
         return
-    try:
-        from ..align.editions import resolve_editions
-    except ImportError as e:  # pragma: no cover - depends on the alignment issue being installed
-        ctx.skip(STAGE, f"base-edition resolution is not available ({e})")
-        return
     for name in sorted(ctx.translations):
         doc = ctx.translations[name]
-        try:
-            ed = resolve_editions(doc, ctx.editions_dir, ctx.reference)
-        except CrpipeError as e:
-            ctx.skip(STAGE, f"{name}: {e.message}")
+        ed = editions_for(ctx, name)
+        if ed is None:
+            ctx.skip(STAGE, f"{name}: {ctx.edition_errors.get(name, 'no base edition')}")
             continue
         if not ed.info.get("range") or not (ed.info["range"] or {}).get("first"):
             ctx.skip(STAGE, f"{name}: the base edition is unknown ({ed.info.get('how')})")

@@ -14,8 +14,10 @@ import re
 
 from rapidfuzz.distance import Indel
 
+from ..text import NUMBER
+
 # A rule number is one token, so an updated citation reads "~~702.142~~ 702.143".
-_TOKEN = re.compile(r"[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?(?!\w)\s*|[\w'’]+\s*|[^\w\s]\s*|\s+")
+_TOKEN = re.compile(rf"{NUMBER}(?!\w)\s*|[\w'’]+\s*|[^\w\s]\s*|\s+")
 
 
 def tokens(text: str) -> list[str]:

@@ -7,7 +7,7 @@ from typing import Mapping, Sequence
 
 from .casting import Announcement, Spell
 from .errors import IllegalAction
-from .objects import FACE_DOWN, Ability, Characteristics, Permanent
+from .objects import Ability, Characteristics, FACE_DOWN, Permanent
 from .registry import implements
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from ..errors import CrpipeError
 
-class EngineError(ValueError):
+
+class EngineError(CrpipeError, ValueError):
     """Malformed engine input (an unknown mana symbol, a scenario that names no card)."""
 
 

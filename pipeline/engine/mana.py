@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .errors import EngineError
 from .registry import implements
@@ -28,24 +28,7 @@ class Symbol:
     letter: str = ""  # variable only: X, Y or Z
 
     def __str__(self) -> str:
-        k = self.kind
-        if k == "generic":
-            return f"{{{self.amount}}}"
-        if k == "variable":
-            return f"{{{self.letter}}}"
-        if k == "colored":
-            return f"{{{self.colors[0]}}}"
-        if k == "colorless":
-            return "{C}"
-        if k == "snow":
-            return "{S}"
-        if k == "hybrid":
-            return f"{{{self.colors[0]}/{self.colors[1]}}}"
-        if k == "twobrid":
-            return f"{{2/{self.colors[0]}}}"
-        if k == "phyrexian":
-            return f"{{{self.colors[0]}/P}}"
-        return f"{{{self.colors[0]}/{self.colors[1]}/P}}"
+        return "{" + _SYMBOL_BODY.get(self.kind, _SYMBOL_BODY["hybrid_phyrexian"])(self) + "}"
 
     @property
     def is_phyrexian(self) -> bool:
@@ -54,6 +37,20 @@ class Symbol:
     @property
     def is_hybrid(self) -> bool:
         return self.kind in ("hybrid", "twobrid", "hybrid_phyrexian")
+
+
+#: How each kind of symbol is written between its braces.
+_SYMBOL_BODY: dict[str, Callable[[Symbol], str]] = {
+    "generic": lambda s: str(s.amount),
+    "variable": lambda s: s.letter,
+    "colored": lambda s: s.colors[0],
+    "colorless": lambda s: "C",
+    "snow": lambda s: "S",
+    "hybrid": lambda s: f"{s.colors[0]}/{s.colors[1]}",
+    "twobrid": lambda s: f"2/{s.colors[0]}",
+    "phyrexian": lambda s: f"{s.colors[0]}/P",
+    "hybrid_phyrexian": lambda s: f"{s.colors[0]}/{s.colors[1]}/P",
+}
 
 
 def parse_symbol(body: str) -> Symbol:

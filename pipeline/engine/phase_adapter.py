@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from .casting import Announcement, cast_spell
+from .objects import CardDef
 from .runner import Scenario, load_scenarios, run_scenario
 
 
@@ -60,7 +62,7 @@ CARDS = {
 
 def build_card_data(folder: Path) -> Path:
     """Write the MTGJSON-shaped file and turn it into phase's card data with ``phase-gen``."""
-    from phase.gen import process_cards
+    from phase.gen import process_cards  # optional extra (phase): only when the phase adapter runs
 
     src = folder / "AtomicCards.json"
     src.write_text(json.dumps({"meta": {"version": "5.2.2"}, "data": {k: [v] for k, v in sorted(CARDS.items())}}),
@@ -95,7 +97,7 @@ class PhaseTable:
     """One phase engine over our card data; sets up boards and drives games."""
 
     def __init__(self, workdir: Path | None = None):
-        import phase
+        import phase  # optional extra (phase): only when the phase adapter runs
 
         self._tmp = tempfile.TemporaryDirectory(prefix="crpipe-phase-") if workdir is None else None
         folder = Path(workdir or self._tmp.name)
@@ -209,9 +211,6 @@ def x_and_copy(table: PhaseTable, s: Scenario) -> list[Comparison]:
 
 
 def _our_order(x: int) -> list[str]:
-    from .casting import Announcement, cast_spell
-    from .objects import CardDef
-
     card = CardDef.from_data({"name": "Blaze", "mana_cost": "{X}{R}", "targets": 1})
     return list(cast_spell(card, Announcement(x=x, targets=("opponent",))).steps)
 

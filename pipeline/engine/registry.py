@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..rulenum import sort_ids
+
 #: The edition every declaration in this package was written against.
 ENGINE_EDITION = "2025-11-14"
 
@@ -37,8 +39,6 @@ class Registry:
             self.declarations.append(decl)
 
     def rules(self) -> list[str]:
-        from ..rulenum import sort_ids
-
         return sort_ids({d.rule for d in self.declarations})
 
     def for_rule(self, rule: str) -> list[Declaration]:
@@ -62,10 +62,3 @@ def implements(rule: str, *terms: str, edition: str = ENGINE_EDITION, summary: s
         return fn
     return deco
 
-
-def all_declarations() -> list[Declaration]:
-    """Import every behaviour module so its declarations are registered, then list them."""
-    from . import casting, copies, mana, persist, replacement  # noqa: F401  (registration side effect)
-    from ..rulenum import RuleNumber
-
-    return sorted(REGISTRY.declarations, key=lambda d: (RuleNumber.parse(d.rule).sort_key(), d.function))

@@ -16,13 +16,15 @@ import yaml
 from ..errors import InputError
 from ..rulenum import RuleNumber
 from .casting import Announcement, CostChange, cast_spell
-from .copies import (become_copy, can_turn_face_up, characteristics, copiable_values, copy_spell, enter_as_copy,
-                     morph_cost)
+from .copies import (
+    become_copy, can_turn_face_up, characteristics, copiable_values, copy_spell, enter_as_copy, morph_cost,
+)
 from .errors import EngineError, IllegalAction
 from .mana import ManaCost, card_mana_value, mana_value
 from .objects import CardDef, Permanent
 from .persist import add_counter, dies
 from .replacement import Event, enter_battlefield, resolve_event, zone_characteristics
+from ..io import read_bounded_text
 
 SCENARIO_DIR = Path(__file__).with_name("scenarios")
 
@@ -61,7 +63,7 @@ def load_scenarios(folder: Path = SCENARIO_DIR) -> list[Scenario]:
     seen: set[str] = set()
     for path in sorted(Path(folder).glob("*.yaml")):
         try:
-            items = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+            items = yaml.safe_load(read_bounded_text(path)) or []
         except yaml.YAMLError as e:
             raise InputError(f"scenario file is not valid YAML: {e}", path) from None
         for i, d in enumerate(items):

@@ -20,10 +20,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..diff import EditionArchive
 from ..errors import InputError
 from ..model import Document
 from ..rulenum import RuleNumber, sort_ids
-from .registry import ENGINE_EDITION, Declaration, all_declarations
+from .catalog import all_declarations
+from .registry import Declaration, ENGINE_EDITION
 from .runner import Result, load_scenarios, run_scenario
 
 #: The sections the engine targets (in the declarations' edition numbering).
@@ -137,7 +139,6 @@ class NumberMap:
                 raise InputError(f"the engine's declarations are numbered as in {source}; to validate against "
                                  f"{target.meta.effective_date} give --editions with a folder holding both editions "
                                  "(numbers are mapped through the diffs)", target.meta.source_file)
-            from ..diff import EditionArchive
 
             self.archive = EditionArchive(editions, cache_dir=cache_dir)
             self.archive.index(source)  # fails clearly when the folder lacks the declarations' edition

@@ -15,8 +15,10 @@ import codecs
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..errors import InputError
+from ..io import read_bounded
 
 # Characters an English rules text really uses beyond ASCII: free.
 _TYPOGRAPHY = set("’‘“”–—…•™®©°·×−") | {"\u00a0"}
@@ -214,15 +216,4 @@ codecs.register_error("crpipe-cp1252", _cp1252_fallback)
 
 def read_text(path) -> Decoded:
     """Read and decode a file, with errors naming the file."""
-    from pathlib import Path
-
-    p = Path(path)
-    if p.is_dir():
-        raise InputError("is a directory, not a file", p)
-    if not p.exists():
-        raise InputError("no such file", p)
-    try:
-        data = p.read_bytes()
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", p) from None
-    return decode_bytes(data, p)
+    return decode_bytes(read_bounded(path), Path(path))

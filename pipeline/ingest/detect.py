@@ -13,6 +13,9 @@ import re
 import zipfile
 
 from ..errors import InputError
+from ..segment.official import looks_official
+from ..segment.webcard import card_header
+from .decode import decode_bytes
 
 FORMATS = ("txt", "paste", "webcard", "pdf", "docx", "html")
 _HTML = re.compile(rb"<(?:!doctype\s+html|html|body|p|div|article|section)\b", re.I)
@@ -29,8 +32,6 @@ def detect_format(data: bytes, name: str = "", lang: str | None = None) -> str:
 
 def detect(data: bytes, name: str = "", lang: str | None = None):
     """``(format, decoded text or None)``: the text is decoded once, here, for text formats."""
-    from .decode import decode_bytes
-
     container = _container(data, name)
     if container != "text":
         return container, None
@@ -65,9 +66,6 @@ def _container(data: bytes, name: str) -> str:
 
 def text_kind(text: str, lang: str | None = None) -> str:
     """``txt`` (official layout), ``webcard`` or ``paste`` for decoded text."""
-    from ..segment.official import looks_official
-    from ..segment.webcard import card_header
-
     if looks_official(text):
         return "txt"
     if card_header(text, lang) is not None:

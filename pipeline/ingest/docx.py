@@ -23,6 +23,7 @@ from lxml import etree
 from ..errors import InputError
 from ..ingest.decode import Decoded
 from ..model import Document, Finding
+from ..segment.official import looks_official, parse_text
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 DOCUMENT = "word/document.xml"
@@ -136,8 +137,6 @@ def docx_text(paras: list[tuple[str | None, str]]) -> str:
 
 
 def read_docx(data: bytes, path: Path | str | None = None) -> Document:
-    from ..segment.official import looks_official, parse_text
-
     paras = paragraphs(document_xml(data, path), path)
     text = docx_text(paras)
     if not looks_official(text):

@@ -18,7 +18,14 @@ import lxml.html
 from lxml import etree
 
 from ..errors import InputError
+from ..ingest.decode import Decoded
 from ..model import Document, Finding
+from ..profiles import PROFILES
+from ..segment.official import looks_official, parse_text
+from ..segment.paste import segment_text
+from ..segment.webcard import card_header, segment_card
+from .decode import decode_bytes
+from .language import detect_language
 
 _SKIP = {"script", "style", "nav", "form", "noscript", "template", "svg", "head", "button", "select", "iframe"}
 _BLOCKS = {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt", "td", "th", "div", "blockquote",
@@ -33,7 +40,6 @@ def html_paragraphs(data: bytes, path: Path | str | None = None, keep_empty: boo
     src: bytes | str = data
     if not re.search(rb"(?i)<meta[^>]+charset", data[:4096]) and not data.startswith(codecs.BOM_UTF8):
         # No declared charset: lxml would assume Latin-1; detect it like any text file.
-        from .decode import decode_bytes
 
         src = re.sub(r"^\s*<\?xml[^>]*\?>", "", decode_bytes(data, path).text)
     try:
@@ -62,13 +68,6 @@ def html_paragraphs(data: bytes, path: Path | str | None = None, keep_empty: boo
 
 
 def read_html(data: bytes, path: Path | str | None = None, lang: str | None = None) -> Document:
-    from ..ingest.decode import Decoded
-    from ..segment.official import looks_official, parse_text
-    from ..segment.paste import segment_text
-    from ..segment.webcard import card_header, segment_card
-    from ..profiles import PROFILES
-    from .language import detect_language
-
     paras = html_paragraphs(data, path)
     text = "\n\n".join(paras)
     if not text.strip():

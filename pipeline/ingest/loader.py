@@ -15,36 +15,35 @@ is written; work is bounded by :data:`MAX_INPUT_BYTES`.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
+from typing import Callable
 
+from ..edition import declared_edition, infer_base_edition
 from ..errors import InputError
+from ..io import DEFAULT_MAX_INPUT_MB, read_bounded
 from ..model import Document, Finding
+from ..profiles import PROFILES
+from ..segment.official import looks_official, parse_text
+from ..segment.paste import segment_text
+from ..segment.webcard import segment_card
 from .decode import decode_bytes
 from .detect import FORMATS, detect
+from .docx import read_docx
+from .html import read_html
+from .language import detect_language
+from .pdf import read_pdf
 
-#: The largest input read (an official edition is under 1 MB as TXT and 4 MB as PDF).
-MAX_INPUT_BYTES = int(os.environ.get("CRPIPE_MAX_INPUT_MB", "64")) << 20
+#: The default limit (``$CRPIPE_MAX_INPUT_MB`` is read at each call of :func:`read_bounded`).
+MAX_INPUT_BYTES = DEFAULT_MAX_INPUT_MB << 20
 
 
-def read_bounded(p: Path) -> bytes:
-    """The bytes of ``p``, refusing directories, missing files and files over the limit."""
-    if p.is_dir():
-        raise InputError("is a directory, not a file", p)
-    if not p.exists():
-        raise InputError("no such file", p)
-    try:
-        size = p.stat().st_size
-        if size > MAX_INPUT_BYTES:
-            raise InputError(f"too large to be a rules document ({size / 2**20:.0f} MB; the limit is "
-                             f"{MAX_INPUT_BYTES >> 20} MB, set CRPIPE_MAX_INPUT_MB to change it)", p)
-        with open(p, "rb") as f:
-            data = f.read(MAX_INPUT_BYTES + 1)
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", p) from None
-    if len(data) > MAX_INPUT_BYTES:  # grew while we looked, or a special file
-        raise InputError(f"too large to be a rules document (over {MAX_INPUT_BYTES >> 20} MB)", p)
-    return data
+#: Format filters that turn the bytes into the model themselves: ``(data, path, lang) -> Document``.
+#: The text formats (``txt``, ``webcard``, ``paste``) are decoded here and segmented in :func:`_from_text`.
+READERS: dict[str, Callable[[bytes, Path, str | None], Document]] = {
+    "pdf": lambda data, p, lang: read_pdf(data, p),
+    "docx": lambda data, p, lang: read_docx(data, p),
+    "html": read_html,
+}
 
 
 def load_document(path: str | Path, lang: str | None = None, fmt: str | None = None,
@@ -59,8 +58,6 @@ def load_document(path: str | Path, lang: str | None = None, fmt: str | None = N
     if fmt is not None and fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", p)
     if lang is not None:
-        from ..profiles import PROFILES
-
         if lang not in PROFILES:
             raise InputError(f"unknown language {lang!r} (known: {', '.join(sorted(PROFILES))})", p)
     data = read_bounded(p)
@@ -69,18 +66,9 @@ def load_document(path: str | Path, lang: str | None = None, fmt: str | None = N
         detected, dec = detect(data, str(p), lang)
     else:
         detected = fmt
-    if detected == "pdf":
-        from .pdf import read_pdf
-
-        doc = read_pdf(data, p)
-    elif detected == "docx":
-        from .docx import read_docx
-
-        doc = read_docx(data, p)
-    elif detected == "html":
-        from .html import read_html
-
-        doc = read_html(data, p, lang)
+    reader = READERS.get(detected)
+    if reader is not None:
+        doc = reader(data, p, lang)
     else:
         if dec is None:
             dec = decode_bytes(data, p)
@@ -94,14 +82,7 @@ def load_document(path: str | Path, lang: str | None = None, fmt: str | None = N
 
 
 def _from_text(dec, kind: str, lang: str | None, p: Path) -> Document:
-    from ..segment.official import parse_text
-    from ..segment.paste import segment_text
-    from ..segment.webcard import segment_card
-    from .language import detect_language
-
     if kind == "txt":
-        from ..segment.official import looks_official
-
         if not looks_official(dec.text):
             raise InputError("not an official Comprehensive Rules text (no 'Comprehensive Rules' title and "
                              "'Contents' list); try --format paste", p)
@@ -122,8 +103,6 @@ def _from_text(dec, kind: str, lang: str | None, p: Path) -> Document:
 
 
 def _finish(doc: Document, p: Path, data: bytes, lang: str | None, editions_dir) -> None:
-    from ..edition import declared_edition, infer_base_edition
-
     doc.meta.source_file = str(p)
     doc.meta.source_name = p.name
     doc.meta.sha256 = hashlib.sha256(data).hexdigest()

@@ -22,8 +22,10 @@ from ..ingest.decode import Decoded
 from ..model import Document, Finding
 from ..profiles import EN
 from ..rulenum import RuleNumber
+from ..segment.official import parse_text
+from ..text import NUMBER
 
-_RULE = re.compile(r"^(?P<num>[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?)(?P<dot>\.?)(?:\s+(?P<text>\S.*)|\s*$)")
+_RULE = re.compile(rf"^(?P<num>{NUMBER})(?P<dot>\.?)(?:\s+(?P<text>\S.*)|\s*$)")
 _SECTION = re.compile(r"^(?P<num>[1-9])\.\s+(?P<text>[A-Z].*)$")
 _EXAMPLE = re.compile(r"^Examples?:")
 _PAGE_NUMBER = re.compile(r"^\s*\d{1,3}\s*$")
@@ -36,7 +38,7 @@ _HYPHENS = ("\x02", "\ufffe")
 
 def pdf_lines(data: bytes, path: Path | str | None = None) -> list[str]:
     """All text lines of the PDF, page by page (pdfium text extraction)."""
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # optional/heavy: the PDF engine loads only for a PDF
 
     try:
         pdf = pdfium.PdfDocument(data)
@@ -221,7 +223,7 @@ def _continues(last: RuleNumber | None, num: RuleNumber) -> bool:
 #: "Partner, “Partner—[text],” “Partner with [name]”" (the comma inside the quotes).
 _TERM_TAIL = re.compile(r"\((?:Obsolete|[A-Z][a-z]+)\)$|^[^.“]+(?:,? “[^”]+”)+$")
 #: A definition that ends on a rule number without its full stop ("See rule 603.4").
-_ENDS_WITH_REF = re.compile(r"\brules? \d{3}(?:\.\d{1,3}[a-z]?)?$")
+_ENDS_WITH_REF = re.compile(rf"\brules? {NUMBER}$")
 
 
 def _glossary(s: list[str]) -> list[str]:
@@ -259,8 +261,6 @@ def _glossary(s: list[str]) -> list[str]:
 
 
 def read_pdf(data: bytes, path: Path | str | None = None) -> Document:
-    from ..segment.official import parse_text
-
     if not data.lstrip()[:5] == b"%PDF-":
         raise InputError("not a PDF (no %PDF- header)", path)
     lines = pdf_lines(data, path)

@@ -11,7 +11,7 @@ from ..model import Document
 
 class BM25Baseline:
     def __init__(self, doc: Document):
-        import bm25s
+        import bm25s  # heavy: the BM25 index loads only when rulings are linked
 
         self._bm25s = bm25s
         self.ids = [r.id for r in doc.rules]

@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from ..rulings.model import Card, Ruling
+from .linker import card_contexts
+from ..io import read_bounded_text
 
 
 @dataclass(frozen=True)
@@ -25,9 +28,7 @@ class GoldItem:
 def load_gold(path) -> list[GoldItem]:
     p = Path(path)
     try:
-        obj = json.loads(p.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        raise InputError("no such file", p) from None
+        obj = json.loads(read_bounded_text(p, encoding="utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise InputError(f"gold file is not valid JSON: {e}", p) from None
     items = obj.get("rulings") if isinstance(obj, dict) else None
@@ -59,9 +60,6 @@ def metrics(rankings: list[list[str]], gold: list[GoldItem]) -> dict:
 def gold_inputs(gold: list[GoldItem], cards=None) -> dict:
     """Keyword arguments for :meth:`Linker.link_texts` from gold items: the card's name,
     layout and context (its rules text when a card file is given, and its other rulings)."""
-    from ..rulings.model import Card, Ruling
-    from .linker import card_contexts
-
     rulings = []
     for g in gold:
         card = cards.resolve(g.card) if (cards is not None and g.card) else None

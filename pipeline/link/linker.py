@@ -29,10 +29,11 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from ..rulings.model import Ruling
+from ..text import RULE, SUBRULE
 from .index import RuleIndex
 from .text import BOUNDARY, content, lemma_lists, strip_card_names, with_bigrams, words
 
-_REF = re.compile(r"\b(?:rules?\s+)?(\d{3}\.\d{1,3}[a-z]?)\b|\brules?\s+(\d{3})\b", re.IGNORECASE)
+_REF = re.compile(rf"\b(?:rules?\s+)?({SUBRULE})\b|\brules?\s+({RULE})\b", re.IGNORECASE)
 _SPLIT_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
 
 

@@ -9,15 +9,14 @@ base edition when a folder of editions is available.
 from __future__ import annotations
 
 from ..errors import CrpipeError
+from ..rulings import read_rulings
+from .index import build_index
+from .linker import Linker
+from .run import link_set, links_to_csv, links_to_dict
+from .translations import translation_maps
 
 
 def stage_link(ctx) -> None:
-    from ..rulings import read_rulings
-    from .index import build_index
-    from .linker import Linker
-    from .run import link_set, links_to_csv, links_to_dict
-    from .translations import translation_maps
-
     inputs = [i for i in ctx.inputs if i.role == "rulings"]
     if not inputs:
         ctx.skip("link rulings", "no rulings in the manifest (role: rulings)")
@@ -27,7 +26,8 @@ def stage_link(ctx) -> None:
         return
     cards = ctx.card_index("link rulings: card names")
     linker = Linker(build_index(ctx.reference))
-    maps = translation_maps(ctx.translations, ctx.reference, ctx.editions_dir) if ctx.translations else []
+    maps = (translation_maps(ctx.translations, ctx.reference, ctx.editions_dir, ctx.editions, ctx.edition_errors)
+            if ctx.translations else [])
     for inp in inputs:
         try:
             rs = read_rulings(inp.path, cards=cards, card_lang=inp.extra.get("card_language"))

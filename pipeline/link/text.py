@@ -39,7 +39,7 @@ def normalise(text: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def nlp():
-    import spacy
+    import spacy  # heavy: spaCy loads only when a lexicon or lemmatizer is built
 
     pipe = spacy.blank("en")
     pipe.add_pipe("lemmatizer", config={"mode": "lookup"})

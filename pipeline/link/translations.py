@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..editions import EditionContext, resolve_editions
 from ..errors import CrpipeError
 from ..model import Document
 
@@ -31,16 +32,23 @@ class TranslationMap:
 
 
 def translation_maps(translations: dict[str, Document], reference: Document,
-                     editions_dir: Path | None = None) -> list[TranslationMap]:
+                     editions_dir: Path | None = None,
+                     editions: dict[str, EditionContext] | None = None,
+                     edition_errors: dict[str, str] | None = None) -> list[TranslationMap]:
+    """``editions``/``edition_errors``: what the build's editions step resolved (each
+    translation's editions are then not resolved again)."""
     out = []
     for name in sorted(translations):
         doc = translations[name]
         tm = TranslationMap(name, doc.meta.language, doc)
         if editions_dir is not None:
             try:
-                from ..align.editions import resolve_editions
-
-                ed = resolve_editions(doc, editions_dir, reference)
+                if editions is not None and name in editions:
+                    ed = editions[name]
+                elif edition_errors is not None and name in edition_errors:
+                    raise CrpipeError(edition_errors[name])
+                else:
+                    ed = resolve_editions(doc, editions_dir, reference)
                 if ed.map_number is not None:
                     for r in doc.rules:
                         cur = ed.map_number(r.id)

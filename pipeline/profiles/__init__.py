@@ -39,6 +39,21 @@ class Profile:
     #: Letters only this language (of the known ones) writes: "ãõç" / "ñ¿¡".  They break
     #: near ties in language identification.
     letters: str = ""
+    #: The language the official editions are written in: its texts compare verbatim with theirs.
+    official: bool = False
+    #: Number words that carry a count ("one"/"um"/"uno" are left out: they double as articles).
+    number_words: tuple[tuple[str, int], ...] = ()
+    #: The locale's quotation marks (opening, closing) and marks that are foreign to it.
+    quotes: tuple[str, str] = ("“", "”")
+    foreign_quotes: str = ""
+    #: The language opens what it asks or exclaims: "¿…?", "¡…!".
+    inverted_marks: bool = False
+    #: A spelling variant whose forms the lemma tables lack (``align.lexicon`` knows how to add them).
+    spelling_variant: str = ""
+    #: Pseudo-translation wording: English cue words rendered for real (so the reference
+    #: extractor reads them) and the phrase that cites another rule.
+    cue_words: tuple[tuple[str, str], ...] = ()
+    see_rule: str = "see rule {rule}"
 
     def example_re(self) -> re.Pattern:
         alts = "|".join(re.escape(m) for m in self.example_markers)
@@ -46,6 +61,8 @@ class Profile:
 
 
 PROFILES: dict[str, Profile] = {}
+#: The language the official editions are written in (set by the profile with ``official=True``).
+OFFICIAL_LANG = "en"
 
 
 def register(p: Profile) -> Profile:
@@ -70,10 +87,15 @@ EN = register(Profile(
     example_markers=("Example", "Examples"),
     glossary_heading=("Glossary",),
     subrules_heading=("Subrules",),
-    effective_date_patterns=(r"(?:effective|current) as of (?P<date>[A-Z][a-z]+ \d{1,2}, \d{4})",),
+    effective_date_patterns=(r"(?:effective|current) as of (?P<date>(?:January|February|March|April|May|June|July|August|"
+                             r"September|October|November|December) \d{1,2}, \d{4})",),
     months=("january", "february", "march", "april", "may", "june", "july", "august", "september",
             "october", "november", "december"),
     card_header_words=("Rule",),
+    official=True,
+    number_words=(("zero", 0), ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6), ("seven", 7),
+                  ("eight", 8), ("nine", 9), ("ten", 10), ("eleven", 11), ("twelve", 12), ("twenty", 20),
+                  ("twice", 2), ("thrice", 3)),
     stopwords=frozenset("the of and to a in is that it for as with on be by or this are an if its can".split()),
 ))
 
@@ -91,6 +113,13 @@ PT = register(Profile(
     months=("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro",
             "outubro", "novembro", "dezembro"),
     card_header_words=("Regra",),
+    number_words=(("zero", 0), ("dois", 2), ("duas", 2), ("três", 3), ("quatro", 4), ("cinco", 5), ("seis", 6),
+                  ("sete", 7), ("oito", 8), ("nove", 9), ("dez", 10), ("onze", 11), ("doze", 12), ("vinte", 20)),
+    foreign_quotes='"«»',
+    spelling_variant="pt-BR",
+    cue_words=(("rule", "regra"), ("rules", "regras"), ("see", "consulte"), ("section", "seção"), ("and", "e"),
+               ("or", "ou"), ("through", "a")),
+    see_rule="consulte a regra {rule}",
     stopwords=frozenset("o a os as de do da dos das e em um uma que não se para com por no na ao seu sua é são".split()),
     letters="ãõçê",
 ))
@@ -109,6 +138,14 @@ ES = register(Profile(
     months=("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
             "octubre", "noviembre", "diciembre"),
     card_header_words=("Regla",),
+    number_words=(("cero", 0), ("dos", 2), ("tres", 3), ("cuatro", 4), ("cinco", 5), ("seis", 6), ("siete", 7),
+                  ("ocho", 8), ("nueve", 9), ("diez", 10), ("once", 11), ("doce", 12), ("veinte", 20)),
+    quotes=("«", "»"),
+    foreign_quotes='"',
+    inverted_marks=True,
+    cue_words=(("rule", "regla"), ("rules", "reglas"), ("see", "véase"), ("section", "sección"), ("and", "y"),
+               ("or", "o"), ("through", "a")),
+    see_rule="véase la regla {rule}",
     stopwords=frozenset("el la los las de del y en un una que no se para con por al su es son lo como".split()),
     letters="ñ¿¡",
 ))

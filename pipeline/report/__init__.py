@@ -9,6 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..io import atomic_write, dumps
+from .findings_csv import render_csv
+from .html import render_html
+from .xliff import render_xliff
 
 
 def render_json(result) -> str:
@@ -17,10 +20,6 @@ def render_json(result) -> str:
 
 def write_reports(result, *, json_path=None, html_path=None, csv_path=None, xliff_path=None) -> list[Path]:
     """Write the requested reports (each atomically); returns the paths written."""
-    from .findings_csv import render_csv
-    from .html import render_html
-    from .xliff import render_xliff
-
     # Render everything first: a failure leaves no report half-written or missing alone.
     todo = []
     if json_path:

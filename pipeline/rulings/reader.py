@@ -11,27 +11,23 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from . import mtgjson, scryfall
 from ..errors import InputError
 from ..ingest.decode import decode_bytes
-from . import mtgjson, scryfall
 from .dates import DateOrderError
 from .model import Card, Ruling, RulingSet
 from .names import NameIndex
 from .paste import dated_texts, order_hint, split_paste
+from ..io import read_bounded
 
 _SHAPES = ("MTGJSON v3 set file or AllSets, MTGJSON v5 set / AllPrintings / AtomicCards, "
            "Scryfall rulings list object or bulk rulings array")
 
 
 def _read_bytes(path: Path) -> bytes:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", path) from None
-    except IsADirectoryError:
-        raise InputError("is a folder, not a rulings file", path) from None
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", path) from None
+    if path.is_dir():
+        raise InputError("is a folder, not a rulings file", path)
+    data = read_bounded(path)
     if not data.strip():
         raise InputError("empty rulings file", path)
     return data

@@ -16,23 +16,25 @@ from datetime import datetime
 from pathlib import Path
 
 from ..errors import InputError
-from ..ingest.decode import Decoded, read_text
-from ..model import Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
+from ..ingest.decode import Decoded, decode_bytes
+from ..io import read_bounded
+from ..model import DocKind, Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
+from ..profiles import EN
 from ..rulenum import RuleNumber
+from ..text import REF_TOKEN, RULE, SUB
 from .paragraphs import join_lines
 
 RULE_LINE = re.compile(
-    r"^(?P<lead>[ \t]*)(?P<num>(?P<r>[1-9]\d{2})(?:\.(?P<s>\d{1,3})(?P<l>[a-z])?)?)"
+    rf"^(?P<lead>[ \t]*)(?P<num>(?P<r>{RULE})(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
     r"(?P<head>\.?[ \t]+|\.(?=[A-Z“\"(]))(?P<text>\S.*)?$"
 )
 SECTION_LINE = re.compile(r"^(?P<num>[1-9])\.(?P<head>[ \t]+)(?P<text>\S.*?)$")
-EXAMPLE_LINE = re.compile(r"^(?P<lead>[ \t]*)(?P<marker>Examples?:)(?P<text>.*)$")
-DATE_RE = re.compile(
-    r"(?:effective|current) as of (?P<date>(?:January|February|March|April|May|June|July|August|"
-    r"September|October|November|December) \d{1,2}, \d{4})"
-)
+# Official editions are English: their markers and date sentence are the English profile's.
+EXAMPLE_LINE = re.compile(r"^(?P<lead>[ \t]*)(?P<marker>(?:"
+                          + "|".join(re.escape(m) for m in sorted(EN.example_markers, key=len, reverse=True))
+                          + r"):)(?P<text>.*)$")
+DATE_RE = re.compile(EN.effective_date_patterns[0])
 FILE_DATE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})")
-REF_TOKEN = re.compile(r"(?<![\d.])([1-9]\d{2}(?:\.\d{1,3}[a-z]?)?)(?![\d])")
 
 
 def _number(m: re.Match) -> RuleNumber:
@@ -40,7 +42,7 @@ def _number(m: re.Match) -> RuleNumber:
     return RuleNumber(int(m.group("r")), int(s) if s is not None else None, m.group("l"))
 
 
-_TYPO_TAIL = re.compile(r"^(\d{1,3})([a-z])?[ \t]+(?=\S)")
+_TYPO_TAIL = re.compile(rf"^({SUB})([a-z])?[ \t]+(?=\S)")
 
 
 def _split_number_typo(num: RuleNumber, text: str, last: RuleNumber | None) -> tuple[RuleNumber, str] | None:
@@ -67,19 +69,20 @@ def looks_official(text: str) -> bool:
 
 
 def parse_file(path: str | Path) -> Document:
-    dec = read_text(path)
-    return parse_text(dec, source=Path(path))
+    p = Path(path)
+    data = read_bounded(p)
+    return parse_text(decode_bytes(data, p), source=p, data=data)
 
 
 def parse_text(dec: Decoded | str, source: Path | None = None, data: bytes | None = None) -> Document:
     if isinstance(dec, str):
         dec = Decoded(text=dec, encoding="str", line_endings="lf")
     text = dec.text
-    meta = Meta(language="en", format="txt", encoding=dec.encoding, line_endings=dec.line_endings, kind="official")
+    meta = Meta(language="en", format="txt", encoding=dec.encoding, line_endings=dec.line_endings, kind=DocKind.OFFICIAL)
     if source is not None:
         meta.source_file = str(source)
         meta.source_name = source.name
-        raw = data if data is not None else (source.read_bytes() if source.is_file() else None)
+        raw = data if data is not None else (read_bounded(source) if source.is_file() else None)
         if raw is not None:
             meta.sha256 = hashlib.sha256(raw).hexdigest()
     doc = Document(meta=meta)

@@ -19,16 +19,17 @@ import functools
 import re
 from dataclasses import dataclass
 
-from ..model import Document, Example, Finding, Meta, Rule
+from ..model import DocKind, Document, Example, Finding, Meta, Rule
 from ..profiles import PROFILES, Profile
+from ..profiles.dates import declared_date
 from ..rulenum import RuleNumber
+from ..text import RULE, SUB
 from .spacing import repair_spacing
-from ..edition import declared_date
 
 #: A rule-number-shaped token.  A trailing letter belongs to the number unless another
 #: lowercase letter follows it ("702.78a Persist" / "202.3eQuando", but "100.1 is").
 #: "see rule 704.702.92" is rule 704 and a glued 702.92, not 704.702.
-_NUM = re.compile(r"(?<![\d/])(?<!\d,)([1-9]\d{2}(?!\.[1-9]\d{2}\.\d)(?:\.\d{1,3}(?:[a-z](?![a-zà-öø-ÿ]))?)?)(?![\d/])")
+_NUM = re.compile(rf"(?<![\d/])(?<!\d,)({RULE}(?!\.{RULE}\.\d)(?:\.{SUB}(?:[a-z](?![a-zà-öø-ÿ]))?)?)(?![\d/])")
 _SENTENCE_END = re.compile(r"[.!?;:)\]”\"»…](?:\s*)$")
 _LINE_START = re.compile(r"(?:^|\n)[ \t•·*>\-–—]*$")
 _FOLLOW_START = re.compile(r"^(?P<head>\.?\s*)(?=[“\"«(\[{¿¡'‘]|[^\W\d_])")
@@ -173,7 +174,7 @@ def segment_text(text: str, lang: str | None, *, kind: str = "paste", source: st
     whose spans point into ``text``.
     """
     profile = PROFILES.get(lang or "", None) or merged_profile()
-    meta = Meta(language=lang or "unknown", format=kind, kind=kind, source_file=source)
+    meta = Meta(language=lang or "unknown", format=kind, kind=DocKind(kind), source_file=source)
     doc = Document(meta=meta)
     declared = declared_date(text, lang)
     if declared:

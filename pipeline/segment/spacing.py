@@ -11,8 +11,6 @@ every unknown word that could not be repaired becomes a :class:`Finding`; the fi
 
 from __future__ import annotations
 
-import gzip
-import hashlib
 import json
 import marshal
 import math
@@ -21,9 +19,14 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from ..errors import CrpipeError
+from ..io import atomic_write, cache_root, read_bounded, read_bounded_gzip, read_bounded_text, source_key
 from ..model import Finding
+from ..profiles import PROFILES
+from ..text import NUMBER
 
 _DATA = Path(__file__).resolve().parents[1] / "data" / "lexicon"
 #: log-probability gain a split must show over the whole token (natural log).
@@ -34,7 +37,7 @@ _LOW = "a-zß-öø-ÿ"
 _WORD = re.compile(rf"[{_L}]+(?:[-'][{_L}]+)*")
 #: A letter directly followed by a rule number, or a rule number directly followed by a
 #: word.  The space goes at the end of each match.
-_NUM_GLUE = re.compile(rf"[{_L}](?=[1-9]\d{{2}}(?:\.\d{{1,3}}[a-z]?)?(?![\d/]))|\d[a-z]?(?=[A-ZÀ-ÖØ-Þ][{_LOW}])")
+_NUM_GLUE = re.compile(rf"[{_L}](?={NUMBER}(?![\d/]))|\d[a-z]?(?=[A-ZÀ-ÖØ-Þ][{_LOW}])")
 #: Punctuation that lost the space after it: "mana,indicador", "copiados.Outros", "cima”que".
 _PUNCT_GLUE = re.compile(rf"[{_L}]{{2}}[,;](?=[{_L}])|[{_LOW}]{{2}}[.!?](?=[A-ZÀ-ÖØ-Þ][{_LOW}])|[{_LOW}][”»](?=[{_L}])")
 #: Both in one pass over the text.
@@ -98,8 +101,7 @@ def lookups_table(name: str) -> dict:
     f = _lookups_file(f"{name}.json.gz")
     if f is None:
         return {}
-    with gzip.open(f, "rt", encoding="utf-8") as fh:
-        return json.load(fh)
+    return json.loads(read_bounded_gzip(f))
 
 
 @lru_cache(maxsize=None)
@@ -116,14 +118,12 @@ def lexicon(lang: str) -> Lexicon:
     key = _sources_key(lang)
     cache = _cache_dir() / f"{lang}-{key}.marshal"
     try:
-        words, logprob, fw = marshal.loads(cache.read_bytes())
+        words, logprob, fw = marshal.loads(read_bounded(cache))
         return Lexicon(lang, frozenset(words), logprob, frozenset(fw))
-    except (OSError, ValueError, EOFError, TypeError):
+    except (CrpipeError, ValueError, EOFError, TypeError):
         pass
     lex = _build_lexicon(lang)
     try:
-        from ..io import atomic_write
-
         atomic_write(cache, marshal.dumps((sorted(lex.words), lex.logprob, sorted(lex.function_words))))
         for old in cache.parent.glob(f"{lang}-*.marshal"):
             if old != cache:
@@ -134,25 +134,19 @@ def lexicon(lang: str) -> Lexicon:
 
 
 def _cache_dir() -> Path:
-    from ..io import cache_root
-
     return cache_root() / "lexicons"
 
 
 def _sources_key(lang: str) -> str:
     """Changes when any source of the lexicon changes: packages, extras, profile, this code."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    h = hashlib.sha256(lang.encode())
-    for pkg in ("spacy-lookups-data", "pyspellchecker"):
+    def _version(pkg: str) -> str:
         try:
-            h.update(version(pkg).encode())
+            return version(pkg)
         except PackageNotFoundError:
-            h.update(b"-")
-    for f in (_DATA / f"{lang}.txt", Path(__file__), Path(__file__).resolve().parents[1] / "profiles" / "__init__.py"):
-        if f.is_file():
-            h.update(f.read_bytes())
-    return h.hexdigest()[:12]
+            return "-"
+
+    return source_key(lang, [_DATA / f"{lang}.txt", Path(__file__), Path(__file__).resolve().parents[1] / "profiles" / "__init__.py"],
+                      extra=[_version(p) for p in ("spacy-lookups-data", "pyspellchecker")])
 
 
 def _build_lexicon(lang: str) -> Lexicon:
@@ -162,7 +156,7 @@ def _build_lexicon(lang: str) -> Lexicon:
     words.update(v.casefold() for v in table.values())
     logprob: dict[str, float] = {}
     try:
-        from spellchecker import SpellChecker
+        from spellchecker import SpellChecker  # optional: guarded, the caller copes without it
 
         wf = SpellChecker(language=lang, distance=1).word_frequency
         total = float(wf.total_words) or 1.0
@@ -173,10 +167,9 @@ def _build_lexicon(lang: str) -> Lexicon:
     extra: set[str] = set()
     p = _DATA / f"{lang}.txt"
     if p.is_file():
-        for line in p.read_text(encoding="utf-8").splitlines():
+        for line in read_bounded_text(p).splitlines():
             extra.update(w.casefold() for w in line.split("#", 1)[0].split())
     words |= extra
-    from ..profiles import PROFILES
 
     fw = set(extra)
     if lang in PROFILES:

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import re
 
-from ..model import Document, Example, Finding, Meta, Rule
+from ..model import DocKind, Document, Example, Finding, Meta, Rule
 from ..profiles import PROFILES, Profile
+from ..profiles.dates import declared_date
 from ..rulenum import RuleNumber, RuleNumberError
+from ..text import NUMBER
 from .paste import merged_profile
 from .spacing import repair_spacing
-from ..edition import declared_date
 
-_NUMBER = r"[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?"
+_NUMBER = NUMBER
 _SEPARATORS = "·•|:–—-"
 
 
@@ -57,7 +58,7 @@ def segment_card(text: str, lang: str | None, source: str | None = None, repair:
     sub_heads = {h.casefold() for h in profile.subrules_heading}
     numbered = re.compile(rf"^\s*(?P<num>{_NUMBER})\.?\s+(?P<text>\S.*)$")
 
-    doc = Document(meta=Meta(language=lang or "unknown", format="webcard", kind="webcard", source_file=source))
+    doc = Document(meta=Meta(language=lang or "unknown", format="webcard", kind=DocKind.WEBCARD, source_file=source))
     declared = declared_date(text, lang)
     if declared:
         doc.meta.effective_date, doc.meta.effective_date_text = declared

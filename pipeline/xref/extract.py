@@ -15,6 +15,7 @@ from ..model import Document
 from ..rulenum import LETTERS, RuleNumber, RuleNumberError, letter_range, sort_ids
 from .model import Reference, glossary_node, section_node
 from .patterns import FOLLOWED_BY_WORD_RE, TITLE_RE, UNIT_RE, patterns_for, title_of
+from .resolve import resolve
 
 _CUE_WINDOW = 40  # characters looked at before a number for its cue word
 _DIGIT = re.compile(r"[1-9]")
@@ -191,8 +192,6 @@ def extract_unresolved(doc: Document) -> list[Reference]:
 def extract_references(doc: Document, fallback: Document | None = None) -> list[Reference]:
     """Every reference in ``doc`` (rules, examples, glossary), resolved against ``doc``
     (and, for what a fragment lacks, against ``fallback``)."""
-    from .resolve import resolve
-
     return resolve(extract_unresolved(doc), doc, fallback)
 
 

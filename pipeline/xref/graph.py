@@ -31,7 +31,8 @@ def edge_kind(ref: Reference) -> str:
 def build_graph(doc: Document, refs: list[Reference]) -> nx.MultiDiGraph:
     g = nx.MultiDiGraph(language=doc.meta.language or "", edition=doc.meta.effective_date or "")
     g.add_nodes_from((section_node(s.number), {"kind": "section", "label": s.title}) for s in doc.sections)
-    g.add_nodes_from((r.id, {"kind": "rule", "level": r.level, "label": r.text[:80]}) for r in doc.rules)
+    # GraphML writes plain str values only: the level enum goes in as its value.
+    g.add_nodes_from((r.id, {"kind": "rule", "level": str(r.level), "label": r.text[:80]}) for r in doc.rules)
     g.add_nodes_from((glossary_node(e.term), {"kind": "glossary", "label": e.term}) for e in doc.glossary)
     edges = []
     for ref in refs:

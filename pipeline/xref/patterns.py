@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..profiles import Profile, get as get_profile
+from ..text import RULE, RULE_FIRST, RULE_REST, SUB, SUB_NONZERO
 
 #: Horizontal white space: a citation never runs across a line break (a glossary
 #: definition's "…section 4, “Zones.”\n2. A status…" lists no section 2).
@@ -23,20 +24,20 @@ H = r"[^\S\n]"
 # number ("999,999").  A letter is part of it only when no other lowercase letter
 # follows: "601.2f," is a subrule, "601.2fand" is too ambiguous to claim.  The start may
 # be glued to a word ("regra601.2f"), which pasted PDFs do all the time.
-_NUM_CORE = r"[1-9]\d{2}(?:\.[1-9]\d{0,2}(?:[a-z](?![a-z]))?)?"
+_NUM_CORE = rf"{RULE}(?:\.{SUB_NONZERO}(?:[a-z](?![a-z]))?)?"
 # The look-behinds stand after the first digit, not before it: a pattern that opens with
 # a character class lets the regex engine skip ahead to candidate digits (5x faster).
-NUM = r"[1-9](?<!\d\d)(?<!\d[.,]\d)\d{2}(?:\.[1-9]\d{0,2}(?:[a-z](?![a-z]))?)?(?!\d)(?!,\d)(?!\.\d)"
+NUM = rf"{RULE_FIRST}(?<!\d\d)(?<!\d[.,]\d){RULE_REST}(?:\.{SUB_NONZERO}(?:[a-z](?![a-z]))?)?(?!\d)(?!,\d)(?!\.\d)"
 
 # What may stand after the dash of a range: a full number ("903.6–903.11"), a subrule
 # number of the same rule ("712.9–10"), or a letter ("614.1c–d").
-_TAIL = rf"(?:{_NUM_CORE}|\d{{1,3}}(?:[a-z](?![a-z]))?|[a-z])(?![\w])"
+_TAIL = rf"(?:{_NUM_CORE}|{SUB}(?:[a-z](?![a-z]))?|[a-z])(?![\w])"
 DASHES = "–—‐‑-"  # en dash, em dash, hyphen (Unicode and ASCII)
 
 #: One reference unit: a number, optionally a range.
 UNIT_RE = re.compile(
     rf"(?P<num>{NUM})"
-    rf"(?:(?:{H}?(?P<dash>[{DASHES}]){H}?|(?P<qdash>\?)(?=[1-9]\d\d))(?P<tail>{_TAIL}))?"
+    rf"(?:(?:{H}?(?P<dash>[{DASHES}]){H}?|(?P<qdash>\?)(?={RULE}))(?P<tail>{_TAIL}))?"
 )
 # "306?311": some old editions carry a "?" where an en dash was lost to a bad encoding;
 # only between two full three-digit numbers, with no space, is it read as a dash.

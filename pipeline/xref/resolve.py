@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import replace
 
 from ..model import Document
-from .model import SECTION_PREFIX, Reference
+from .model import Reference, SECTION_PREFIX
 
 FRAGMENT_KINDS = ("paste", "webcard")
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
 
-from ...align.model import Check, Issue, Row, pieces_of, segment_of
+from ...findings import Check, Issue
 from ...model import Document, Rule
+from ..model import Row, pieces_of, segment_of
 
 CHECK_MODULES = ("structure", "references", "anchors", "cardnames", "terminology", "consistency", "damage")
 

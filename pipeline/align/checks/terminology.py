@@ -3,10 +3,11 @@ and several approved variants mixed in one document."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
-from ...align.model import Check
-from ...align.termbase import find_all
+from ...findings import Check
+from ..termbase import find_all
 
 RENAMED = Check("terminology.renamed", "terminology", "warning",
                 "The translation uses the rendering of an English term the current edition has renamed.")
@@ -20,8 +21,6 @@ CHECKS = [RENAMED, AVOID, MISSING, VARIANT]
 
 
 def _seps(s: str) -> list[str]:
-    import re
-
     return re.findall(r"[\s-]+", s)
 
 

@@ -17,19 +17,30 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
-from ..model import Document, Example, Rule
-from .lexicon import lexicon
-from .termbase import TermBase, find_all, term_regex
-from .text import NUMBER_WORDS, SYMBOL_RE, WORD_RE
+from pipeline.align.lexicon import lexicon
+from pipeline.align.termbase import TermBase, find_all, term_regex
+from pipeline.align.text import NUMBER_WORDS, SYMBOL_RE, WORD_RE, sentences
+from pipeline.model import Document, Example, Rule
+from pipeline.profiles import EN, PROFILES, Profile
+from pipeline.text import NUMBER, SUBRULE
 
-_EXAMPLE = {"pt": "Exemplo", "es": "Ejemplo"}
 _URL = re.compile(r"\S+\.(?:com|org|net)\S*|\b[A-Z]{2,}\b|\b\d+[a-z]\b")
-_REF = re.compile(r"[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?(?:[–-][a-z0-9.]+)?")
-#: Words the reference extractor reads as citation cues and list joiners: translated for real.
-_RULE_WORDS = {"pt": {"rule": "regra", "rules": "regras", "see": "consulte", "section": "seção", "and": "e",
-                      "or": "ou", "through": "a"},
-               "es": {"rule": "regla", "rules": "reglas", "see": "véase", "section": "sección", "and": "y",
-                      "or": "o", "through": "a"}}
+_REF = re.compile(rf"{NUMBER}(?:[–-][a-z0-9.]+)?")
+
+
+def _profile(lang: str) -> Profile:
+    """The language's profile; English wording for a language without one."""
+    return PROFILES.get(lang, EN)
+
+
+def cue_words(lang: str) -> dict[str, str]:
+    """Words the reference extractor reads as citation cues and list joiners: translated for real."""
+    return dict(_profile(lang).cue_words)
+
+
+def see_rule(lang: str, rule: str) -> str:
+    """The phrase that cites another rule, in the language's wording ("véase la regla 601.2")."""
+    return _profile(lang).see_rule.format(rule=rule)
 
 
 @dataclass
@@ -103,7 +114,7 @@ def translate_text(text: str, lang: str, tb: TermBase, cipher: Cipher, cards: di
     ex = re.match(r"Examples?:\s*", text)
     head = ""
     if ex:
-        head, text = f"{_EXAMPLE.get(lang, 'Example')}: ", text[ex.end():]
+        head, text = f"{_profile(lang).example_markers[0]}: ", text[ex.end():]
     repl: list[tuple[int, int, str]] = []
     taken: list[tuple[int, int]] = []
 
@@ -132,7 +143,7 @@ def translate_text(text: str, lang: str, tb: TermBase, cipher: Cipher, cards: di
             repl.append((a, b, out))
             taken.append((a, b))
     words_re = WORD_RE
-    rw = _RULE_WORDS.get(lang, {})
+    rw = cue_words(lang)
     for m in words_re.finditer(text):
         a, b = m.span()
         if not free(a, b):
@@ -158,8 +169,10 @@ def translate_text(text: str, lang: str, tb: TermBase, cipher: Cipher, cards: di
     parts.append(text[pos:])
     out = head + "".join(parts)
     out = re.sub(r"\b([^\W\d_]+)(?:\s+\1\b)+", lambda m: m.group(1), out, flags=re.I)  # cipher collisions
-    if lang == "es":
-        out = out.replace("“", "«").replace("”", "»")
+    prof = _profile(lang)
+    if prof.quotes != EN.quotes:
+        out = out.replace(EN.quotes[0], prof.quotes[0]).replace(EN.quotes[1], prof.quotes[1])
+    if prof.inverted_marks:
         # Spanish opens what it exclaims or asks: "¡… motores!" (from the last punctuation on).
         out = re.sub(r"(^|[.:;,«(—]\s*)([^.:;,«(—!?¡¿]*?[^\W\d_])([!?])",
                      lambda m: m.group(1) + ("¡" if m.group(3) == "!" else "¿") + m.group(2) + m.group(3), out)
@@ -266,7 +279,7 @@ def plant_defects(ps: Pseudo, en: Document, tb: TermBase, per_category: int = 24
 
     # references: a cited number changed to another rule, or a citation added
     ids = [x.id for x in en.rules if x.level in ("subrule", "lettered")]
-    sub_ref = re.compile(r"(?<![\d.])([1-9]\d{2}\.\d{1,3}[a-z]?)(?![\d\w])")
+    sub_ref = re.compile(rf"(?<![\d.])({SUBRULE})(?![\d\w])")
     for r in pick(lambda r: sub_ref.search(r.text) is not None, per_category // 2):
         m = sub_ref.search(r.text)
         other = rng.choice([i for i in ids if i != m.group(1)])
@@ -274,9 +287,8 @@ def plant_defects(ps: Pseudo, en: Document, tb: TermBase, per_category: int = 24
         planted.append(Planted(r.id, "references", "changed", f"{m.group(1)} -> {other}"))
     for r in pick(lambda r: r.text.endswith(".") and not sub_ref.search(r.text), per_category - per_category // 2):
         other = rng.choice(ids)
-        see = _RULE_WORDS.get(lang, {}).get("see", "see")
-        rule_w = _RULE_WORDS.get(lang, {}).get("rule", "rule")
-        set_text(r, r.text[:-1] + f" ({see} a {rule_w} {other})." if lang == "pt" else r.text[:-1] + f" ({see} la {rule_w} {other}).")
+        # Each language's own wording (this once gave Spanish "la" to every language but Portuguese).
+        set_text(r, r.text[:-1] + f" ({see_rule(lang, other)}).")
         planted.append(Planted(r.id, "references", "added", other))
 
     # anchors: a digit, a mana symbol, a number word
@@ -343,7 +355,6 @@ def plant_defects(ps: Pseudo, en: Document, tb: TermBase, per_category: int = 24
             planted.append(Planted(r.id, "damage", kind, detail))
 
     # consistency: one occurrence of a repeated English sentence translated differently
-    from .text import sentences
     seen: dict[str, list[Rule]] = {}
     for x in en.rules:
         for a, b in sentences(x.text):

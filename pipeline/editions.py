@@ -6,6 +6,9 @@ edition when it is in that range (the translation is up to date), else the range
 edition (the latest English the translation still agrees with).  The *current* edition
 is ``--current``, else the newest of the folder.  Numbers travel from base to current
 through :meth:`pipeline.diff.EditionArchive.map_number` (composed consecutive diffs).
+
+A build resolves this once per translation (:func:`stage_editions`) into an
+:class:`EditionContext` that the diff, alignment and linking stages all read.
 """
 
 from __future__ import annotations
@@ -14,32 +17,48 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..errors import InputError
-from ..model import Document
+from .diff import EditionArchive
+from .edition import infer_base_edition
+from .errors import CrpipeError, InputError
+from .model import Document
+from .segment.official import parse_file
 
 
-@dataclass
-class Editions:
+@dataclass(kw_only=True)
+class EditionContext:
+    """The English editions one translation is read against, resolved once."""
+
     base: Document
     base_label: str | None
     current: Document
     current_label: str | None
+    #: base-edition number -> current number (None: the rule is gone); None when unknown.
     map_number: Callable[[str], str | None] | None
+    #: How the base edition was chosen, as the reports show it: ``label``, ``how``, ``range``
+    #: (``first``/``last``/``confidence`` or None) and, when inferred, ``evidence``.
     info: dict = field(default_factory=dict)
+
+
+def reference_only(reference: Document) -> EditionContext:
+    """Without a folder of editions the reference is both base and current: numbers hold as they are."""
+    label = reference.meta.effective_date
+    return EditionContext(base=reference, base_label=label, current=reference, current_label=label,
+                          map_number=lambda n: n,
+                          info={"label": label, "how": "only the reference edition is available (no mirror of editions)",
+                                "range": None})
 
 
 def _label(doc: Document, path: Path | None) -> str | None:
     return path.stem if path is not None else doc.meta.effective_date
 
 
-def resolve_editions(target: Document, reference: str | Path, current: str | Path | Document | None = None) -> Editions:
+def resolve_editions(target: Document, reference: str | Path,
+                     current: str | Path | Document | None = None) -> EditionContext:
     """Base and current English editions for ``target``.
 
     ``reference``: a folder of editions (``YYYY-MM-DD.txt``) or one edition file.  With a
     single file it is both base and current, and numbers map to themselves.
     """
-    from ..segment.official import parse_file
-
     ref = Path(reference)
     cur_doc: Document | None = current if isinstance(current, Document) else None
     cur_path = Path(current) if current is not None and not isinstance(current, Document) else None
@@ -51,11 +70,11 @@ def resolve_editions(target: Document, reference: str | Path, current: str | Pat
             cur_doc = parse_file(cur_path) if cur_path else base
         same = cur_doc is base
         info = {"label": ref.stem, "how": "the given reference file", "range": None}
-        return Editions(base, ref.stem, cur_doc, _label(cur_doc, cur_path) if not same else ref.stem,
-                        (lambda n: n) if same else None, info)
+        return EditionContext(base=base, base_label=ref.stem, current=cur_doc,
+                              current_label=_label(cur_doc, cur_path) if not same else ref.stem,
+                              map_number=(lambda n: n) if same else None, info=info)
     if not ref.is_dir():
         raise InputError("reference is neither an edition file nor a folder of editions", ref)
-    from ..diff import EditionArchive
 
     archive = EditionArchive(ref)
     labels = archive.dates()
@@ -72,8 +91,6 @@ def resolve_editions(target: Document, reference: str | Path, current: str | Pat
         cur_doc = archive.load(cur_label)
     be = target.meta.base_edition
     if not be or not be.get("first"):
-        from ..edition import infer_base_edition
-
         be = infer_base_edition(target, ref)
         target.meta.base_edition = be
     rng = {"first": be.get("first"), "last": be.get("last"), "confidence": be.get("confidence")}
@@ -92,4 +109,32 @@ def resolve_editions(target: Document, reference: str | Path, current: str | Pat
         def mapper(n: str, _a=archive, _b=base_label, _c=cur_label) -> str | None:
             return _a.map_number(n, _b, _c)
     info = {"label": base_label, "how": how, "range": rng, "evidence": list(be.get("evidence", []))[:12]}
-    return Editions(base_doc, base_label, cur_doc, cur_label, mapper, info)
+    return EditionContext(base=base_doc, base_label=base_label, current=cur_doc, current_label=cur_label,
+                          map_number=mapper, info=info)
+
+
+def editions_for(ctx, name: str) -> EditionContext | None:
+    """Translation ``name``'s :class:`EditionContext`, computed once per build and kept in
+    ``ctx.editions``; None when it cannot be (why: ``ctx.edition_errors[name]``, reported by
+    each stage that needed it) or when there is no reference edition."""
+    if name in ctx.editions:
+        return ctx.editions[name]
+    if name in ctx.edition_errors or ctx.reference is None:
+        return None
+    if ctx.editions_dir is None:
+        ed = reference_only(ctx.reference)
+    else:
+        try:
+            ed = resolve_editions(ctx.translations[name], ctx.editions_dir, ctx.reference)
+        except CrpipeError as e:
+            ctx.edition_errors[name] = e.message
+            return None
+    ctx.editions[name] = ed
+    return ed
+
+
+def stage_editions(ctx) -> None:
+    """The build's editions step: every translation's editions, resolved once for the diff,
+    alignment and linking stages."""
+    for name in sorted(ctx.translations):
+        editions_for(ctx, name)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...align.model import Check
+from ...findings import Check
+from ...xref import extract
 
 MISMATCH = Check("references.mismatch", "references", "error",
                  "The translation cites different rules than the English base edition does.")
@@ -22,8 +23,6 @@ CHECKS = [MISMATCH, STALE]
 
 def refs_of(pieces, lang: str, known) -> list:
     """(targets, absolute span, raw) of every citation in a segment's pieces."""
-    from ...xref import extract
-
     out = []
     for off, text in pieces:
         for ref in extract.extract_from_text(text, lang=lang, known_ids=known):

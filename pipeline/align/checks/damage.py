@@ -15,9 +15,11 @@ import re
 import statistics
 from collections import Counter
 
-from ...align.lexicon import lexicon
-from ...align.model import Check
-from ...align.text import cap_phrases, english_names, fold, masked, normalize_sentence, sentences, words
+from ...findings import Check
+from ...text import NUMBER
+from ..lexicon import Lexicon, lexicon
+from ..text import cap_phrases, english_names, fold, masked, normalize_sentence, sentences, words
+from ...profiles import PROFILES
 
 GLUED = Check("damage.glued", "damage", "warning", "Words or numbers glued together (a lost space).")
 TYPO = Check("damage.typo", "damage", "warning", "A word outside the language's lexicon, one or two edits from a word in it.")
@@ -32,7 +34,7 @@ MOJIBAKE = Check("damage.mojibake", "damage", "error", "Mis-decoded characters (
 LENGTH = Check("damage.length-ratio", "damage", "info", "Length against the English is an outlier for this document (omission or addition?).")
 CHECKS = [GLUED, TYPO, UNTRANSLATED, BRACKETS, SPANISH, QUOTES, SPACES, DOUBLED, END, MOJIBAKE, LENGTH]
 
-_NUM_GLUE = re.compile(r"[^\W\d_]{2}(?=[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?(?![\d/]))|\d[a-z]?(?=[A-ZÀ-Ýa-zà-ÿ]{3})")
+_NUM_GLUE = re.compile(rf"[^\W\d_]{{2}}(?={NUMBER}(?![\d/]))|\d[a-z]?(?=[A-ZÀ-Ýa-zà-ÿ]{{3}})")
 _PUNCT_GLUE = re.compile(r"(?<=[^\W\d_]{2})[,;](?=[^\W\d_]{2})|(?<=[a-zà-ÿ]{2}[.!?])(?=[A-ZÀ-Ý][a-zà-ÿ])")
 _MOJIBAKE = re.compile(r"[ÃÂ][\u0080-\u00bf]|â€[\u0080-\u00bf\u2018-\u203a\u2122\u0153\u02dc]?|\ufffd|Ã[ƒ‚]")
 _DOUBLE_SPACE = re.compile(r"(?<=\S) {2,}(?=\S)")
@@ -42,7 +44,8 @@ _CLOSERS = {v: k for k, v in _PAIRS.items()}
 #: Bracket families: a translation may swap “…” for «…», but not a quote for a parenthesis.
 _FAMILY = {"(": "(", ")": "(", "[": "[", "]": "[", "{": "{", "}": "{",
            "“": "q", "”": "q", "«": "q", "»": "q", '"': "q"}
-_LOCALE_BAD_QUOTES = {"pt": re.compile(r"[\"«»]"), "es": re.compile(r"\"")}
+#: Quotation marks foreign to each locale's style (the profiles' data).
+_LOCALE_BAD_QUOTES = {p.lang: re.compile(f"[{re.escape(p.foreign_quotes)}]") for p in PROFILES.values() if p.foreign_quotes}
 _GLUE_KINDS = re.compile(r"glue|glued")
 _REPAIR = re.compile(r"'([^']+)'\s*->\s*'([^']+)'")
 
@@ -103,8 +106,6 @@ class _Vocab:
     """The document's own repeated words, bucketed like the lexicon for near-word search."""
 
     def __init__(self, ws: list[str]):
-        from ...align.lexicon import Lexicon
-
         buckets: dict = {}
         for w in ws:
             buckets.setdefault((w[:1], len(w)), []).append(w)
@@ -139,7 +140,8 @@ def run(ctx) -> list:
     out = []
     lang = ctx.lang
     lex = _lex(ctx, lang)
-    en = _lex(ctx, "en") if lang != "en" else None
+    prof = PROFILES.get(lang)
+    en = None if prof is not None and prof.official else _lex(ctx, "en")
     glues = _ingestion_glues(ctx)
     doc_words = Counter(w.text.casefold() for p in ctx.pairs if p.target is not None for w in words(p.target_text))
     doc_vocab = _Vocab(sorted(w for w, n in doc_words.items() if n >= 2 and len(w) >= 4))
@@ -235,7 +237,7 @@ def run(ctx) -> list:
             for ch, i in _unbalanced(piece):
                 if _FAMILY.get(ch, ch) not in src_bad:
                     add(BRACKETS, f"unbalanced “{ch}”", (off + i, off + i + 1))
-            if lang == "es":
+            if prof is not None and prof.inverted_marks:
                 for a, b in sentences(piece):
                     s = piece[a:b]
                     for o, c in (("¿", "?"), ("¡", "!")):

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
-from .aligner import align_documents
-from .model import CATEGORIES
+from pipeline.align.aligner import align_documents
+from pipeline.align.model import CATEGORIES
+from pipeline.align.termbase import load_termbase
+
 from .pseudo import plant_defects, pseudo_translate
-from .termbase import load_termbase
 
 
 @dataclass
@@ -44,8 +46,6 @@ def evaluate(en, lang: str = "pt", per_category: int = 24, seed: int = 7, cards=
     align, and score each check category at the rule level: a planted defect is found when
     its rule has a finding of its category; a finding is a true positive when its rule has
     a planted defect of that category."""
-    import copy
-
     tb = load_termbase()
     base = en
     if rules is not None:

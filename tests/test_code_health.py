@@ -1,0 +1,305 @@
+"""Code health (issue 11): no import cycles, one rule-number pattern, language facts in the
+profiles, one bounded reader for every input, and the pseudo-translation wording per language.
+
+The structural tests read the source with ``ast`` (nothing is imported), so they hold for
+code paths the other tests never run.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / "pipeline"
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    out = {}
+    for f in sorted(PKG.rglob("*.py")):
+        parts = list(f.relative_to(ROOT).with_suffix("").parts)
+        is_pkg = parts[-1] == "__init__"
+        if is_pkg:
+            parts = parts[:-1]
+        out[".".join(parts)] = (f, is_pkg)
+    return out
+
+
+def import_graph() -> nx.DiGraph:
+    """Module -> module it imports, for every import statement anywhere in the module
+    (top level, inside functions, under ``if TYPE_CHECKING``)."""
+    mods = _modules()
+    g = nx.DiGraph()
+    for name, (f, is_pkg) in mods.items():
+        g.add_node(name)
+        base = name.split(".") if is_pkg else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    m = ".".join(base[: len(base) - (node.level - 1)] + ([node.module] if node.module else []))
+                else:
+                    m = node.module or ""
+                subs = [f"{m}.{a.name}" for a in node.names]
+                # "from . import x" imports the submodule x; the package itself only for other names.
+                targets = [t for t in subs if t in mods]
+                if len(targets) < len(subs):
+                    targets.append(m)
+            else:
+                continue
+            for t in targets:
+                # "import pipeline.a.b" names the module; walk up to the nearest known one.
+                while t and t not in mods:
+                    t = t.rpartition(".")[0]
+                if t and t != name:
+                    g.add_edge(name, t, line=node.lineno)
+    return g
+
+
+def test_the_import_graph_sees_function_level_imports():
+    g = import_graph()
+    assert g.number_of_nodes() > 100
+    # cli.py loads the command modules by name, but commands import the stages inside their functions.
+    assert g.has_edge("pipeline.commands.parse", "pipeline.ingest.loader")
+
+
+def test_no_import_cycles():
+    g = import_graph()
+    cycles = [sorted(c) for c in nx.strongly_connected_components(g) if len(c) > 1]
+    assert cycles == [], "import cycles: " + "; ".join(
+        " -> ".join(nx.find_cycle(g.subgraph(c))[i][0] for i in range(len(c))) for c in cycles)
+
+
+def test_registries_and_findings_are_leaves():
+    g = import_graph()
+    assert set(g.successors("pipeline.findings")) <= {"pipeline.serialize"}
+    assert set(g.successors("pipeline.serialize")) == set()
+    assert set(g.successors("pipeline.engine.registry")) <= {"pipeline.rulenum"}
+    assert set(g.successors("pipeline.errors")) == set()
+
+
+def _sources(*extra: Path) -> list[Path]:
+    files = sorted(PKG.rglob("*.py"))
+    for d in extra:
+        files += sorted(d.rglob("*.py"))
+    return files
+
+
+# The shapes a hand-written rule-number pattern takes: a first digit 1-9 then two digits,
+# three digits, a dot and up to three subrule digits, subrule digits then a letter (also
+# with the doubled braces of f-strings).  A page number ("\d{1,3}" alone) is not one.
+_RULE_REGEX = re.compile(r"\[1-9\]\\d|\\d\{3\}|\\d\\d\\d|\\\.\\d\{\{?1,3\}|\\d\{\{?1,3\}\}?\)?\(?\[a-z\]"
+                         r"|\\d\{\{2\}\}|\\d\{0,2\}")
+
+
+def test_no_rule_number_regex_outside_rulenum_and_text():
+    allowed = {PKG / "rulenum.py", PKG / "text.py"}
+    found = []
+    for f in _sources(ROOT / "testkit"):
+        if f in allowed:
+            continue
+        for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+            if _RULE_REGEX.search(line):
+                found.append(f"{f.relative_to(ROOT)}:{i}: {line.strip()}")
+    assert found == []
+
+
+def test_the_rule_regex_detector_finds_what_it_should():
+    assert _RULE_REGEX.search(r'_X = re.compile(r"[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?")')
+    assert _RULE_REGEX.search(r'rf"\brules? \d{3}"')
+    assert _RULE_REGEX.search(r're.compile(r"^(\d{1,3})([a-z])?[ \t]+")')
+    assert not _RULE_REGEX.search(r'r"(\d{4})-(\d{2})-(\d{2})"')
+    assert not _RULE_REGEX.search(r're.compile(r"^\s*\d{1,3}\s*$")')  # a page number
+
+
+def _lang_comparisons(tree: ast.AST) -> list[int]:
+    """Lines comparing a language code with a literal: ``lang == "es"``, ``lang != "en"``,
+    ``language in ("pt", "es")``, ``doc.meta.language == "en"``."""
+    def is_lang(n):
+        name = n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else ""
+        return name in ("lang", "language") or name.endswith("_lang")
+
+    def is_literal(n):
+        return (isinstance(n, ast.Constant) and isinstance(n.value, str)) or (
+            isinstance(n, (ast.Tuple, ast.List, ast.Set)) and n.elts
+            and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in n.elts))
+
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(is_lang(s) for s in sides) and any(is_literal(s) for s in sides):
+                out.append(node.lineno)
+    return out
+
+
+def test_no_language_branches_outside_the_profiles():
+    found = []
+    for f in _sources(ROOT / "testkit"):
+        if f.is_relative_to(PKG / "profiles"):
+            continue
+        for line in _lang_comparisons(ast.parse(f.read_text(encoding="utf-8"))):
+            found.append(f"{f.relative_to(ROOT)}:{line}")
+    assert found == []
+
+
+def test_the_language_branch_detector_finds_what_it_should():
+    assert _lang_comparisons(ast.parse('if lang == "es":\n    pass'))
+    assert _lang_comparisons(ast.parse('x = a if ctx.lang != "en" else b'))
+    assert _lang_comparisons(ast.parse('ok = language in ("pt", "es")'))
+    assert not _lang_comparisons(ast.parse('ok = lang in PROFILES'))
+
+
+#: Reads that are not of an input, each with the reason.  Everything else that opens a file
+#: goes through ``pipeline.io`` (``read_bounded`` and its text, gzip and cache forms).
+NOT_AN_INPUT = {
+    ("pipeline/ingest/docx.py", "open"): "a member of a DOCX already read through read_bounded, bounded by its declared size",
+    ("pipeline/build.py", "urlopen"): "the reference download: its size is checked against the manifest's sha256",
+}
+_READS = {"open", "read_bytes", "read_text", "load", "urlopen"}
+
+
+def _file_reads(tree: ast.AST) -> list[tuple[int, str]]:
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        fn = node.func
+        name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else ""
+        if name not in _READS:
+            continue
+        if name == "load" and not (isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name)
+                                   and fn.value.id in ("json", "pickle", "marshal", "yaml")):
+            continue
+        out.append((node.lineno, name))
+    return out
+
+
+def test_no_file_is_opened_outside_the_bounded_reader():
+    found = []
+    for f in _sources():
+        rel = f.relative_to(ROOT).as_posix()
+        if rel == "pipeline/io.py":
+            continue
+        for line, name in _file_reads(ast.parse(f.read_text(encoding="utf-8"))):
+            if (rel, name) not in NOT_AN_INPUT:
+                found.append(f"{rel}:{line}: {name}(")
+    assert found == []
+
+
+def test_the_file_read_detector_finds_what_it_should():
+    assert _file_reads(ast.parse('with open(p) as f:\n    json.load(f)')) == [(1, "open"), (2, "load")]
+    assert _file_reads(ast.parse('data = path.read_bytes()'))
+    assert _file_reads(ast.parse('t = Path(x).read_text(encoding="utf-8")'))
+    assert not _file_reads(ast.parse('d = json.loads(s)'))
+
+
+def test_the_bounded_reader_honours_the_limit(tmp_path, monkeypatch):
+    from pipeline.errors import InputError
+    from pipeline.io import read_bounded, read_bounded_text
+    from pipeline.segment.official import parse_file
+
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"x" * ((1 << 20) + 1))
+    monkeypatch.setenv("CRPIPE_MAX_INPUT_MB", "1")
+    for read in (read_bounded, read_bounded_text, parse_file):
+        with pytest.raises(InputError, match="CRPIPE_MAX_INPUT_MB"):
+            read(big)
+    assert read_bounded(big, limit=10, truncate=True) == b"x" * 10
+
+
+def test_an_archive_skips_an_edition_over_the_limit(tmp_path, monkeypatch):
+    from pipeline.diff.history import EditionArchive, _quick_meta
+
+    (tmp_path / "2020-01-01.txt").write_bytes(b"x" * ((1 << 20) + 1))
+    monkeypatch.setenv("CRPIPE_MAX_INPUT_MB", "1")
+    assert "CRPIPE_MAX_INPUT_MB" in _quick_meta(tmp_path / "2020-01-01.txt")["error"]
+    from pipeline.errors import InputError
+
+    with pytest.raises(InputError, match="no readable"):
+        EditionArchive(tmp_path, cache_dir=tmp_path / "cache")
+
+
+def test_engine_and_rule_number_errors_are_crpipe_errors():
+    from pipeline.engine.errors import EngineError, IllegalAction
+    from pipeline.errors import CrpipeError
+    from pipeline.rulenum import RuleNumber, RuleNumberError
+
+    assert issubclass(EngineError, CrpipeError) and issubclass(IllegalAction, CrpipeError)
+    with pytest.raises(CrpipeError):
+        RuleNumber.parse("not a rule")
+    assert issubclass(RuleNumberError, ValueError)  # callers that catch ValueError still work
+
+
+def test_severity_is_a_closed_vocabulary():
+    from pipeline.findings import Check, Severity
+
+    assert [s.value for s in Severity] == ["error", "warning", "info"]
+    assert Check("x.y", "structure", "warning", "…").severity is Severity.WARNING
+    with pytest.raises(ValueError):
+        Check("x.y", "structure", "fatal", "…")
+
+
+def test_the_rule_number_patterns_come_from_rulenum():
+    from pipeline import text
+    from pipeline.rulenum import RULE_NUMBER_RE
+
+    assert re.fullmatch(text.NUMBER, "702.79a") and re.fullmatch(text.NUMBER, "702")
+    assert not re.fullmatch(text.NUMBER, "099.1")
+    assert re.fullmatch(text.SUBRULE, "601.2f") and not re.fullmatch(text.SUBRULE, "601")
+    assert text.RULE in RULE_NUMBER_RE.pattern
+    assert text.fold("Ação’s  Árvore") == "acao's arvore"
+
+
+# -- the pseudo-translation's wording (testkit/pseudo.py) ----------------------------------
+
+def test_pseudo_translation_cites_rules_in_each_languages_own_wording():
+    from testkit.pseudo import see_rule
+
+    assert see_rule("pt", "601.2") == "consulte a regra 601.2"
+    assert see_rule("es", "601.2") == "véase la regla 601.2"
+    # Any other language had Spanish wording ("(see la rule …)"); English has its own.
+    assert see_rule("en", "601.2") == "see rule 601.2"
+    assert see_rule("fr", "601.2") == "see rule 601.2"  # no profile: English, never Spanish
+
+
+def test_the_profiles_hold_the_language_facts():
+    from pipeline.profiles import PROFILES
+
+    en, pt, es = PROFILES["en"], PROFILES["pt"], PROFILES["es"]
+    assert en.official and not pt.official and not es.official
+    assert es.inverted_marks and not pt.inverted_marks
+    assert es.quotes == ("«", "»") and pt.quotes == ("“", "”")
+    assert dict(pt.number_words)["duas"] == 2 and dict(es.number_words)["dos"] == 2
+    assert pt.spelling_variant == "pt-BR"
+
+
+def test_the_serializer_leaves_out_what_the_fields_say():
+    from pipeline.findings import Issue, Severity
+    from pipeline.model import Finding, Layout
+
+    i = Issue("a.b", "anchors", Severity.INFO, None, "m", span=(1, 2))
+    assert i.to_dict() == {"check": "a.b", "category": "anchors", "severity": "info", "rule": None,
+                           "message": "m", "span": [1, 2], "base_id": None}
+    assert type(i.to_dict()["severity"]) is str
+    assert Finding("k", "d", "error", line=3).to_dict() == {"kind": "k", "detail": "d", "severity": "error", "line": 3}
+    assert Layout().to_dict() == {} and Layout(head=". ", breaks=[(3, "\n")]).to_dict() == {"head": ". ", "breaks": [[3, "\n"]]}
+
+
+def test_function_level_imports_say_why():
+    """An import inside a function hides a dependency: allowed only for a heavy or optional
+    package, or a command's lazily loaded stage, with the reason on the line."""
+    found = []
+    for f in _sources():
+        lines = f.read_text(encoding="utf-8").splitlines()
+        for fn in ast.walk(ast.parse("\n".join(lines))):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for node in ast.walk(fn):
+                    if isinstance(node, (ast.Import, ast.ImportFrom)) and "#" not in lines[node.end_lineno - 1]:
+                        found.append(f"{f.relative_to(ROOT)}:{node.lineno}")
+    assert found == []
