@@ -16,7 +16,7 @@ from functools import lru_cache
 from .rulenum import RULE_DIGITS, RULE_FIRST_DIGIT, RULE_LAST_DIGITS, SUB_DIGITS, SUB_DIGITS_NONZERO
 
 __all__ = ["RULE", "RULE_FIRST", "RULE_REST", "SUB", "SUB_NONZERO", "NUMBER", "SUBRULE", "REF_TOKEN",
-           "normalize", "fold"]
+           "normalize", "fold", "term_form"]
 
 RULE = RULE_DIGITS  # "702"
 RULE_FIRST = RULE_FIRST_DIGIT  # for patterns that put look-behinds after the first digit
@@ -60,3 +60,12 @@ def fold(s: str) -> str:
     """Case- and accent-insensitive form, for comparing names."""
     n = unicodedata.normalize("NFKD", s.replace("’", "'"))
     return re.sub(r"\s+", " ", "".join(ch for ch in n if not unicodedata.combining(ch)).casefold()).strip()
+
+
+def term_form(text: str) -> str:
+    """Casefolded, one quote mark per kind, plain dashes, single spaces: the form in which a key
+    term of a rule is looked for in that rule's text, so a term survives typography."""
+    t = unicodedata.normalize("NFKC", text).casefold()
+    t = t.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+    t = t.replace("—", "-").replace("–", "-")
+    return re.sub(r"\s+", " ", t)

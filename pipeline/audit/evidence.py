@@ -18,11 +18,12 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz
 
+from ..text import RULE, SUB, SUBRULE
 from .topic import lemma
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’]*")
 _DATE = re.compile(r"(?<![\d.])((?:19|20)\d\d)[-/.]?([01]\d)[-/.]?([0-3]\d)(?!\d)")
-_HEAD_ID = re.compile(r"^\d{3}(?:\.\d+)?$")
+_HEAD_ID = re.compile(rf"^{RULE}(?:\.{SUB})?$")
 _ABILITY_WORDS = re.compile(r"ability words are (.+?)\.", re.S)
 #: Headings too common as plain words to say which rule a comment means.
 _PLAIN = frozenset({("general",), ("mana",), ("life",), ("damage",), ("target",), ("cost",), ("object",),
@@ -206,4 +207,4 @@ class Titles:
 @lru_cache(maxsize=4096)
 def number_positions(text: str) -> tuple[str, ...]:
     """Rule numbers written in ``text``, in order (for pairing numbers with names)."""
-    return tuple(m.group(0) for m in re.finditer(r"(?<![\w.])[1-9]\d{2}\.\d{1,3}[a-z]?(?![\w])", text))
+    return tuple(m.group(0) for m in re.finditer(rf"(?<![\w.]){SUBRULE}(?![\w])", text))

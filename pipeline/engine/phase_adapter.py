@@ -109,7 +109,7 @@ class PhaseTable:
 
     def game(self, hand: list[str], battlefield: list[str], opponent: list[str] | None = None):
         """A game at its first upkeep: player 0 holds ``hand`` and controls ``battlefield``."""
-        from .conformance.phase_driver import kept_game
+        from .conformance.phase_driver import kept_game  # heavy: the phase.rs driver loads only when asked
 
         g = kept_game(self.engine, hand + battlefield, opponent or ["Island"] * 10)
         exported = g.state()

@@ -15,8 +15,6 @@
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,20 +22,13 @@ from ..diff import EditionArchive
 from ..errors import InputError
 from ..model import Document
 from ..rulenum import RuleNumber, sort_ids
+from ..text import term_form as normalize
 from .catalog import all_declarations
 from .registry import Declaration, ENGINE_EDITION
 from .runner import Result, load_scenarios, run_scenario
 
 #: The sections the engine targets (in the declarations' edition numbering).
 TARGET_SECTIONS = ("107.3", "118", "202.3", "601.2", "614", "616", "707", "709", "702.79")
-
-
-def normalize(text: str) -> str:
-    """Casefold, unify quotes and dashes, collapse spaces: so a term survives typography."""
-    t = unicodedata.normalize("NFKC", text).casefold()
-    t = t.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
-    t = t.replace("—", "-").replace("–", "-")
-    return re.sub(r"\s+", " ", t)
 
 
 @dataclass
@@ -201,13 +192,13 @@ def validate(doc: Document, editions: Path | None = None, target_label: str | No
 
     conf = None
     if conformance:
-        from .conformance.verdicts import run_suite, verdicts
+        from .conformance.verdicts import run_suite, verdicts  # heavy: the conformance suite loads only when asked
 
         run = run_suite(use_phase=use_phase)
         exercised |= {ex.rule for ex in run.examples if run.kernel_verdict(ex) == "agrees"}
         conf = verdicts(run, doc, m)
         if mutation:
-            from .conformance.mutation import mutation_report
+            from .conformance.mutation import mutation_report  # heavy: runs only when asked
 
             conf.mutation = mutation_report(run, scenarios)
 

@@ -64,7 +64,7 @@ def report(run: SuiteRun, doc) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from ...segment.official import parse_file
+    from ...segment.official import parse_file  # heavy: the parser loads only when the report quotes the rules
 
     args = argv if argv is not None else sys.argv[1:]
     if not args:

@@ -29,6 +29,7 @@ from typing import Any
 import yaml
 
 from ...errors import InputError
+from ...io import read_bounded_text
 from ...rulenum import RuleNumber
 
 EXAMPLES_DIR = Path(__file__).with_name("examples")
@@ -123,7 +124,7 @@ def load_examples(folder: Path = EXAMPLES_DIR) -> list[Example]:
     seen: set[str] = set()
     for path in sorted(Path(folder).glob("*.yaml")):
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            data = yaml.safe_load(read_bounded_text(path)) or {}
         except yaml.YAMLError as e:
             raise InputError(f"conformance file is not valid YAML: {e}", path) from None
         for i, d in enumerate(data.get("examples") or ()):
@@ -158,7 +159,7 @@ def load_examples(folder: Path = EXAMPLES_DIR) -> list[Example]:
 def load_cards(path: Path = CARDS_FILE) -> dict[str, dict]:
     """The suite's card pool: name → {cost, types, subtypes, supertypes, pt, text, colors, source}."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yaml.safe_load(read_bounded_text(path)) or {}
     except yaml.YAMLError as e:
         raise InputError(f"card file is not valid YAML: {e}", path) from None
     return {str(k): v for k, v in data.items()}

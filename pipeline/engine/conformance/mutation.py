@@ -139,7 +139,7 @@ def _swap(module_attr: str, new: Any) -> Iterator[None]:
 
 def _mutants() -> list[Mutant]:
     from .. import casting, copies, mana, persist, replacement  # noqa: F401  (bind the modules)
-    from ..objects import FACE_DOWN
+    from ..objects import FACE_DOWN  # deferred: only the face-down perturbation needs it
 
     orig_cv = copies.copiable_values
 
@@ -267,7 +267,7 @@ def _passes(s: Scenario) -> bool:
 def mutation_report(run, scenarios: list[Scenario]) -> dict:
     """The whole check for one suite run plus the kernel's own scenarios: per scenario the
     perturbations tried and killed, the kernel kill matrix, and the survivors (must be none)."""
-    from .kernel_driver import kernel_runs
+    from .kernel_driver import kernel_runs  # deferred: the kernel driver loads every scenario
 
     rows: list[ScenarioMutation] = []
     for ex in run.examples:
@@ -305,6 +305,6 @@ def mutation_report(run, scenarios: list[Scenario]) -> dict:
 
 def mismatches_one(expected: Any, got: Any) -> bool:
     """phase's comparison of one observation (the one :func:`phase_driver.mismatches` uses)."""
-    from .phase_driver import same
+    from .phase_driver import same  # deferred: the phase driver probes the optional extra
 
     return not same(expected, got)

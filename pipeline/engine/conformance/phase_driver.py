@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...io import read_bounded_text
 from .model import Example, Observation, board_entry, load_cards
 
 SEATS = {"you": 0, "opponent": 1}
@@ -115,8 +116,8 @@ class PhaseSuite:
     """One phase engine over the suite's card pool."""
 
     def __init__(self, cards: dict[str, dict] | None = None):
-        import phase
-        from phase.gen import process_cards
+        import phase  # optional: the phase extra
+        from phase.gen import process_cards  # optional: the phase extra
 
         self.cards = cards if cards is not None else load_cards()
         self._tmp = tempfile.TemporaryDirectory(prefix="crpipe-conformance-")
@@ -128,7 +129,7 @@ class PhaseSuite:
         out = folder / "card-data.json"
         with contextlib.redirect_stdout(io.StringIO()):  # phase-gen reports on stdout
             process_cards(str(src), str(out))
-        self.faces = json.loads(out.read_text(encoding="utf-8"))
+        self.faces = json.loads(read_bounded_text(out))
         self.engine = phase.Engine.from_path(str(out))
 
     def close(self) -> None:
@@ -353,7 +354,7 @@ class _Game:
 
     def _assignment(self, wf: dict, acts: list, assign: dict) -> Any:
         """``assign: {ATTACKER: {BLOCKER: n, opponent: m}}``: the example's damage assignment."""
-        from phase import GameAction
+        from phase import GameAction  # optional: the phase extra
 
         d = wf["data"]
         names = {self._target(a)["Object"]: a for a in assign}
@@ -438,7 +439,7 @@ class _Game:
         raise DriveError(f"never reached {phase_name}")
 
     def _declare_attackers(self, names: list[str]) -> None:
-        from phase import GameAction
+        from phase import GameAction  # optional: the phase extra
 
         attacks = [[self._target(n)["Object"], {"type": "Player", "data": 1}] for n in names]
         wf = self.g.waiting_for()
@@ -449,7 +450,7 @@ class _Game:
             raise DriveError(f"the attack by {names} is not accepted: {e}") from None
 
     def _declare_blockers(self, blocks: dict) -> None:
-        from phase import GameAction
+        from phase import GameAction  # optional: the phase extra
 
         wf = self.g.waiting_for()
         pairs = [[self._target(b)["Object"], self._target(a)["Object"]]

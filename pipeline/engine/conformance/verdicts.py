@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ...rulenum import RuleNumber
+from ...text import term_form
 from . import kernel_driver
 from .model import Example, load_examples
 from .phase_driver import PhaseResult, PhaseSuite, skip_reason
@@ -64,9 +65,7 @@ def run_suite(use_phase: bool = True, examples: list[Example] | None = None,
 
 
 def _norm(text: str) -> str:
-    from ..validate import normalize
-
-    return normalize(text)
+    return term_form(text)
 
 
 @dataclass
