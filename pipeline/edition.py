@@ -128,7 +128,7 @@ def edition_inventory(path: Path) -> dict:
     if cache.is_file():
         try:
             inv = json.loads(cache.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             inv = None
     if inv is None:
         from .segment.official import parse_file
@@ -136,15 +136,15 @@ def edition_inventory(path: Path) -> dict:
         doc = parse_file(path)
         inv = {"edition": path.stem, "effective": doc.meta.effective_date,
                "rules": {r.id: _rule_facts(r, "en") for r in doc.rules}}
-        try:
-            from .io import write_json
+        from .io import cache_write, dumps
 
-            write_json(cache, inv)
-            for old in cache.parent.glob(f"{path.stem}-*.json"):
-                if old != cache:
-                    old.unlink(missing_ok=True)  # an older version of the file or of the code
-        except OSError:
-            pass  # a read-only home: the memory cache still serves this process
+        if cache_write(cache, dumps(inv)):  # a read-only cache: the memory cache still serves this process
+            try:
+                for old in cache.parent.glob(f"{path.stem}-*.json"):
+                    if old != cache:
+                        old.unlink(missing_ok=True)  # an older version of the file or of the code
+            except OSError:
+                pass
     _MEMO[key] = inv
     return inv
 

@@ -6,12 +6,16 @@ so a failure never leaves a partial output behind.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
+
+from .errors import CrpipeError, OSFailure
 
 
 def cache_root() -> Path:
@@ -26,6 +30,19 @@ def cache_root() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "crpipe"
 
 
+def current_umask() -> int:
+    """The process umask (reading it means setting it; we put the same value back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def honour_umask(path: str | Path, directory: bool = False) -> None:
+    """Give a file made by ``mkstemp``/``mkdtemp`` (always 0600/0700) the mode a plain
+    ``open``/``mkdir`` would have had, so outputs are shared as the user's umask says."""
+    os.chmod(path, (0o777 if directory else 0o666) & ~current_umask())
+
+
 @contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it onto ``path`` on success."""
@@ -36,10 +53,45 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        honour_umask(tmp_path)
         os.replace(tmp_path, path)
     except BaseException:
         tmp_path.unlink(missing_ok=True)
         raise
+
+
+@contextmanager
+def atomic_group(paths: list[Path]) -> Iterator[list[Path]]:
+    """Temporary paths for several outputs that appear together or not at all: every file is
+    written to its temporary name first and the renames happen only after the last one is
+    complete; on any failure the temporary files are removed and no target is touched."""
+    temps: list[Path] = []
+    try:
+        for p in paths:
+            p = Path(p)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+            os.close(fd)
+            temps.append(Path(tmp))
+        yield temps
+        for t in temps:
+            honour_umask(t)
+        for t, p in zip(temps, paths):
+            os.replace(t, p)
+    except BaseException:
+        for t in temps:
+            t.unlink(missing_ok=True)
+        raise
+
+
+def sha256_file(path: str | Path) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def atomic_write(path: str | Path, data: str | bytes) -> Path:
@@ -58,3 +110,61 @@ def dumps(obj: Any) -> str:
 
 def write_json(path: str | Path, obj: Any) -> Path:
     return atomic_write(path, dumps(obj))
+
+
+# -- the operating system's errors ------------------------------------------------------
+
+_CAUSES = {
+    errno.ENOSPC: "no space left on the device",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EROFS: "read-only file system",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+    errno.ENOENT: "no such file or folder",
+    errno.ENOTDIR: "a path component is not a folder",
+    errno.EISDIR: "is a folder, not a file",
+    errno.EIO: "input/output error",
+    errno.EMFILE: "too many open files",
+    errno.ENAMETOOLONG: "file name too long",
+}
+
+
+def os_failure(e: OSError, path: str | Path | None = None, doing: str = "") -> OSFailure:
+    """The one translation of an ``OSError`` into a one-line :class:`CrpipeError`."""
+    cause = _CAUSES.get(e.errno) or (e.strerror or str(e)).lower()
+    where = path if path is not None else (e.filename if e.filename is not None else None)
+    if e.filename2 is not None and path is None:
+        where = f"{e.filename} → {e.filename2}"
+    return OSFailure(f"{doing}: {cause}" if doing else cause, where)
+
+
+_warned: set[str] = set()
+
+
+def warn_once(key: str, message: str) -> None:
+    """One warning line on stderr per ``key`` and process (an unwritable cache says so once)."""
+    if key in _warned:
+        return
+    _warned.add(key)
+    print(f"crpipe: warning: {message}", file=sys.stderr)
+
+
+def cache_write(path: str | Path, data: str | bytes) -> bool:
+    """Write a cache entry atomically; a cache that cannot be written is skipped with one
+    warning (caches are optional: losing one only costs time)."""
+    path = Path(path)
+    try:
+        atomic_write(path, data)
+        return True
+    except OSError as e:
+        warn_once(f"cache:{path.parent}", f"cache {path.parent} not written ({_CAUSES.get(e.errno) or e.strerror}); "
+                  "continuing without it")
+        return False
+
+
+def load_json_text(text: str | bytes, path: str | Path):
+    """``json.loads`` with JSON nested too deep for the parser turned into one clear error."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise CrpipeError("JSON nested too deeply to read", path) from None

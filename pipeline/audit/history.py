@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
-from ..io import write_json
+from ..io import cache_write, dumps
 
 #: The first edition of today's numbering scheme (the Magic 2010 rewrite).
 REWRITE = "2009-07-11"
@@ -45,11 +45,11 @@ class RuleHistory:
         try:
             with open(path, encoding="utf-8") as f:
                 return json.load(f)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             pass
         doc = self.archive.load(e.label)
         table = {r.id: r.text for r in doc.rules}
-        write_json(path, table)
+        cache_write(path, dumps(table))
         return table
 
     def position(self, date: str) -> int:

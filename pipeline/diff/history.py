@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..io import write_json
+from ..io import cache_write, dumps
 from ..model import Document
 from .classify import match_rules
 from .match import MATCHER_VERSION
@@ -141,7 +141,7 @@ class EditionArchive:
             meta = _read_json(meta_path)
             if meta is None:
                 meta = _quick_meta(p)
-                write_json(meta_path, meta)
+                cache_write(meta_path, dumps(meta))
             if meta.get("error"):
                 self.skipped.append({"file": p.name, "reason": meta["error"]})
             elif meta.get("truncated"):
@@ -207,7 +207,7 @@ class EditionArchive:
             pm = PairMap({o: n for o, n in pairs.items() if o != n},
                          [r.id for r in old.rules if r.id not in pairs],
                          [r.id for r in new.rules if r.id not in matched_new], changed)
-            write_json(path, {"old": a.sha256, "new": b.sha256, **pm.to_dict()})
+            cache_write(path, dumps({"old": a.sha256, "new": b.sha256, **pm.to_dict()}))
         else:
             pm = PairMap(data["moved"], data["removed"], data["added"], data["changed"])
         self._pairs[i] = pm
@@ -355,5 +355,5 @@ def _read_json(path: Path):
     try:
         with open(path, encoding="utf-8") as f:
             return json.load(f)
-    except (OSError, ValueError):
-        return None
+    except (OSError, ValueError, RecursionError):
+        return None  # an unreadable or damaged cache entry is recomputed

@@ -121,15 +121,15 @@ def lexicon(lang: str) -> Lexicon:
     except (OSError, ValueError, EOFError, TypeError):
         pass
     lex = _build_lexicon(lang)
-    try:
-        from ..io import atomic_write
+    from ..io import cache_write
 
-        atomic_write(cache, marshal.dumps((sorted(lex.words), lex.logprob, sorted(lex.function_words))))
-        for old in cache.parent.glob(f"{lang}-*.marshal"):
-            if old != cache:
-                old.unlink(missing_ok=True)
-    except OSError:
-        pass  # read-only cache: build each time
+    if cache_write(cache, marshal.dumps((sorted(lex.words), lex.logprob, sorted(lex.function_words)))):
+        try:
+            for old in cache.parent.glob(f"{lang}-*.marshal"):
+                if old != cache:
+                    old.unlink(missing_ok=True)
+        except OSError:
+            pass  # read-only cache: build each time
     return lex
 
 
