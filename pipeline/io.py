@@ -160,11 +160,3 @@ def cache_write(path: str | Path, data: str | bytes) -> bool:
         warn_once(f"cache:{path.parent}", f"cache {path.parent} not written ({_CAUSES.get(e.errno) or e.strerror}); "
                   "continuing without it")
         return False
-
-
-def load_json_text(text: str | bytes, path: str | Path):
-    """``json.loads`` with JSON nested too deep for the parser turned into one clear error."""
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise CrpipeError("JSON nested too deeply to read", path) from None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -217,14 +218,46 @@ def _ident_words(ident: str) -> str:
     return s.strip().lower()
 
 
-def scan_file(path: Path, max_bytes: int = 2 << 20) -> list[RawCitation] | None:
-    """Citations in one file, or None when the file is not source text we read."""
+#: The largest source file read (generated code aside, source files are far smaller).
+MAX_SOURCE_BYTES = 2 << 20
+
+
+def read_source(path: Path, max_bytes: int = MAX_SOURCE_BYTES) -> tuple[bytes | None, str | None]:
+    """``(bytes, None)`` for a regular file under the cap, else ``(None, why it was skipped)``.
+
+    Only regular files are opened (a FIFO would block, a device never ends), the size is
+    checked before reading and the read itself stops one byte past the cap."""
+    try:
+        st = path.stat()
+    except OSError as e:
+        return None, f"unreadable ({e.strerror})"
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a pipe" if stat.S_ISFIFO(st.st_mode) else "a device" if (
+            stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)) else "a socket" if stat.S_ISSOCK(st.st_mode) else "special"
+        return None, f"not a regular file ({kind})"
+    if st.st_size > max_bytes:
+        return None, f"larger than {max_bytes >> 20} MB ({st.st_size / 2**20:.0f} MB)"
+    try:
+        with open(path, "rb") as f:
+            data = f.read(max_bytes + 1)
+    except OSError as e:
+        return None, f"unreadable ({e.strerror})"
+    if len(data) > max_bytes:
+        return None, f"larger than {max_bytes >> 20} MB (grew while read)"
+    return data, None
+
+
+def scan_file(path: Path, max_bytes: int = MAX_SOURCE_BYTES,
+              skipped: list[tuple[Path, str]] | None = None) -> list[RawCitation] | None:
+    """Citations in one file, or None when the file is not source text we read (a special,
+    oversized or unreadable file is added to ``skipped`` with the reason)."""
     fam = family(path)
     if fam is None:
         return None
-    try:
-        data = path.read_bytes()[:max_bytes]
-    except OSError:
+    data, why = read_source(path, max_bytes)
+    if data is None:
+        if skipped is not None:
+            skipped.append((path, why))
         return None
     if b"\x00" in data[:4096]:
         return None

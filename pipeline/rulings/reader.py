@@ -9,6 +9,8 @@ bulk array) shapes; anything else is read as a rulings-page paste.  Every failur
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 from ..errors import InputError
@@ -23,17 +25,33 @@ _SHAPES = ("MTGJSON v3 set file or AllSets, MTGJSON v5 set / AllPrintings / Atom
            "Scryfall rulings list object or bulk rulings array")
 
 
-def _read_bytes(path: Path) -> bytes:
+#: Bounds on what is read whole: a set's rulings file is about 1 MB, MTGJSON's AtomicCards about
+#: 130 MB; a 174 MB file of a million rulings is not a rulings file but a denial of service.
+MAX_RULINGS_BYTES = int(os.environ.get("CRPIPE_MAX_RULINGS_MB", "64")) << 20
+MAX_CARDS_BYTES = int(os.environ.get("CRPIPE_MAX_CARDS_MB", "512")) << 20
+
+
+def _read_bytes(path: Path, limit: int = MAX_RULINGS_BYTES, what: str = "rulings",
+                env: str = "CRPIPE_MAX_RULINGS_MB") -> bytes:
     try:
-        data = path.read_bytes()
+        st = path.stat()
+        if stat.S_ISDIR(st.st_mode):
+            raise InputError(f"is a folder, not a {what} file", path)
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(f"not a regular file (a pipe or device): not a {what} file", path)
+        if st.st_size > limit:
+            raise InputError(f"too large for a {what} file ({st.st_size / 2**20:.0f} MB; the limit is "
+                             f"{limit >> 20} MB, set {env} to change it)", path)
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
     except FileNotFoundError:
         raise InputError("no such file", path) from None
-    except IsADirectoryError:
-        raise InputError("is a folder, not a rulings file", path) from None
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror}", path) from None
+    if len(data) > limit:
+        raise InputError(f"too large for a {what} file (over {limit >> 20} MB)", path)
     if not data.strip():
-        raise InputError("empty rulings file", path)
+        raise InputError(f"empty {what} file", path)
     return data
 
 
@@ -48,6 +66,8 @@ def _json(data: bytes, path: Path):
         raise InputError(f"JSON is not valid UTF-8 (byte {e.start})", path) from None
     except json.JSONDecodeError as e:
         raise InputError(f"invalid or truncated JSON at line {e.lineno}, column {e.colno}: {e.msg}", path) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply to be rulings or cards", path) from None
 
 
 def _shape(obj) -> str | None:
@@ -59,7 +79,7 @@ def load_card_index(paths) -> NameIndex:
     idx = NameIndex()
     for p in paths:
         p = Path(p)
-        obj = _json(_read_bytes(p), p)
+        obj = _json(_read_bytes(p, MAX_CARDS_BYTES, "card", "CRPIPE_MAX_CARDS_MB"), p)
         shape = mtgjson.detect(obj) if obj is not None else None
         if shape is None:
             raise InputError("not an MTGJSON card file (expected a v3 set / AllSets or a v5 set / "
