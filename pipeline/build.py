@@ -298,7 +298,8 @@ def _keep_unbuilt(ctx: BuildContext, final: Path, previous: dict | None) -> None
     if not previous:
         return
     made = {str(p.relative_to(ctx.out)) for p in ctx.outputs}
-    edition = (previous.get("reference") or {}).get("edition")
+    # A file kept once keeps the edition it was built from, so keeping it again says the same.
+    built_from = {k.get("file"): k.get("edition") for k in previous.get("kept", []) if isinstance(k, dict)}
     for item in previous.get("outputs", []):
         rel, stage = item.get("file", ""), item.get("stage", "")
         if rel in made or (stage not in ctx.skipped_stages and stage != FOREIGN):
@@ -314,9 +315,11 @@ def _keep_unbuilt(ctx: BuildContext, final: Path, previous: dict | None) -> None
             shutil.copy2(src, dst)
         ctx.track(dst)
         ctx.output_stage[rel] = stage
+        edition = built_from[rel] if rel in built_from else (previous.get("reference") or {}).get("edition")
         if stage == FOREIGN:
             reason = "found in the output folder, not written by a build; kept as found"
         else:
             reason = (f"{stage} skipped ({ctx.skipped_stages[stage][0]}); kept from the previous build"
                       + (f" (reference edition {edition})" if edition else ""))
-        ctx.kept.append({"file": rel, "stage": stage, "sha256": item["sha256"], "reason": reason})
+        ctx.kept.append({"file": rel, "stage": stage, "sha256": item["sha256"], "edition": edition,
+                         "reason": reason})
