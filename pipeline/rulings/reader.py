@@ -31,8 +31,9 @@ MAX_RULINGS_BYTES = int(os.environ.get("CRPIPE_MAX_RULINGS_MB", "64")) << 20
 MAX_CARDS_BYTES = int(os.environ.get("CRPIPE_MAX_CARDS_MB", "512")) << 20
 
 
-def _read_bytes(path: Path, limit: int = MAX_RULINGS_BYTES, what: str = "rulings",
+def _read_bytes(path: Path, limit: int | None = None, what: str = "rulings",
                 env: str = "CRPIPE_MAX_RULINGS_MB") -> bytes:
+    limit = MAX_RULINGS_BYTES if limit is None else limit
     try:
         st = path.stat()
         if stat.S_ISDIR(st.st_mode):
