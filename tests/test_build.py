@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import http.server
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -53,22 +51,6 @@ def test_build_without_reference_runs_and_says_what_it_skipped(tmp_path):
 
 def _only(base: str, url: str) -> str | None:
     return None if url.startswith(base + "/") else f"{url} is not the test server"
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *a):  # keep test output clean
-        pass
-
-
-@pytest.fixture
-def http_folder(tmp_path):
-    root = tmp_path / "www"
-    root.mkdir()
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    yield root, f"http://127.0.0.1:{srv.server_address[1]}"
-    srv.shutdown()
 
 
 def test_download_is_checked_against_sha256_and_cached(tmp_path, http_folder):

@@ -3,7 +3,6 @@ file whose sha256 differs is refused; a poisoned cache entry is discarded and re
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import http.server
 import os
@@ -102,23 +101,8 @@ def test_mirror_file_with_another_sha256_is_refused(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
-
-
-@pytest.fixture
-def server(tmp_path):
-    root = tmp_path / "www"
-    root.mkdir()
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield root, f"http://127.0.0.1:{srv.server_address[1]}"
-    srv.shutdown()
-
-
-def test_poisoned_cache_entry_is_discarded_and_rebuilt(tmp_path, server):
-    root, base = server
+def test_poisoned_cache_entry_is_discarded_and_rebuilt(tmp_path, http_folder):
+    root, base = http_folder
     payload = b"Magic: The Gathering Comprehensive Rules\n\nthe real edition\n"
     (root / "cr.txt").write_bytes(payload)
     manifest = {"reference": {"mirror_name": "2031-03-03.txt", "url": f"{base}/cr.txt",
@@ -137,8 +121,7 @@ def test_poisoned_cache_entry_is_discarded_and_rebuilt(tmp_path, server):
     assert any("does not match the manifest's sha256; discarded" in n for n in notes)
 
 
-def test_redirect_to_another_host_is_not_followed(tmp_path, server):
-    root, base = server
+def test_redirect_to_another_host_is_not_followed(tmp_path):
 
     class Redirect(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
