@@ -31,7 +31,15 @@ def cache_root() -> Path:
 
 
 def current_umask() -> int:
-    """The process umask (reading it means setting it; we put the same value back at once)."""
+    """The process umask: read from /proc on Linux (no change, so no race with other threads),
+    else by setting it and putting the same value back at once."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
