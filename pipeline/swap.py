@@ -67,8 +67,8 @@ class BuildFolder:
             self._recover()
             if self.final.exists() and not self.final.is_dir():
                 raise InputError("the output folder is a file", self.final)
-            if self.final.is_dir() and not (self.final / "build-report.json").is_file() and any(self.final.iterdir()):
-                raise InputError("holds files that no crpipe build wrote (no build-report.json); "
+            if self.final.is_dir() and not (self.final / "build-report.json").is_file() and not _few_notes(self.final):
+                raise InputError("holds folders or many files that no crpipe build wrote (no build-report.json); "
                                  "give an empty or new --out folder", self.final)
             self.staging = Path(tempfile.mkdtemp(prefix=f".{self.name}.staging-", dir=self.parent))
             honour_umask(self.staging, directory=True)
@@ -137,12 +137,14 @@ class BuildFolder:
 
     def previous_report(self) -> dict | None:
         """The report of the build now in the folder (None when there is none or it is damaged)."""
+        if not self.final.is_dir():
+            return None
         try:
             data = json.loads((self.final / "build-report.json").read_text(encoding="utf-8"))
         except (OSError, ValueError, RecursionError):
-            return None
+            data = {}
         if not isinstance(data, dict):
-            return None
+            data = {}
         listed = {o.get("file") for o in data.get("outputs", []) if isinstance(o, dict)}
         foreign = []
         for p in sorted(self.final.rglob("*")):
@@ -150,7 +152,7 @@ class BuildFolder:
             if p.is_file() and not p.is_symlink() and rel not in listed and rel != "build-report.json":
                 foreign.append({"file": rel, "stage": FOREIGN, "sha256": sha256_file(p)})
         data["outputs"] = [o for o in data.get("outputs", []) if isinstance(o, dict)] + foreign
-        return data
+        return data if data["outputs"] else None
 
     def commit(self) -> None:
         """Swap the staging folder in; the previous build is removed afterwards."""
@@ -171,3 +173,11 @@ class BuildFolder:
         self._committed = True
         shutil.rmtree(old, ignore_errors=True)
 
+
+def _few_notes(folder: Path, most: int = 20, size: int = 1 << 20) -> bool:
+    """A folder no build wrote may still be used when it holds only a few small files (the
+    repository's ``aligned/README.md``): they are carried into every build as found.  Anything
+    more (``--out .`` or a home folder by mistake) is refused rather than swapped away."""
+    entries = list(folder.iterdir())
+    return len(entries) <= most and all(p.is_file() and not p.is_symlink() and p.stat().st_size <= size
+                                        for p in entries)

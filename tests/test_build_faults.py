@@ -20,6 +20,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -238,15 +239,18 @@ def test_two_concurrent_builds_never_leave_a_mix(builds, tmp_path):
     env["CRPIPE_CACHE"] = str(work / "cache")
     a = _crpipe("build", "--corpus", CORPUS, "--out", out, "--mirror", mirror, "--cache", work / "refcache",
                 "--offline", env=env)
+    lock = tmp_path / ".aligned.lock"
+    deadline = time.monotonic() + 120
+    while not (lock.is_file() and lock.read_text().strip() == str(a.pid)) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the second build starts while the first holds the folder
     b = _crpipe("build", "--corpus", CORPUS, "--out", out, "--cache", work / "refcache", "--offline", env=env)
     ra, rb = a.communicate(timeout=600), b.communicate(timeout=600)
     assert a.returncode == 0 and b.returncode == 0, (ra[1][-1500:], rb[1][-1500:])
-    assert "waiting for the build running in pid" in ra[1] + rb[1]
+    assert f"waiting for the build running in pid {a.pid}" in rb[1]
     state = _tree(out)
     _consistent(out)
-    # Full then offline gives the new build (it keeps what it cannot redo); offline then full
-    # gives the full build.
-    assert state in (prev, new)
+    # The full build, then the offline one over it: it keeps what it cannot redo.
+    assert state == new
 
 
 def test_second_build_refuses_with_one_line_when_told_not_to_wait(builds, tmp_path):
@@ -265,13 +269,26 @@ def test_second_build_refuses_with_one_line_when_told_not_to_wait(builds, tmp_pa
     assert f"pid {os.getpid()}" in r.stderr and not out.exists()
 
 
-def test_out_folder_with_foreign_files_is_refused_not_swapped(tmp_path):
+def test_out_folder_with_a_tree_of_foreign_files_is_refused_not_swapped(tmp_path):
     from pipeline.build import run_build
     from pipeline.errors import InputError
 
-    out = tmp_path / "notes"
-    out.mkdir()
+    out = tmp_path / "home"
+    (out / "projects").mkdir(parents=True)
     (out / "mine.txt").write_text("my own notes")
     with pytest.raises(InputError, match="no crpipe build wrote"):
         run_build(CORPUS, out, cache=tmp_path / "c", allow_download=False)
-    assert (out / "mine.txt").read_text() == "my own notes"
+    assert (out / "mine.txt").read_text() == "my own notes" and (out / "projects").is_dir()
+
+
+def test_a_few_notes_in_the_out_folder_are_kept_as_found(tmp_path):
+    """The repository's aligned/README.md survives every build, listed under kept."""
+    from pipeline.build import run_build
+
+    out = tmp_path / "aligned"
+    out.mkdir()
+    (out / "README.md").write_text("Outputs of crpipe build.\n")
+    for _ in range(2):
+        ctx = run_build(CORPUS, out, cache=tmp_path / "c", allow_download=False)
+        assert (out / "README.md").read_text() == "Outputs of crpipe build.\n"
+        assert [k["file"] for k in ctx.kept if k["stage"] == "(not written by crpipe build)"] == ["README.md"]

@@ -195,3 +195,53 @@ def test_permission_error_is_one_line_with_path_and_cause():
     assert str(e) == "/x/y: permission denied" and e.exit_code == 2
     e = os_failure(OSError(28, "No space left on device", "/x/z"))
     assert str(e) == "/x/z: no space left on the device"
+
+
+def test_audit_skips_special_and_huge_files(tmp_path):
+    """Acceptance 5: a FIFO, a symlink to /dev/zero and a 1 GB file are skipped and reported;
+    the run reads none of them (it would hang, never end, or read 1 GB)."""
+    from crfixture import document
+    from pipeline.audit.report import audit_tree
+    from pipeline.segment.official import parse_text
+
+    tree = tmp_path / "src"
+    tree.mkdir()
+    os.mkfifo(tree / "x.py")
+    (tree / "zero.py").symlink_to("/dev/zero")
+    with open(tree / "big.py", "wb") as f:
+        f.truncate(1 << 30)  # sparse: 1 GB to read, no disk used
+    (tree / "ok.py").write_text("# CR 100.1 says so\n")
+    t0 = time.perf_counter()
+    rep = audit_tree(tree, parse_text(document()))
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 5
+    assert {s["file"]: s["reason"].split(" (")[0] for s in rep.skipped} == {
+        "x.py": "not a regular file", "zero.py": "not a regular file", "big.py": "larger than 2 MB"}
+    assert rep.scanned == 1 and [c.cited for c in rep.citations] == ["100.1"]
+    assert rep.to_dict()["files_skipped"] == rep.skipped
+
+
+@needs_shared
+def test_audit_cli_reports_skipped_files(tmp_path):
+    tree = tmp_path / "src"
+    tree.mkdir()
+    os.mkfifo(tree / "x.py")
+    r, errors = _run("audit-citations", tree, "--rules", EDITIONS / "2025-11-14.txt")
+    assert r.exit_code == 0 and "skipped x.py: not a regular file (a pipe)" in r.stderr
+
+
+def test_download_into_read_only_cache_is_used_with_one_warning(readonly, http_folder, capsys):
+    import hashlib
+
+    from pipeline.build import resolve_reference
+
+    root, base = http_folder
+    payload = b"Magic: The Gathering Comprehensive Rules\n\nan edition\n"
+    (root / "cr.txt").write_bytes(payload)
+    manifest = {"reference": {"mirror_name": "2031-03-03.txt", "url": f"{base}/cr.txt",
+                              "sha256": hashlib.sha256(payload).hexdigest()}}
+    path, how, _ = resolve_reference(manifest, None, None, readonly / "cache",
+                                     url_check=lambda u: None if u.startswith(base) else "no")
+    assert path.read_bytes() == payload and "not cached" in how
+    warnings = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("crpipe")]
+    assert len(warnings) == 1 and "warning: cache" in warnings[0]
