@@ -165,6 +165,8 @@ def cache_write(path: str | Path, data: str | bytes) -> bool:
         atomic_write(path, data)
         return True
     except OSError as e:
-        warn_once(f"cache:{path.parent}", f"cache {path.parent} not written ({_CAUSES.get(e.errno) or e.strerror}); "
+        root = cache_root()
+        where = root if path.is_relative_to(root) else path.parent
+        warn_once(f"cache:{where}", f"cache {where} cannot be written ({_CAUSES.get(e.errno) or e.strerror}); "
                   "continuing without it")
         return False

@@ -45,6 +45,15 @@ def _consistent(folder: Path) -> None:
     assert present == listed
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _no_mirror_from_the_environment():
+    """The "new" build is the one without a reference: CRPIPE_MIRROR would give it one."""
+    saved = os.environ.pop("CRPIPE_MIRROR", None)
+    yield
+    if saved is not None:
+        os.environ["CRPIPE_MIRROR"] = saved
+
+
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory):
     """(work folder, mirror, previous full build's tree, new offline build's tree)."""
