@@ -69,5 +69,6 @@ def register(app: typer.Typer) -> None:
         for k in ctx.kept:
             by_stage.setdefault(k["stage"], []).append(k)
         for stage, items in by_stage.items():
-            console.print(f"[yellow]kept[/] {len(items)} output(s) of '{stage}' from the previous build, "
-                          f"because {items[0]['reason']} (listed under 'kept' in build-report.json)")
+            made_with = f" (reference edition {items[0]['edition']})" if items[0].get("edition") else ""
+            console.print(f"[yellow]kept[/] {len(items)} output(s) of '{stage}' from the previous build{made_with}, "
+                          "as it was skipped; listed under 'kept' in build-report.json")
