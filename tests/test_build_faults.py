@@ -160,14 +160,21 @@ def test_sigkill_at_ten_random_points_leaves_previous_or_new_build(builds, tmp_p
             f.write(name + "\n")
 
     assert os.WEXITSTATUS(_child_build(out, work, count)) == 0
-    total = len(counter.read_text().splitlines())
+    names = counter.read_text().splitlines()
+    total = len(names)
     assert _tree(out) == new and total > 20
 
     seed = int(os.environ.get("CRPIPE_FAULT_SEED", "14"))
-    points = sorted(random.Random(seed).sample(range(1, total + 1), 10))
+    # Ten random points, plus the two around the swap (just before the exchange, and after it
+    # while the previous build is being removed), which random points rarely hit.
+    swap_at = names.index("swap._exchange") + 1
+    points = sorted(set(random.Random(seed).sample(range(1, total + 1), 10)) | {swap_at, swap_at + 1})
     seen = set()
     for point in points:
-        shutil.rmtree(out)
+        # The same start each time (what a kill left beside the folder would shift the count;
+        # the last build below shows that leftovers are cleaned up).
+        for p in [out, *tmp_path.glob(".aligned.staging-*"), *tmp_path.glob(".aligned.old-*")]:
+            shutil.rmtree(p)
         shutil.copytree(work / "full", out)
         n = [0]
 
@@ -181,8 +188,10 @@ def test_sigkill_at_ten_random_points_leaves_previous_or_new_build(builds, tmp_p
         state = _tree(out)
         assert state in (prev, new), f"seed {seed}, killed at event {point}/{total}: a mix"
         seen.add("prev" if state == prev else "new")
+        print(f"seed {seed}: SIGKILL at file operation {point}/{total} -> {'previous' if state == prev else 'new'} build")
     # Both outcomes occur (a kill before the swap and one after it), and the next build recovers.
-    assert points[-1] < total - 2 or "new" in seen
+    assert seen == {"prev", "new"}
+    assert list(tmp_path.glob(".aligned.staging-*"))  # the last kill left its staging folder
     assert _child_build(out, work, lambda name: None) == 0
     assert _tree(out) == new
     assert not list(tmp_path.glob(".aligned.staging-*")) and not list(tmp_path.glob(".aligned.old-*"))
@@ -301,3 +310,29 @@ def test_a_few_notes_in_the_out_folder_are_kept_as_found(tmp_path):
         ctx = run_build(CORPUS, out, cache=tmp_path / "c", allow_download=False)
         assert (out / "README.md").read_text() == "Outputs of crpipe build.\n"
         assert [k["file"] for k in ctx.kept if k["stage"] == "(not written by crpipe build)"] == ["README.md"]
+
+
+def test_two_rename_fallback_killed_between_renames_is_put_back(builds, tmp_path):
+    """Where RENAME_EXCHANGE is unavailable the swap is two renames; a kill between them leaves
+    the previous build beside the folder, and the next build (or any lock holder) restores it."""
+    from pipeline.swap import BuildFolder
+
+    work, _, prev, _ = builds
+    out = tmp_path / "aligned"
+    shutil.copytree(work / "full", out)
+    renames = [0]
+
+    def no_exchange_then_kill(name):
+        if name == "swap._exchange":  # raised before the real call: the system "cannot"
+            raise OSError(errno.EINVAL, "RENAME_EXCHANGE not supported")
+        if name == "os.rename":
+            renames[0] += 1
+            if renames[0] == 2:  # aligned/ moved aside, the new build not yet in place
+                os.kill(os.getpid(), signal.SIGKILL)
+
+    status = _child_build(out, work, no_exchange_then_kill)
+    assert os.WIFSIGNALED(status)
+    assert not out.exists() and len(list(tmp_path.glob(".aligned.old-*"))) == 1
+    with BuildFolder(out):
+        pass  # taking the lock recovers
+    assert _tree(out) == prev and not list(tmp_path.glob(".aligned.old-*"))
