@@ -40,7 +40,7 @@ def test_export_all_110_editions(tmp_path):
 def test_parse_export_on_editions_that_repeat_a_number(tmp_path, date):
     from pipeline.cli import app
 
-    r = CliRunner().invoke(app, ["parse", str(EDITIONS / f"{date}.txt"), "--export", str(tmp_path), "--partial"])
+    r = CliRunner().invoke(app, ["parse", str(EDITIONS / f"{date}.txt"), "--export", str(tmp_path)])
     assert r.exit_code == 0, r.output
     doc = edition(date)
     ids = [x.id for x in doc.rules]
