@@ -7,10 +7,22 @@ when it is absent; CI always has it.
 from __future__ import annotations
 
 import functools
+import http.server
 import os
+import sys
+import threading
+import types
 from pathlib import Path
 
 import pytest
+
+# spylls (the Hunspell reader) ships a stray top-level ``tests`` package in its wheel; a regular
+# package in site-packages would shadow this folder for ``from tests.conftest import …``.  Make
+# ``tests`` this folder, whatever is installed.
+if Path(getattr(sys.modules.get("tests"), "__file__", None) or "/").parent != Path(__file__).resolve().parent:
+    _pkg = types.ModuleType("tests")
+    _pkg.__path__ = [str(Path(__file__).resolve().parent)]
+    sys.modules["tests"] = _pkg
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("CRPIPE_SHARED", ROOT.parent / "shared"))
@@ -48,3 +60,20 @@ def seed_path():
         assert hits, f"no seed {prefix} in corpus/seeds"
         return hits[0]
     return get
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a):  # keep test output clean
+        pass
+
+
+@pytest.fixture
+def http_folder(tmp_path):
+    """A local HTTP server over a temporary folder: (folder, base URL).  Downloads are tested
+    against it, never against the internet."""
+    root = tmp_path / "www"
+    root.mkdir()
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield root, f"http://127.0.0.1:{srv.server_address[1]}"
+    srv.shutdown()
