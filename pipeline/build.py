@@ -16,7 +16,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import yaml
 
@@ -24,6 +24,9 @@ from .errors import CrpipeError, InputError
 from .io import atomic_write, cache_root, write_json
 from .model import Document
 from .xref.stage import stage_xref
+
+if TYPE_CHECKING:
+    from .editions import Catalog, EditionRef
 
 
 
@@ -42,10 +45,10 @@ class BuildContext:
     out: Path
     manifest: dict
     inputs: list[Input]
-    reference_path: Path | None = None
+    reference_path: "Path | EditionRef | None" = None  # an EditionRef when read from the embedded archive
     reference_source: str | None = None
     reference: Document | None = None
-    editions_dir: Path | None = None  # a folder of English editions, when a mirror is given
+    editions_dir: "Catalog | None" = None  # every English edition known: mirror, cache, embedded archive
     translations: dict[str, Document] = field(default_factory=dict)  # input name -> document
     outputs: list[Path] = field(default_factory=list)
     skipped: list[dict] = field(default_factory=list)
@@ -141,6 +144,9 @@ def resolve_reference(manifest: dict, reference: Path | None, mirror: Path | Non
         if not want or _sha256(cached) == want:
             return cached, f"cache {cache}", notes
         notes.append(f"cached {cached} does not match the manifest's sha256; ignored")
+    embedded = _embedded_reference(name, want)
+    if embedded is not None:
+        return embedded, "embedded archive", notes
     url = ref.get("url")
     if url and allow_download:
         try:
@@ -161,6 +167,20 @@ def resolve_reference(manifest: dict, reference: Path | None, mirror: Path | Non
     return None, "", notes
 
 
+def _embedded_reference(name: str, want: str | None):
+    """The manifest's reference edition from the package's archive (last offline source)."""
+    from .editions import EditionRef
+    from .editions.embedded import ArchiveError, embedded
+
+    try:
+        e = embedded().entry(name)
+    except ArchiveError:
+        return None
+    if want and e["sha256"] != want:
+        return None
+    return EditionRef(e["name"], e["date"], "embedded", e["sha256"], None, e["truncated"])
+
+
 # -- stages ---------------------------------------------------------------------------
 
 def stage_reference(ctx: BuildContext) -> None:
@@ -172,7 +192,7 @@ def stage_reference(ctx: BuildContext) -> None:
         ctx.skip("reference", "no English reference edition: give --reference FILE or --mirror DIR "
                  "(or set CRPIPE_MIRROR), or allow the download named in corpus/manifest.yaml")
         return
-    doc = parse_file(ctx.reference_path)
+    doc = parse_file(ctx.reference_path) if isinstance(ctx.reference_path, Path) else ctx.reference_path.parse()
     # The output must not depend on where the file was found.
     doc.meta.source_file = doc.meta.source_name
     ctx.reference = doc
@@ -229,8 +249,9 @@ def run_build(corpus: Path, out: Path, reference: Path | None = None, mirror: Pa
     ref_path, how, notes = resolve_reference(manifest, reference, mirror, cache or cache_root(), allow_download)
     ctx = BuildContext(corpus=corpus, out=Path(out), manifest=manifest, inputs=inputs,
                        reference_path=ref_path, reference_source=how, notes=notes)
-    if mirror is not None and mirror.is_dir():
-        ctx.editions_dir = mirror
+    from .editions import Catalog
+
+    ctx.editions_dir = Catalog(mirror=mirror if mirror is not None and mirror.is_dir() else None)
     ctx.out.mkdir(parents=True, exist_ok=True)
     for name, stage in STAGES:
         if progress:

@@ -38,14 +38,16 @@ def resolve_editions(target: Document, reference: str | Path, current: str | Pat
     ``reference``: a folder of editions (``YYYY-MM-DD.txt``) or one edition file.  With a
     single file it is both base and current, and numbers map to themselves.
     """
+    from ..editions import Catalog
     from ..segment.official import parse_file
 
-    ref = Path(reference)
+    # A Catalog (mirror + cache + embedded archive) works as a folder of editions.
+    ref = reference if isinstance(reference, Catalog) else Path(reference)
     cur_doc: Document | None = current if isinstance(current, Document) else None
     cur_path = Path(current) if current is not None and not isinstance(current, Document) else None
     if cur_path is not None and not cur_path.is_file():
         raise InputError("current English edition not found", cur_path)
-    if ref.is_file():
+    if isinstance(ref, Path) and ref.is_file():
         base = parse_file(ref)
         if cur_doc is None:
             cur_doc = parse_file(cur_path) if cur_path else base
@@ -53,7 +55,7 @@ def resolve_editions(target: Document, reference: str | Path, current: str | Pat
         info = {"label": ref.stem, "how": "the given reference file", "range": None}
         return Editions(base, ref.stem, cur_doc, _label(cur_doc, cur_path) if not same else ref.stem,
                         (lambda n: n) if same else None, info)
-    if not ref.is_dir():
+    if isinstance(ref, Path) and not ref.is_dir():
         raise InputError("reference is neither an edition file nor a folder of editions", ref)
     from ..diff import EditionArchive
 
@@ -85,7 +87,7 @@ def resolve_editions(target: Document, reference: str | Path, current: str | Pat
     else:
         base_label, how = candidates[-1], "the latest edition consistent with the translation"
     if base_label is None:
-        raise InputError("the current edition is not in the folder of editions, and no base edition was found", ref)
+        raise InputError("the current edition is not in the folder of editions, and no base edition was found", str(ref))
     base_doc = cur_doc if base_label == cur_label else archive.load(base_label)
     mapper = None
     if cur_label is not None:

@@ -41,9 +41,10 @@ def _sha256(path: Path) -> str:
 @dataclass(frozen=True)
 class Edition:
     label: str  # the file name's stem, e.g. "2021-04-19"
-    path: Path
+    path: Path | None  # None: in the embedded archive
     sha256: str
     effective_date: str | None  # as stated inside the document
+    ref: object = None  # the pipeline.editions.EditionRef it was read from
 
 
 @dataclass
@@ -112,10 +113,12 @@ class Lineage:
 class EditionArchive:
     """The editions in ``directory`` (``*.txt``), in effective-date order."""
 
-    def __init__(self, directory: str | Path, cache_dir: str | Path | None = None, memory: int = 3):
-        self.dir = Path(directory)
-        if not self.dir.is_dir():
-            raise InputError("not a folder of editions", self.dir)
+    def __init__(self, directory, cache_dir: str | Path | None = None, memory: int = 3):
+        from ..editions import as_catalog
+
+        # A folder (``--editions DIR``), or a Catalog: mirror + cache + the embedded archive.
+        self.catalog = as_catalog(directory)
+        self.dir = self.catalog.folder or self.catalog.mirror or Path(self.catalog.label)
         self.cache_dir_base = str(Path(cache_dir) if cache_dir else default_cache_dir())
         self.cache_dir = Path(self.cache_dir_base) / f"diff-{MATCHER_VERSION}"
         self._docs: OrderedDict[str, Document] = OrderedDict()
@@ -131,24 +134,14 @@ class EditionArchive:
     # -- the editions ---------------------------------------------------------------------
     def _scan(self) -> list[Edition]:
         found: list[Edition] = []
-        seen: set[str] = set()
-        for p in sorted(self.dir.glob("*.txt")):
-            sha = _sha256(p)
-            if sha in seen:
-                self.skipped.append({"file": p.name, "reason": "same bytes as another edition"})
-                continue
-            meta_path = self.cache_dir / "editions" / f"{sha}.json"
-            meta = _read_json(meta_path)
-            if meta is None:
-                meta = _quick_meta(p)
-                write_json(meta_path, meta)
-            if meta.get("error"):
-                self.skipped.append({"file": p.name, "reason": meta["error"]})
-            elif meta.get("truncated"):
-                self.skipped.append({"file": p.name, "reason": "truncated edition"})
+        self.skipped += [{"file": Path(s["file"]).name, "reason": s["reason"]} for s in self.catalog.skipped]
+        self.skipped += [{"file": r.name, "reason": "same bytes as another edition"}
+                         for r in self.catalog.shadowed if r.source != "embedded" and self.catalog.folder is not None]
+        for r in self.catalog.editions:
+            if r.truncated:
+                self.skipped.append({"file": r.name, "reason": "truncated edition"})
             else:
-                seen.add(sha)
-                found.append(Edition(p.stem, p, sha, meta.get("effective_date")))
+                found.append(Edition(r.stem, r.path, r.sha256, r.date, r))
         return sorted(found, key=lambda e: (e.effective_date or e.label, e.label))
 
     def dates(self) -> list[str]:
@@ -170,12 +163,12 @@ class EditionArchive:
             self._docs.popitem(last=False)
 
     def load(self, date: str) -> Document:
-        from ..segment.official import parse_file
-
         e = self.editions[self.index(date)]
         doc = self._docs.get(e.sha256)
         if doc is None:
-            doc = parse_file(e.path)
+            doc = e.ref.parse()
+            if e.path is not None:
+                doc.meta.source_file = str(e.path)
             self._remember(e.sha256, doc)
         else:
             self._docs.move_to_end(e.sha256)
@@ -231,7 +224,7 @@ class EditionArchive:
             from concurrent.futures import ProcessPoolExecutor
 
             chunks = [todo[len(todo) * w // workers: len(todo) * (w + 1) // workers] for w in range(workers)]
-            jobs = [(str(self.dir), self.cache_dir_base, c) for c in chunks if c]
+            jobs = [(self.catalog, self.cache_dir_base, c) for c in chunks if c]
             with ProcessPoolExecutor(max_workers=len(jobs)) as pool:
                 for _ in pool.map(_match_run, jobs):
                     pass
@@ -269,7 +262,7 @@ class EditionArchive:
         doc = self.load(self.editions[k].label)
         rule = doc.rule(rule_id)
         if rule is None:
-            raise InputError(f"no rule {rule_id} in edition {self.editions[k].label}", self.editions[k].path)
+            raise InputError(f"no rule {rule_id} in edition {self.editions[k].label}", self.editions[k].ref.where)
         E = self.editions
         # versions[i] = (number, text) for every edition the rule is in
         versions: dict[int, tuple[str, str]] = {k: (rule_id, rule.text)}
@@ -324,6 +317,14 @@ def _match_run(job) -> int:
 
 
 def _quick_meta(path: Path) -> dict:
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        return {"error": f"unreadable: {e.strerror}"}
+    return quick_meta(data)
+
+
+def quick_meta(data: bytes) -> dict:
     """Effective date and completeness without a full parse or encoding detection (a cold
     scan of 110 editions would otherwise decode each twice).  Only ASCII words are looked
     at, so latin-1 reads every single-byte encoding well enough; UTF-16 is recognised by
@@ -331,10 +332,6 @@ def _quick_meta(path: Path) -> dict:
     and a Credits heading after the Contents list's own entries."""
     from ..segment.official import DATE_RE, _iso, looks_official
 
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        return {"error": f"unreadable: {e.strerror}"}
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:200].count(b"\x00") > 50:
         le = data[:2] == b"\xff\xfe" or (data[:2] != b"\xfe\xff" and data[1:2] == b"\x00")
         text = data.decode("utf-16-le" if le else "utf-16-be", errors="replace").lstrip("\ufeff")
