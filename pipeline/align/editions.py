@@ -38,9 +38,18 @@ def resolve_editions(target: Document, reference: str | Path, current: str | Pat
     ``reference``: a folder of editions (``YYYY-MM-DD.txt``) or one edition file.  With a
     single file it is both base and current, and numbers map to themselves.
     """
-    from ..editions import Catalog
+    from ..editions import Catalog, EditionRef
     from ..segment.official import parse_file
 
+    if isinstance(reference, EditionRef):  # one edition named by its date
+        reference = reference.path or reference
+    if isinstance(reference, EditionRef):  # ... from the embedded archive
+        base = reference.parse()
+        same = current is None
+        cur_doc = base if same else (current if isinstance(current, Document) else parse_file(current))
+        info = {"label": reference.stem, "how": "the given reference edition", "range": None}
+        return Editions(base, reference.stem, cur_doc, reference.stem if same else cur_doc.meta.effective_date,
+                        (lambda n: n) if same else None, info)
     # A Catalog (mirror + cache + embedded archive) works as a folder of editions.
     ref = reference if isinstance(reference, Catalog) else Path(reference)
     cur_doc: Document | None = current if isinstance(current, Document) else None

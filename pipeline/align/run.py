@@ -34,8 +34,11 @@ def align_file(translation: str | Path | Document, reference: str | Path, curren
     else:
         from ..ingest.loader import load_document
 
-        ref = Path(reference)
-        doc = load_document(translation, lang=lang, fmt=fmt, editions_dir=ref if ref.is_dir() else None)
+        from ..editions import Catalog
+
+        ref = reference if isinstance(reference, Catalog) else Path(getattr(reference, "path", None) or reference)
+        editions = ref if isinstance(ref, Catalog) or ref.is_dir() else None
+        doc = load_document(translation, lang=lang, fmt=fmt, editions_dir=editions)
     ed = resolve_editions(doc, reference, current)
     return align_documents(doc, ed.base, ed.current, map_number=ed.map_number, base_info=ed.info,
                            current_label=ed.current_label, termbase=load_termbase(termbase), cards=load_cards(cards))

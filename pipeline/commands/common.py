@@ -38,3 +38,50 @@ def user_errors(fn: Callable) -> Callable:
 
 def print_json(obj) -> None:
     sys.stdout.write(dumps(obj))
+
+
+# -- naming editions: one way for every command ----------------------------------------------
+
+EDITION_HELP = "a date (2025-11-14; the date stated inside the edition), 'latest', or a file"
+
+
+def is_edition_name(spec: str) -> bool:
+    """A date or 'latest' (and no file of that name in the cwd)."""
+    from pathlib import Path
+
+    from ..editions import DATE_RE
+
+    s = str(spec).removesuffix(".txt")
+    return (s == "latest" or bool(DATE_RE.match(s))) and not Path(str(spec)).is_file()
+
+
+def load_rules(spec, *, default: str = "latest", lang: str | None = None, fmt: str | None = None,
+               english: bool = False):
+    """The rules document a command works on: ``spec`` names an edition (see EDITION_HELP)
+    found in the mirror, the cache or the embedded archive, or any file ingestion reads."""
+    from pathlib import Path
+
+    from ..errors import InputError
+
+    spec = default if spec is None else str(spec)
+    if is_edition_name(spec):
+        from ..editions import load_edition
+
+        doc = load_edition(spec)
+    else:
+        from ..ingest.loader import load_document
+
+        p = Path(spec).expanduser()
+        if not p.exists():
+            raise InputError(f"no such file (give {EDITION_HELP})", p.resolve())
+        doc = load_document(p, lang=lang, fmt=fmt)
+    if english and doc.meta.language != "en":
+        raise InputError("the rules must be an English Comprehensive Rules edition", spec)
+    return doc
+
+
+def editions_source(editions):
+    """``--editions DIR`` (that folder only), else every known edition (mirror, cache, embedded)."""
+    from ..editions import as_catalog
+
+    return as_catalog(editions)

@@ -12,42 +12,26 @@ from rich.table import Table
 
 from ..errors import InputError
 from ..io import write_json
-from .common import console, print_json, user_errors
+from .common import EDITION_HELP, console, print_json, user_errors
 
 
-def _rules_file(rules: Optional[Path]) -> Path:
-    """--rules, else the engine's own edition in $CRPIPE_MIRROR."""
-    if rules is not None:
-        if not rules.is_file():
-            raise InputError("rules edition not found", rules)
-        return rules
+def _load(spec: Optional[str]):
+    """--rules (a date, 'latest' or a file), else the engine's own edition from any source."""
     from ..engine.registry import ENGINE_EDITION
+    from .common import load_rules
 
-    mirror = os.environ.get("CRPIPE_MIRROR")
-    if mirror and (Path(mirror) / f"{ENGINE_EDITION}.txt").is_file():
-        return Path(mirror) / f"{ENGINE_EDITION}.txt"
-    raise InputError(f"give --rules EN_FILE (an English edition), or set CRPIPE_MIRROR to a folder holding {ENGINE_EDITION}.txt",
-                     "--rules")
-
-
-def _load(path: Path):
-    from ..ingest.loader import load_document
-
-    doc = load_document(path, lang="en")
-    if doc.meta.language != "en":
-        raise InputError("the rules edition must be an English Comprehensive Rules document", path)
-    return doc
+    return load_rules(spec, default=ENGINE_EDITION, lang="en", english=True)
 
 
 def register(app: typer.Typer) -> None:
     @app.command("validate-engine")
     @user_errors
     def validate_engine(
-        rules: Optional[Path] = typer.Option(None, "--rules", help="English CR edition to validate against (default: the engine's edition in $CRPIPE_MIRROR)."),
-        editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions holding the declarations' own edition: needed when --rules is another edition, to map renumbered rules through the diffs."),
+        rules: Optional[str] = typer.Option(None, "--rules", help="English CR edition to validate against: " + EDITION_HELP + " (default: the engine's own edition, 2025-11-14)."),
+        editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions to map renumbered rules through when --rules is another edition (default: every known edition: CRPIPE_MIRROR, cache, embedded archive)."),
         json_out: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
         phase: bool = typer.Option(False, "--phase", help="Also run the adapted scenarios (X-and-copy, persist) on phase.rs "
-                                   "through phase-python (pip install '.[phase]') and show its results next to ours."),
+                                   "through phase-python (pip install 'crpipe[phase]', or pip install -e '.[phase]' in a checkout) and show its results next to ours."),
     ):
         """Check the rules engine against an edition of the rules.
 
@@ -62,9 +46,16 @@ def register(app: typer.Typer) -> None:
         """
         from ..engine.validate import validate
 
-        path = _rules_file(rules)
-        doc = _load(path)
-        rep = validate(doc, editions, target_label=path.stem if editions else None)
+        from ..engine.registry import ENGINE_EDITION
+        from .common import editions_source
+
+        doc = _load(rules)
+        arch = editions_source(editions) if doc.meta.effective_date != ENGINE_EDITION else None
+        label = None
+        if arch is not None:
+            ref = arch.find(doc.meta.effective_date or "")
+            label = ref.stem if ref is not None else None
+        rep = validate(doc, arch, target_label=label)
         rows = _phase_rows() if phase else None
         if json_out:
             print_json({**rep.to_dict(), **({"phase": [r.to_dict() for r in rows]} if rows is not None else {})})
@@ -79,8 +70,8 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def audit_citations(
         path: Path = typer.Argument(..., help="A source tree (or one file) in any language: Python, Java, Rust, C#, TypeScript, Lua, …"),
-        rules: Optional[Path] = typer.Option(None, "--rules", help="The English CR edition the code should cite (default: the engine's edition in $CRPIPE_MIRROR)."),
-        editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions: resolve citations against history (removed, stale-renumbered, newer-than-model)."),
+        rules: Optional[str] = typer.Option(None, "--rules", help="The English CR edition the code should cite: " + EDITION_HELP + " (default: the engine's own edition, 2025-11-14)."),
+        editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions to resolve citations against history (removed, stale-renumbered, newer-than-model); default: every known edition (CRPIPE_MIRROR, cache, embedded archive)."),
         json_out: bool = typer.Option(False, "--json", help="Print the citations as JSON ({citations: [{file, line, cited, status, suggested, evidence}], files: …})."),
         sarif: Optional[Path] = typer.Option(None, "--sarif", help="Also write SARIF 2.1.0 to this file, for code hosts to show findings inline."),
         show_ok: bool = typer.Option(False, "--all", help="List citations that are ok in the table too."),
@@ -97,8 +88,9 @@ def register(app: typer.Typer) -> None:
 
         if not path.exists():
             raise InputError("no such file or folder", path)
-        rpath = _rules_file(rules)
-        rep = audit_tree(path, _load(rpath), editions)
+        from .common import editions_source
+
+        rep = audit_tree(path, _load(rules), editions_source(editions))
         if sarif:
             write_json(sarif, to_sarif(rep))
         if json_out:
@@ -114,7 +106,8 @@ def _phase_rows():
     from ..errors import CrpipeError
 
     if not phase_adapter.available():
-        raise CrpipeError("phase-python is not installed (pip install '.[phase]'); run without --phase")
+        raise CrpipeError("phase-python is not installed (pip install 'crpipe[phase]', or pip install -e '.[phase]' "
+                          "in a checkout); run without --phase")
     return phase_adapter.compare()
 
 

@@ -10,17 +10,16 @@ from rich.table import Table
 
 from ..errors import InputError
 from ..io import write_json
-from .common import console, print_json, user_errors
+from .common import EDITION_HELP, console, load_rules, print_json, user_errors
 
 
-def _edition(path: Path):
-    from ..ingest.loader import load_document
-
-    doc = load_document(path)
+def _edition(spec: Optional[str]):
+    """--rules: a date, 'latest' (the default) or a file; an English edition with rules."""
+    doc = load_rules(spec)
     if doc.meta.language != "en":
-        raise InputError("the rules to link against must be an English edition", path)
+        raise InputError("the rules to link against must be an English edition", spec)
     if not doc.rules:
-        raise InputError("no rules found in this edition", path)
+        raise InputError("no rules found in this edition", spec)
     return doc
 
 
@@ -37,7 +36,7 @@ def register(app: typer.Typer) -> None:
     def link(
         rulings: Path = typer.Argument(..., help="A rulings file: a rulings-page paste, an MTGJSON v3 set file / "
                                                  "v5 AllPrintings or AtomicCards, or Scryfall rulings (API list or bulk file)."),
-        rules: Path = typer.Option(..., "--rules", help="The English Comprehensive Rules edition to link to (TXT, PDF or DOCX)."),
+        rules: Optional[str] = typer.Option(None, "--rules", help="The English Comprehensive Rules edition to link to: " + EDITION_HELP + " (TXT, PDF or DOCX); default: latest."),
         cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s) whose foreign names resolve a localized card "
                                                               "name to English (and whose oracle ids name Scryfall rulings). Repeatable."),
         top: int = typer.Option(5, "--top", min=1, max=50, help="How many candidate rules to keep per ruling."),
@@ -87,7 +86,7 @@ def register(app: typer.Typer) -> None:
     def link_eval(
         gold: Path = typer.Argument(..., help="Gold links: JSON with a 'rulings' list of {text, primary, acceptable} "
                                               "(optional card, layout), as in rulings-dev/seed-rulings-gold.json."),
-        rules: Path = typer.Option(..., "--rules", help="The English edition the gold numbers refer to."),
+        rules: Optional[str] = typer.Option(None, "--rules", help="The English edition the gold numbers refer to: " + EDITION_HELP + "; default: latest."),
         cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s): the cards' rules text and layout become context."),
         baseline: bool = typer.Option(False, "--baseline", help="Also score a plain BM25 baseline over rule texts (needs bm25s, the 'test' extra)."),
         json_out: bool = typer.Option(False, "--json", help='Print {"n", "p_at_1", "r_at_5", "mrr"} (and "baseline" with --baseline).'),
@@ -104,11 +103,14 @@ def register(app: typer.Typer) -> None:
         ours = metrics([[c.rule for c in r] for r in ranked], items)
         result = dict(ours)
         if baseline:
-            try:
-                from ..link.baseline import BM25Baseline
+            from ..link.baseline import BM25Baseline
+
+            try:  # bm25s is imported when the baseline is built
+                bl = BM25Baseline(doc)
             except ImportError:
-                raise InputError("the baseline needs bm25s: pip install 'crpipe[test]'") from None
-            result["baseline"] = metrics(BM25Baseline(doc).rank([g.text for g in items]), items)
+                raise InputError("--baseline needs bm25s (pip install bm25s, or the 'test' extra); "
+                                 "run without --baseline") from None
+            result["baseline"] = metrics(bl.rank([g.text for g in items]), items)
         if json_out:
             print_json(result)
             return
