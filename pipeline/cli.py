@@ -32,6 +32,8 @@ COMMAND_MODULES = [
     "rulings",
     "engine",
     "build",
+    "editions",
+    "show",
 ]
 
 for _name in COMMAND_MODULES:
