@@ -216,6 +216,10 @@ def stage_translations(ctx: BuildContext) -> None:
         doc.meta.source_file = str(inp.path.relative_to(ctx.corpus))
         ctx.translations[inp.name] = doc
         ctx.write_json(f"{inp.language}-{inp.name}.json", doc.to_dict())
+        from .export import write_sqlite
+
+        # Search in the translation's own language (crpipe search --lang pt).
+        ctx.track(write_sqlite(doc, ctx.out / f"{inp.language}-{inp.name}.sqlite"))
 
 
 from .align.stage import stage_align  # noqa: E402 - the stage lives with its issue's code

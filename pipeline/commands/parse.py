@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from ..export import export_all, search as fts_search
+from ..export import export_all
 from ..io import write_json
 from ..qa.integrity import check as integrity_check, has_errors
 from .common import console, print_json, user_errors
@@ -99,23 +99,75 @@ def register(app: typer.Typer) -> None:
     @app.command()
     @user_errors
     def search(
-        query: str = typer.Argument(..., help="Words or a phrase, e.g. \"mana value\"."),
-        db: Path = typer.Option(Path("aligned/en-reference.sqlite"), "--db", help="SQLite file written by build or parse --export."),
-        limit: int = typer.Option(10, "--limit"),
-        json_out: bool = typer.Option(False, "--json"),
+        query: str = typer.Argument(..., help="Words, a phrase or a rule number, e.g. \"mana value\", 601.2f."),
+        db: Optional[Path] = typer.Option(None, "--db", help="A SQLite file written by build or parse --export "
+                                          "(default: the project's aligned/ index of --lang; for English without "
+                                          "a build, an index of the latest edition kept in the cache)."),
+        lang: str = typer.Option("en", "--lang", help="Language to search: en (the reference edition), or pt / es "
+                                 "(the translations in the build, each with its own stemmed index)."),
+        limit: int = typer.Option(10, "--limit", min=1, max=500, help="At most this many hits."),
+        json_out: bool = typer.Option(False, "--json", help="Print the hits as JSON (snippet, highlight offsets, score)."),
     ):
-        """Full-text search (SQLite FTS5) over rule text, examples and the glossary."""
-        from ..errors import InputError
+        """Full-text search (SQLite FTS5) over rule text, examples and the glossary.
 
-        if not db.is_file():
-            raise InputError("no search database here; run 'crpipe build' or 'crpipe parse FILE --export DIR' first", db)
-        hits = fts_search(db, query, limit)
+        A rule number returns that rule first; a glossary term returns its entry and the
+        rules it points to; words are matched by their stems in the index's language, so
+        plurals and verb forms match.  An old term (\"converted mana cost\") also finds the
+        rules of its new name.  Snippets are the best-matching sentence, matches highlighted.
+        Exit codes: 0 (also with no hit); 2 no index.
+        """
+        from ..search import search as run_search
+
+        paths = [db] if db is not None else _default_dbs(lang)
+        hits = []
+        for p in paths:
+            for h in run_search(p, query, limit):
+                if len(paths) > 1:
+                    h["db"] = p.name
+                hits.append(h)
+        hits = hits[:limit] if len(paths) == 1 else sorted(hits, key=lambda h: h["score"] is not None)[:limit]
         if json_out:
             print_json(hits)
             return
-        t = Table(title=f"{query!r}: {len(hits)} hits")
+        from rich.text import Text
+
+        t = Table(title=f"{query!r} ({lang}): {len(hits)} hits")
         for col in ("kind", "id", "snippet"):
-            t.add_column(col)
+            t.add_column(col, overflow="fold")
         for h in hits:
-            t.add_row(h["kind"], h["id"], h["snippet"])
+            snip = Text(h["snippet"])
+            for a, b in h["highlights"]:
+                snip.stylize("bold reverse", a, b)
+            if h.get("via"):
+                snip.append(f"  (via {h['via']})", style="dim")
+            t.add_row(h["kind"], h["id"], snip)
         console.print(t)
+        if not hits and lang == "en":
+            console.print("no hit in the English rules; each language has its own index: --lang pt or --lang es "
+                          "searches the Portuguese or Spanish translations of the build")
+
+
+def _default_dbs(lang: str) -> list[Path]:
+    """The project's aligned/ indexes of ``lang``; for English, else an index of the latest edition."""
+    from ..errors import InputError
+    from ..paths import default_out
+    from ..search import databases
+
+    out = default_out()
+    found = [p for p in databases(lang, out) if p.is_file()]
+    if found:
+        return found
+    if lang != "en":
+        raise InputError(f"no {lang} search index: 'crpipe build' writes one for each {lang} translation of the corpus "
+                         f"(looked for {lang}-*.sqlite)", out)
+    from ..editions import default_catalog
+    from ..export import write_sqlite
+    from ..io import cache_root
+
+    ref = default_catalog().latest()
+    from ..search import INDEX_VERSION
+
+    path = cache_root() / "search" / f"en-{ref.sha256[:16]}-v{INDEX_VERSION}.sqlite"
+    if not path.is_file():
+        write_sqlite(ref.parse(), path)
+    return [path]
