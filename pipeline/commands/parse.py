@@ -75,10 +75,11 @@ def register(app: typer.Typer) -> None:
     @app.command()
     @user_errors
     def check(
-        file: Path = typer.Argument(..., help="A rules document."),
+        file: Path = typer.Argument(..., help="A rules document (any format `crpipe parse` reads)."),
         json_out: bool = typer.Option(False, "--json", help="Print the findings as JSON."),
-        lang: Optional[str] = typer.Option(None, "--lang"),
-        fmt: Optional[str] = typer.Option(None, "--format"),
+        lang: Optional[str] = typer.Option(None, "--lang", help="Language code (en, pt, es); detected when omitted."),
+        fmt: Optional[str] = typer.Option(None, "--format", help="Input format (txt, pdf, docx, html, paste, webcard); "
+                                          "detected when omitted."),
     ):
         """Integrity check: duplicates, gaps, order, bad letters (l, o), orphans, Contents vs body,
         unassigned lines, truncation.  Exit code 1 when any finding is an error."""

@@ -41,6 +41,7 @@ def register(app: typer.Typer) -> None:
                                                               "name to English (and whose oracle ids name Scryfall rulings). Repeatable."),
         top: int = typer.Option(5, "--top", min=1, max=50, help="How many candidate rules to keep per ruling."),
         json_out: Optional[str] = typer.Option(None, "--json", help="Write the links (candidates, scores, evidence) as JSON to this file, or '-' for stdout."),
+        html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML page: each ruling with its ranked rules and their text."),
         translation: List[Path] = typer.Option([], "--translation", help="A translated rules document: each linked rule also shows its text there. Repeatable."),
         card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language of a paste's card name (pt, es, …); it also settles DD/MM vs MM/DD when no date does."),
     ):
@@ -66,14 +67,21 @@ def register(app: typer.Typer) -> None:
             return
         if json_out:
             write_json(json_out, data)
+        if html_out:
+            from ..io import atomic_write
+            from ..link.report_html import render_links_html
+
+            atomic_write(html_out, render_links_html(data))
         t = Table(title=f"{rulings.name}: {len(rs.rulings)} rulings ({rs.format}) → {doc.meta.effective_date}")
-        for col in ("card", "date", "ruling", "rule", "score", "evidence"):
+        for col in ("card", "date", "ruling", "rules (best first)", "best rule's text", "evidence"):
             t.add_column(col, overflow="fold")
         for lr in links[:200]:
             best = lr.candidates[0] if lr.candidates else None
             text = lr.ruling.text if len(lr.ruling.text) < 90 else lr.ruling.text[:87] + "…"
+            rule = doc.rule(best.rule) if best else None
+            rtext = "" if rule is None else (rule.text if len(rule.text) < 120 else rule.text[:117] + "…")
             t.add_row(lr.ruling.card.name if lr.ruling.card else "", lr.ruling.date or "", text,
-                      best.rule if best else "", f"{best.score:.2f}" if best else "",
+                      ", ".join(f"{c.rule} ({c.score:.2f})" for c in lr.candidates[:3]), rtext,
                       ", ".join(sorted({e.kind for e in best.evidence})) if best else "")
         console.print(t)
         if len(links) > 200:
