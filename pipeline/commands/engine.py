@@ -30,8 +30,10 @@ def register(app: typer.Typer) -> None:
         rules: Optional[str] = typer.Option(None, "--rules", help="English CR edition to validate against: " + EDITION_HELP + " (default: the engine's own edition, 2025-11-14)."),
         editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions to map renumbered rules through when --rules is another edition (default: every known edition: CRPIPE_MIRROR, cache, embedded archive)."),
         json_out: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
+        # Help text is rich markup: "[phase]" must be escaped or it vanishes as a style tag.
         phase: bool = typer.Option(False, "--phase", help="Also run the adapted scenarios (X-and-copy, persist) on phase.rs "
-                                   "through phase-python (pip install 'crpipe[phase]', or pip install -e '.[phase]' in a checkout) and show its results next to ours."),
+                                   "through phase-python (the phase extra: pip install 'crpipe\\[phase]', or pip install -e '.\\[phase]' in a checkout) "
+                                   "and show its results next to ours."),
     ):
         """Check the rules engine against an edition of the rules.
 
