@@ -394,3 +394,43 @@ def test_reference_ref_from_the_archive():
     assert isinstance(r, EditionRef) and r.source == "embedded"
     assert hashlib.sha256(r.read_bytes()).hexdigest() == r.sha256
     assert _embedded_reference("2025-11-14.txt", "0" * 64) is None
+
+
+# -- acceptance 1: a fresh clone, no network, no mirror ------------------------------------------
+
+@pytest.mark.slow
+def test_fresh_clone_builds_everything_offline(tmp_path):
+    """`git clone` of this checkout into a folder with no ../shared, no CRPIPE_MIRROR, an empty
+    cache: the README's `crpipe build` (no flags) runs every stage from the embedded archive,
+    then `history 702.79a` works with no flags."""
+    import os
+    import subprocess
+
+    if not (ROOT / ".git").exists() or shutil.which("git") is None:
+        pytest.skip("not a git checkout")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True, timeout=120)
+    assert not (tmp_path / "shared").exists()
+    env = {k: v for k, v in os.environ.items() if k not in ("CRPIPE_MIRROR", "CRPIPE_HOME", "CRPIPE_CACHE")}
+    env.update({"PYTHONPATH": str(clone), "CRPIPE_CACHE": str(tmp_path / "cache"),
+                # any download attempt would fail at once instead of reaching the network
+                "http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9"})
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "pipeline.cli", *args], cwd=clone, env=env, capture_output=True,
+                              text=True, timeout=900)
+
+    r = run("build")
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "reference edition 2025-11-14: embedded archive" in " ".join(r.stdout.split())
+    report = json.loads((clone / "aligned" / "build-report.json").read_text())
+    assert report["skipped"] == [] and report["reference"]["found"]
+    files = {o["file"] for o in report["outputs"]}
+    for stage_output in ("en-reference.xref.json", "diff-pt-000_460f8bf0ecd0529f.md", "align-pt-000_460f8bf0ecd0529f.html",
+                         "links-002_094abacf31a08c8b.csv", "engine-validation.json"):
+        assert stage_output in files
+    rng = json.loads((clone / "aligned" / "align-pt-000_460f8bf0ecd0529f.json").read_text())["base_edition"]["range"]
+    assert (rng["first"], rng["last"]) == ("2018-08-10", "2019-06-12")
+    r = run("history", "702.79a", "--json")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert json.loads(r.stdout)["numbers"] == ["502.79a", "702.76a", "702.77a", "702.78a", "702.79a"]

@@ -140,11 +140,12 @@ def register(app: typer.Typer) -> None:
             d["skipped"] = arch.skipped
             print_json(d)
             return
-        t = Table(title=f"{rule} ({lin.edition}): numbers through {len(arch.editions)} editions")
+        here = arch.editions[arch.index(lin.edition)]
+        t = Table(title=f"{rule} ({here.effective_date or lin.edition}): numbers through {len(arch.editions)} editions")
         for col in ("number", "from", "to"):
             t.add_column(col)
-        for s in lin.spans:
-            t.add_row(s["number"], s["first"], s["last"])
+        for s in lin.spans:  # editions are named by the date stated inside them
+            t.add_row(s["number"], s.get("first_effective") or s["first"], s.get("last_effective") or s["last"])
         console.print(t)
         console.print(f"appeared: {lin.appeared or 'before ' + arch.editions[0].label + ' (present in the first edition)'}; "
                       f"disappeared: {lin.disappeared or 'no (still present)'}")
@@ -155,7 +156,7 @@ def register(app: typer.Typer) -> None:
             c.add_column("number")
             c.add_column("change")
             for x in lin.text_changes:
-                c.add_row(x["edition"], x["number"], _rich_diff(x["word_diff"], plain))
+                c.add_row(x.get("effective_date") or x["edition"], x["number"], _rich_diff(x["word_diff"], plain))
             console.print(c)
         else:
             console.print("its text never changed")
