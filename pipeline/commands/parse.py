@@ -8,7 +8,6 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from ..export import export_all
 from ..io import write_json
 from ..qa.integrity import check as integrity_check, has_errors
 from .common import console, print_json, user_errors
@@ -54,6 +53,8 @@ def register(app: typer.Typer) -> None:
             write_json(json_out, doc.to_dict())
         if export:
             stem = f"{doc.meta.language}-{doc.meta.effective_date or file.stem}"
+            from ..export import export_all  # pandas: imported only when exporting
+
             export_all(doc, export, stem)
         c = doc.counts()
         t = Table(title=f"{file.name}", show_header=False)
