@@ -8,7 +8,8 @@ from ..ingest.loader import load_document
 from ..model import Document
 from ..rulings.reader import load_card_index
 from .aligner import align_documents
-from ..editions import resolve_editions
+from ..editions.catalog import Catalog
+from ..editions.context import resolve_editions
 from .model import AlignResult
 from .termbase import load_termbase
 
@@ -32,8 +33,9 @@ def align_file(translation: str | Path | Document, reference: str | Path, curren
     if isinstance(translation, Document):
         doc = translation
     else:
-        ref = Path(reference)
-        doc = load_document(translation, lang=lang, fmt=fmt, editions_dir=ref if ref.is_dir() else None)
+        ref = reference if isinstance(reference, Catalog) else Path(getattr(reference, "path", None) or reference)
+        editions = ref if isinstance(ref, Catalog) or ref.is_dir() else None
+        doc = load_document(translation, lang=lang, fmt=fmt, editions_dir=editions)
     ed = resolve_editions(doc, reference, current)
     return align_documents(doc, ed.base, ed.current, map_number=ed.map_number, base_info=ed.info,
                            current_label=ed.current_label, termbase=load_termbase(termbase), cards=load_cards(cards))
