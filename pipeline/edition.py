@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from rapidfuzz import fuzz
-
 from .errors import InputError
 from .io import cache_root, read_cache_json, source_key, write_json
 from .model import Document
@@ -105,6 +103,34 @@ def edition_inventory(path: Path) -> dict:
     return inv
 
 
+def edition_effective(path: Path) -> str | None:
+    """The effective date ``path`` states (ISO), without parsing it: from the inventory when
+    this process has it, else from one small index on disk, else from the decoded text.
+    Telling which editions a dated document names must not cost 110 inventories."""
+    st = path.stat()
+    key = (str(path.resolve()), st.st_size, st.st_mtime_ns, INVENTORY_VERSION)
+    if key in _MEMO:
+        return _MEMO[key].get("effective")
+    index_path = _cache_dir() / f"effective-{_code_version()}.json"
+    index = _EFFECTIVE.get(index_path)
+    if index is None:
+        index = _EFFECTIVE[index_path] = read_cache_json(index_path) or {}
+    ikey = f"{path.stem}-{st.st_size}-{st.st_mtime_ns}"
+    if ikey not in index:
+        from .ingest.decode import read_text  # noqa: PLC0415 - only on a cache miss
+        from .segment.official import effective_date  # noqa: PLC0415
+
+        index[ikey] = effective_date(read_text(path).text)
+        try:
+            write_json(index_path, index)
+        except OSError:
+            pass  # a read-only cache: this process still remembers
+    return index[ikey]
+
+
+_EFFECTIVE: dict[Path, dict] = {}
+
+
 def edition_files(editions_dir: str | Path) -> list[Path]:
     d = Path(editions_dir)
     files = sorted(p for p in d.glob("*.txt") if re.fullmatch(r"\d{4}-\d{2}-\d{2}", p.stem))
@@ -123,6 +149,8 @@ class Fact:
 
 
 def _name_match(a: str, b: str) -> bool:
+    from rapidfuzz import fuzz  # noqa: PLC0415 - lazy: a document that states its date never needs it
+
     fa, fb = fold(a), fold(b)
     if not fa or not fb:
         return False
@@ -131,6 +159,8 @@ def _name_match(a: str, b: str) -> bool:
 
 
 def _facts(doc: Document, invs: list[dict]) -> list[Fact]:
+    from rapidfuzz import fuzz  # noqa: PLC0415 - lazy: a document that states its date never needs it
+
     lang = doc.meta.language if doc.meta.language in PROFILES else None
     official = lang is not None and PROFILES[lang].official
     facts: list[Fact] = []
@@ -186,7 +216,7 @@ def infer_base_edition(doc: Document, editions_dir: str | Path) -> dict:
         # so the inventory's own effective date counts too).
         out = declared_edition(doc)
         out["editions"] = [p.stem for p in files if p.stem == declared
-                           or edition_inventory(p).get("effective") == declared] or [declared]
+                           or edition_effective(p) == declared] or [declared]
         out["first"], out["last"] = out["editions"][0], out["editions"][-1]
         return out
     invs = [edition_inventory(p) for p in files]

@@ -8,7 +8,6 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from ..export import export_all, search as fts_search
 from ..io import write_json
 from ..qa.integrity import check as integrity_check, has_errors
 from .common import console, print_json, user_errors
@@ -54,6 +53,8 @@ def register(app: typer.Typer) -> None:
             write_json(json_out, doc.to_dict())
         if export:
             stem = f"{doc.meta.language}-{doc.meta.effective_date or file.stem}"
+            from ..export import export_all  # lazy: pandas/pyarrow cost 0.3 s and only --export needs them
+
             export_all(doc, export, stem)
         c = doc.counts()
         t = Table(title=f"{file.name}", show_header=False)
@@ -109,6 +110,8 @@ def register(app: typer.Typer) -> None:
 
         if not db.is_file():
             raise InputError("no search database here; run 'crpipe build' or 'crpipe parse FILE --export DIR' first", db)
+        from ..export import search as fts_search  # lazy: keeps pandas out of the CLI's start-up
+
         hits = fts_search(db, query, limit)
         if json_out:
             print_json(hits)

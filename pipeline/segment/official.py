@@ -62,6 +62,12 @@ def _iso(date_text: str) -> str:
     return datetime.strptime(date_text, "%B %d, %Y").date().isoformat()
 
 
+def effective_date(text: str) -> str | None:
+    """The ISO effective date a CR text states ("These rules are effective as of …"), or None."""
+    m = DATE_RE.search(text)
+    return _iso(m.group("date")) if m else None
+
+
 def looks_official(text: str) -> bool:
     """True for a full official-layout CR text: a title, a Contents list and rule lines."""
     head = text[:6000]
