@@ -21,11 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..io import cache_root, read_bounded, read_cache_json, source_key, write_json
+from ..io import cache_root, read_bounded, read_cache_json, write_json
 from ..model import Document
 from ..segment.official import DATE_RE, _iso, looks_official, parse_file
-from .classify import match_rules
-from .match import MATCHER_VERSION
+from .classify import cache_key, match_rules
 from .text import normalize
 from .worddiff import word_diff
 
@@ -36,9 +35,7 @@ def default_cache_dir() -> Path:
 
 def _cache_key() -> str:
     """The matcher's version and the code that reads editions and matches them."""
-    here = Path(__file__).resolve().parent
-    return source_key(MATCHER_VERSION, [here / "match.py", here / "classify.py", here.parent / "text.py",
-                                        here.parent / "segment" / "official.py"])
+    return cache_key()
 
 
 def _read_edition(path: Path) -> tuple[bytes | None, str | None]:
@@ -209,7 +206,7 @@ class EditionArchive:
         if data is None:
             a, b = self.editions[i], self.editions[i + 1]
             old, new = self.load(a.label), self.load(b.label)
-            pairs = match_rules(old, new)
+            pairs = match_rules(old, new, cache=False)  # the archive caches its own, smaller, pair maps
             changed = {}
             O, N = {r.id: r for r in old.rules}, {r.id: r for r in new.rules}
             for o, n in pairs.items():
