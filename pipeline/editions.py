@@ -113,17 +113,28 @@ def resolve_editions(target: Document, reference: str | Path,
                           map_number=mapper, info=info)
 
 
-def stage_editions(ctx) -> None:
-    """The build's editions step: each translation's :class:`EditionContext`, computed once
-    (``ctx.editions``), or why it could not be (``ctx.edition_errors``, reported by each
-    stage that needed it)."""
-    if ctx.reference is None:
-        return
-    for name in sorted(ctx.translations):
-        if ctx.editions_dir is None:
-            ctx.editions[name] = reference_only(ctx.reference)
-            continue
+def editions_for(ctx, name: str) -> EditionContext | None:
+    """Translation ``name``'s :class:`EditionContext`, computed once per build and kept in
+    ``ctx.editions``; None when it cannot be (why: ``ctx.edition_errors[name]``, reported by
+    each stage that needed it) or when there is no reference edition."""
+    if name in ctx.editions:
+        return ctx.editions[name]
+    if name in ctx.edition_errors or ctx.reference is None:
+        return None
+    if ctx.editions_dir is None:
+        ed = reference_only(ctx.reference)
+    else:
         try:
-            ctx.editions[name] = resolve_editions(ctx.translations[name], ctx.editions_dir, ctx.reference)
+            ed = resolve_editions(ctx.translations[name], ctx.editions_dir, ctx.reference)
         except CrpipeError as e:
             ctx.edition_errors[name] = e.message
+            return None
+    ctx.editions[name] = ed
+    return ed
+
+
+def stage_editions(ctx) -> None:
+    """The build's editions step: every translation's editions, resolved once for the diff,
+    alignment and linking stages."""
+    for name in sorted(ctx.translations):
+        editions_for(ctx, name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..editions import editions_for
 from ..report import render_json
 from ..report.findings_csv import render_csv
 from ..report.html import render_html
@@ -21,7 +22,7 @@ def stage_align(ctx) -> None:
     tb = load_termbase()
     for name in sorted(ctx.translations):
         doc = ctx.translations[name]
-        ed = ctx.editions.get(name)
+        ed = editions_for(ctx, name)
         if ed is None:
             ctx.skip("align", f"{name}: {ctx.edition_errors.get(name, 'no base edition')}")
             continue

@@ -9,6 +9,7 @@ Writes ``diff-<lang>-<name>.json`` / ``.md`` / ``.html`` into ``aligned/``.
 
 from __future__ import annotations
 
+from ..editions import editions_for
 from ..io import dumps
 from .classify import diff_documents
 from .report_html import render_html
@@ -30,7 +31,7 @@ def stage_diff(ctx) -> None:
         return
     for name in sorted(ctx.translations):
         doc = ctx.translations[name]
-        ed = ctx.editions.get(name)
+        ed = editions_for(ctx, name)
         if ed is None:
             ctx.skip(STAGE, f"{name}: {ctx.edition_errors.get(name, 'no base edition')}")
             continue
