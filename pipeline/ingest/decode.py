@@ -69,12 +69,20 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 
 
-def _cost(text: str) -> tuple[float, int]:
-    total, n = 0.0, 0
-    for m in _NON_ASCII.finditer(text):
-        n += 1
+# Typography costs nothing (except a no-break space, which depends on its neighbours): only
+# the other non-ASCII characters need _char_cost.
+_PRICED = re.compile("[^\x00-\x7f" + "".join(sorted(_TYPOGRAPHY - {"\u00a0"})) + "]")
+
+
+def _cost(text: str, limit: float = float("inf")) -> tuple[float, int]:
+    """Implausibility of ``text`` and its number of non-ASCII characters.  Stops early (the
+    count then unknown, -1) once the cost reaches ``limit``: that reading has already lost."""
+    total = 0.0
+    for m in _PRICED.finditer(text):
         total += _char_cost(text, m.start())
-    return total, n
+        if total >= limit:
+            return total, -1
+    return total, len(_NON_ASCII.findall(text))
 
 
 def _line_endings(text: str) -> tuple[str, str]:
@@ -102,7 +110,7 @@ def _decode_single_byte(data: bytes, path) -> tuple[str, str, list[str]]:
             text = data.decode(enc)
         except UnicodeDecodeError:
             continue
-        cost, n = _cost(text)
+        cost, n = _cost(text, best[0] if best is not None else float("inf"))
         if best is None or cost < best[0]:
             best = (cost, n, enc, text)
     assert best is not None  # cp437 and mac_roman decode any byte

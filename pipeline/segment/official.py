@@ -297,6 +297,8 @@ class _Parser:
             for line in seg[:-1].split("\n"):
                 if not line.strip():
                     gap.append(line)
+                elif not gap and i != a and para is not None and (wrapped or line[:1].isspace()):
+                    para[1].append(line)  # a wrapped or indented continuation: the usual case
                 else:
                     prev_blank = bool(gap) or i == a
                     pending, gap = gap, []
