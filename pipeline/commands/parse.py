@@ -9,7 +9,6 @@ import typer
 from rich.table import Table
 
 from ..io import write_json
-from ..qa.integrity import check as integrity_check, has_errors
 from .common import console, print_json, user_errors
 
 
@@ -64,6 +63,8 @@ def register(app: typer.Typer) -> None:
         t.add_row("rules", f"{c['rules']} ({c['three_digit_rules']} three-digit, {c['subrules']} subrules)")
         t.add_row("examples", str(c["examples"]))
         t.add_row("glossary terms", str(c["glossary_terms"]))
+        from ..qa.integrity import check as integrity_check  # lazy: a command loads its stage only when it runs
+
         findings = integrity_check(doc)
         t.add_row("findings", f"{len(findings)} ({sum(f.severity == 'error' for f in findings)} errors)")
         if doc.meta.base_edition:
@@ -83,6 +84,8 @@ def register(app: typer.Typer) -> None:
     ):
         """Integrity check: duplicates, gaps, order, bad letters (l, o), orphans, Contents vs body,
         unassigned lines, truncation.  Exit code 1 when any finding is an error."""
+        from ..qa.integrity import check as integrity_check, has_errors  # lazy (CLI start-up time)
+
         doc = _load(file, lang, fmt)
         findings = integrity_check(doc)
         if json_out:
