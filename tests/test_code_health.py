@@ -289,3 +289,17 @@ def test_the_serializer_leaves_out_what_the_fields_say():
     assert type(i.to_dict()["severity"]) is str
     assert Finding("k", "d", "error", line=3).to_dict() == {"kind": "k", "detail": "d", "severity": "error", "line": 3}
     assert Layout().to_dict() == {} and Layout(head=". ", breaks=[(3, "\n")]).to_dict() == {"head": ". ", "breaks": [[3, "\n"]]}
+
+
+def test_function_level_imports_say_why():
+    """An import inside a function hides a dependency: allowed only for a heavy or optional
+    package, or a command's lazily loaded stage, with the reason on the line."""
+    found = []
+    for f in _sources():
+        lines = f.read_text(encoding="utf-8").splitlines()
+        for fn in ast.walk(ast.parse("\n".join(lines))):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for node in ast.walk(fn):
+                    if isinstance(node, (ast.Import, ast.ImportFrom)) and "#" not in lines[node.end_lineno - 1]:
+                        found.append(f"{f.relative_to(ROOT)}:{node.lineno}")
+    assert found == []
