@@ -17,7 +17,7 @@ from datetime import date
 from pathlib import Path
 
 from .errors import InputError
-from .io import cache_root, read_cache_json, source_key, write_json
+from .io import cache_root, read_bounded, read_cache_json, source_key, write_json
 from .model import Document
 from .profiles import PROFILES
 from .profiles.dates import declared_date  # noqa: F401  (re-exported: the edition API)
@@ -117,10 +117,10 @@ def edition_effective(path: Path) -> str | None:
         index = _EFFECTIVE[index_path] = read_cache_json(index_path) or {}
     ikey = f"{path.stem}-{st.st_size}-{st.st_mtime_ns}"
     if ikey not in index:
-        from .ingest.decode import read_text  # noqa: PLC0415 - only on a cache miss
-        from .segment.official import effective_date  # noqa: PLC0415
+        from .ingest.decode import decode_bytes  # noqa: PLC0415 - lazy: only on a cache miss
+        from .segment.official import effective_date  # noqa: PLC0415 - lazy: only on a cache miss
 
-        index[ikey] = effective_date(read_text(path).text)
+        index[ikey] = effective_date(decode_bytes(read_bounded(path), path).text)
         try:
             write_json(index_path, index)
         except OSError:
