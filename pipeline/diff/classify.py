@@ -14,8 +14,6 @@ reported once (a summary line plus its members) instead of as hundreds of moves.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 from dataclasses import dataclass, field
 from enum import StrEnum
 from difflib import SequenceMatcher
@@ -24,12 +22,13 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from ..errors import InputError
-from ..io import cache_root, read_cache_json, source_key, write_json
+from ..io import cache_root, read_cache_json, write_json
 from ..model import Document, GlossaryEntry, Rule
 from ..rulenum import RULE, RuleNumber, sort_ids
 from ..serialize import to_data
 from ..xref import extract_from_text, resolve
-from .match import MATCHER_VERSION, Item, LEFTOVER_THRESHOLD, Matching, match_items
+from .cache import cache_key, content_key
+from .match import Item, LEFTOVER_THRESHOLD, Matching, match_items
 from .text import mask_refs, normalize, ref_tokens, remap_refs
 from .worddiff import word_diff
 
@@ -210,27 +209,6 @@ def _step(a: str, b: str) -> int | None:
 # diff; both depend only on the two documents' rules (and glossaries), so they are kept on
 # disk under a hash of that content and the matcher's code: a second diff of the same pair
 # (a release check run again, the build, history) reads a few kilobytes instead.
-
-@functools.lru_cache(maxsize=1)
-def cache_key() -> str:
-    """The matcher's version and the code that reads editions and matches them."""
-    here = Path(__file__).resolve().parent
-    return source_key(MATCHER_VERSION, [here / "match.py", here / "classify.py", here.parent / "text.py",
-                                        here.parent / "segment" / "official.py"])
-
-
-def content_key(doc: Document) -> str:
-    """A hash of what a diff reads from ``doc``: rule numbers, levels, parents and texts,
-    examples and the glossary (not its file name or layout)."""
-    h = hashlib.sha256()
-    for r in doc.rules:
-        h.update(f"\x1e{r.id}\x1f{r.level}\x1f{r.parent}\x1f{r.text}".encode())
-        for e in r.examples:
-            h.update(f"\x1d{e.text}".encode())
-    for g in doc.glossary:
-        h.update(f"\x1c{g.term}\x1f{g.definition}".encode())
-    return h.hexdigest()[:24]
-
 
 #: ``cache`` arguments: None for the default folder (:func:`pipeline.io.cache_root`, the one
 #: history uses), a folder, or False for no disk cache.

@@ -24,7 +24,7 @@ from ..errors import InputError
 from ..io import cache_root, read_bounded, read_cache_json, write_json
 from ..model import Document
 from ..segment.official import DATE_RE, _iso, looks_official, parse_file
-from .classify import cache_key, match_rules
+from .cache import cache_key
 from .text import normalize
 from .worddiff import word_diff
 
@@ -36,6 +36,14 @@ def default_cache_dir() -> Path:
 def _cache_key() -> str:
     """The matcher's version and the code that reads editions and matches them."""
     return cache_key()
+
+
+def match_rules(old: Document, new: Document) -> dict[str, str]:
+    """The matcher's rule map, without its document cache: the archive keeps its own, smaller,
+    pair maps."""
+    from .classify import match_rules as match  # noqa: PLC0415 - lazy: a warm archive never matches (numpy, networkx)
+
+    return match(old, new, cache=False)
 
 
 def _read_edition(path: Path) -> tuple[bytes | None, str | None]:
@@ -206,7 +214,7 @@ class EditionArchive:
         if data is None:
             a, b = self.editions[i], self.editions[i + 1]
             old, new = self.load(a.label), self.load(b.label)
-            pairs = match_rules(old, new, cache=False)  # the archive caches its own, smaller, pair maps
+            pairs = match_rules(old, new)
             changed = {}
             O, N = {r.id: r for r in old.rules}, {r.id: r for r in new.rules}
             for o, n in pairs.items():

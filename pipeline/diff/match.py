@@ -27,9 +27,8 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from ..seq import longest_increasing
+from .cache import MATCHER_VERSION  # noqa: F401 - re-exported: the version lives with the cache keys
 
-#: Bump when matching changes: cached archive matches are keyed by it.
-MATCHER_VERSION = "m6"
 #: Minimum adjusted score (0-100) for a pair inside a gap or a family.
 GAP_THRESHOLD = 55.0
 #: Minimum plain ``ratio`` for any pair whatever its structural evidence: two unrelated
