@@ -134,6 +134,39 @@ class GlossaryEntry:
     layout: Layout = field(default_factory=Layout)
 
 
+class _LazyLayout:
+    """The ``layout`` slot of the classes a parse makes thousands of, read through this.
+
+    The parser stores a one-line paragraph's layout as a plain ``(before, head, tail)``
+    tuple -- nearly every paragraph, and most of them are never rendered -- and the
+    :class:`Layout` is made the first time the attribute is read (then kept).  Readers
+    and writers see a ``Layout`` as before; the tuple only saves building objects (and the
+    cycle collector tracking them) for layouts nobody reads.
+    """
+
+    __slots__ = ("slot",)
+
+    def __init__(self, slot) -> None:
+        self.slot = slot  # the class's own slot descriptor
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self.slot
+        v = self.slot.__get__(obj, cls)
+        if type(v) is tuple:
+            v = Layout(v[0], v[1], [], v[2])
+            self.slot.__set__(obj, v)
+        return v
+
+    def __set__(self, obj, value) -> None:
+        self.slot.__set__(obj, value)
+
+
+for _cls in (Rule, Example, Section):
+    _cls.layout = _LazyLayout(_cls.__dict__["layout"])
+del _cls
+
+
 @dataclass
 class TocEntry:
     number: str

@@ -366,19 +366,22 @@ class _Parser:
                             s, letter = str(num.sub), num.letter
                     order += 1
                     body = head_text.rstrip()
-                    lay = Layout(before, m_head, [], head_text[len(body):])
+                    lay = (before, m_head, head_text[len(body):])  # made a Layout when read (model._LazyLayout)
+                    # Rule's fields given by position: keyword arguments cost more than the
+                    # rest of building the rule (id, text, examples, parent, children, section,
+                    # level, order, line, inferred_number, layout).
                     if s is None:
                         rid = r if r.isascii() else str(int(r))
-                        rule = Rule(rid, body, section=ord(r[0]) - 48, level=RULE_LEVEL, order=order, line=i + 1, layout=lay)
+                        rule = Rule(rid, body, [], None, [], ord(r[0]) - 48, RULE_LEVEL, order, i + 1, False, lay)
                     else:
                         base = f"{r}.{s}" if (r + s).isascii() and (len(s) == 1 or s[0] != "0") \
                             else f"{int(r)}.{int(s)}"
                         if letter is None:
-                            rule = Rule(base, body, parent=base[:base.index(".")], section=ord(r[0]) - 48,
-                                        level=SUBRULE_LEVEL, order=order, line=i + 1, layout=lay)
+                            rule = Rule(base, body, [], base[:base.index(".")], [], ord(r[0]) - 48,
+                                        SUBRULE_LEVEL, order, i + 1, False, lay)
                         else:
-                            rule = Rule(base + letter, body, parent=base, section=ord(r[0]) - 48, level=LETTERED_LEVEL,
-                                        order=order, line=i + 1, layout=lay)
+                            rule = Rule(base + letter, body, [], base, [], ord(r[0]) - 48, LETTERED_LEVEL,
+                                        order, i + 1, False, lay)
                     rules.append(rule)
                     cur_rule, last = rule, (r, s, letter)
                     para = [rule, [head_text], before, m_head]
@@ -393,7 +396,7 @@ class _Parser:
                         close()
                     order += 1
                     body = stext.rstrip()
-                    sec = Section(n, body, order, i + 1, Layout(before, f"{snum}.{shead}", [], stext[len(body):]))
+                    sec = Section(n, body, order, i + 1, (before, f"{snum}.{shead}", stext[len(body):]))
                     doc.sections.append(sec)
                     cur_section = n
                     para = [sec, [stext], before, f"{snum}.{shead}"]
@@ -406,7 +409,7 @@ class _Parser:
                     close()
                 first = marker + etext
                 body = first.rstrip()
-                ex = Example(body, i + 1, Layout(before, elead, [], first[len(body):]))
+                ex = Example(body, i + 1, (before, elead, first[len(body):]))
                 cur_rule.examples.append(ex)
                 para = [ex, [first], before, elead]
                 i += 1
