@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from difflib import SequenceMatcher
 from pathlib import Path
 
@@ -167,7 +168,16 @@ def _suffix(rule: Rule) -> str:
 
 
 def _items(doc: Document) -> list[Item]:
-    return [Item(r.id, mask_refs(normalize(r.text)), r.level == "rule", r.parent, _suffix(r)) for r in doc.rules]
+    return [_item(r.id, r.text, r.level == "rule", r.parent) for r in doc.rules]
+
+
+@lru_cache(maxsize=1 << 16)
+def _item(rule_id: str, text: str, heading: bool, parent: str | None) -> Item:
+    # Consecutive editions share nearly all their rules: history matches 109 pairs, and
+    # each edition's items were built twice (as the new side, then the old) from scratch.
+    # Items are immutable, so one made for an unchanged rule is simply handed out again.
+    suffix = rule_id[len(parent):].lstrip(".") if parent and rule_id.startswith(parent) else rule_id
+    return Item(rule_id, mask_refs(normalize(text)), heading, parent, suffix)
 
 
 def _section(rule_id: str | None) -> int | None:
@@ -243,9 +253,10 @@ def _matching(old: Document, new: Document, cache: CacheArg = None) -> Matching:
             m.pairs[i], m.score[i], m.how[i] = j, score, how
         return m
     m = match_items(_items(old), _items(new))
-    entry["match"] = [[i, j, None if m.score.get(i) is None else float(m.score[i]), m.how.get(i)]
-                      for i, j in m.pairs.items()]
-    _store(path, entry)
+    if path is not None:  # history (cache=False) keeps its own pair maps
+        entry["match"] = [[i, j, None if m.score.get(i) is None else float(m.score[i]), m.how.get(i)]
+                          for i, j in m.pairs.items()]
+        _store(path, entry)
     return m
 
 

@@ -219,7 +219,7 @@ class EditionArchive:
             O, N = {r.id: r for r in old.rules}, {r.id: r for r in new.rules}
             for o, n in pairs.items():
                 ta, tb = O[o].text, N[n].text
-                if normalize(ta) != normalize(tb):
+                if ta != tb and normalize(ta) != normalize(tb):
                     changed[o] = [ta, tb]
             matched_new = set(pairs.values())
             pm = PairMap({o: n for o, n in pairs.items() if o != n},

@@ -184,21 +184,32 @@ class _Matcher:
                 self.align(list(range(i0 + 1, i1)), list(range(j0 + 1, j1)), "gap")
 
     def families(self) -> None:
+        # Only rules still free can be aligned, and a family's align pairs only its own
+        # children: so the children lists are built from the free rules alone, and only
+        # the parents that have some are visited (in document order, as before).
         old_kids: dict[str, list[int]] = defaultdict(list)
         new_kids: dict[str, list[int]] = defaultdict(list)
+        pairs = self.m.pairs
         for i, it in enumerate(self.old):
-            if it.parent:
+            if it.parent and i not in pairs:
                 old_kids[it.parent].append(i)
+        if not old_kids:
+            return
+        taken = self.new_taken
         for j, it in enumerate(self.new):
-            if it.parent:
+            if it.parent and j not in taken:
                 new_kids[it.parent].append(j)
-        for i in range(len(self.old)):  # parents come before their children
-            j = self.m.pairs.get(i)
+        if not new_kids:
+            return
+        for i in [i for i, it in enumerate(self.old) if it.id in old_kids]:  # parents come before their children
+            j = pairs.get(i)
             if j is None:
                 continue
-            ok_ = [k for k in old_kids.get(self.old[i].id, ()) if self.free_old(k)]
-            nk = [k for k in new_kids.get(self.new[j].id, ()) if self.free_new(k)]
-            if ok_ and nk:
+            nk = [k for k in new_kids.get(self.new[j].id, ()) if k not in taken]
+            if not nk:
+                continue
+            ok_ = [k for k in old_kids[self.old[i].id] if k not in pairs]
+            if ok_:
                 self.align(ok_, nk, "family")
 
     # -- 4. leftovers -------------------------------------------------------------------
