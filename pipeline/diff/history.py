@@ -12,6 +12,7 @@ Truncated editions are left out of the chain (they would make rules vanish and c
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -128,7 +129,8 @@ class Lineage:
 class EditionArchive:
     """The editions in ``directory`` (``*.txt``), in effective-date order."""
 
-    def __init__(self, directory: str | Path, cache_dir: str | Path | None = None, memory: int = 3):
+    def __init__(self, directory: str | Path, cache_dir: str | Path | None = None, memory: int = 3,
+                 editions: list[Edition] | None = None):
         self.dir = Path(directory)
         if not self.dir.is_dir():
             raise InputError("not a folder of editions", self.dir)
@@ -138,7 +140,9 @@ class EditionArchive:
         self._memory = max(2, memory)
         self._pairs: dict[int, PairMap] = {}
         self.skipped: list[dict] = []  # {file, reason}
-        self.editions: list[Edition] = self._scan()
+        # ``editions``: the scan's result handed to a worker (see precompute), which would
+        # otherwise read and hash all the files again.
+        self.editions: list[Edition] = self._scan() if editions is None else list(editions)
         if len(self.editions) < 1:
             raise InputError("no readable Comprehensive Rules edition (*.txt) in this folder", self.dir)
         self._by_label = {e.label: i for i, e in enumerate(self.editions)}
@@ -247,7 +251,7 @@ class EditionArchive:
         workers = min(2, os.cpu_count() or 1) if workers is None else workers
         if workers > 1 and len(todo) >= 8:
             chunks = [todo[len(todo) * w // workers: len(todo) * (w + 1) // workers] for w in range(workers)]
-            jobs = [(str(self.dir), self.cache_dir_base, c) for c in chunks if c]
+            jobs = [(str(self.dir), self.cache_dir_base, c, self.editions) for c in chunks if c]
             with ProcessPoolExecutor(max_workers=len(jobs)) as pool:
                 for _ in pool.map(_match_run, jobs):
                     pass
@@ -330,10 +334,17 @@ class EditionArchive:
 
 def _match_run(job) -> int:
     """Worker: match a contiguous run of consecutive pairs into the cache (see precompute)."""
-    folder, cache_dir, indices = job
-    arch = EditionArchive(folder, cache_dir=cache_dir, memory=2)
-    for i in indices:
-        arch.pair(i)
+    folder, cache_dir, indices, editions = job
+    # A worker lives for one run and makes no reference cycles worth collecting (parsed
+    # editions and match tables are trees), while the cycle collector would walk every
+    # object it allocates again and again: off for the run.
+    gc.disable()
+    try:
+        arch = EditionArchive(folder, cache_dir=cache_dir, memory=2, editions=editions)
+        for i in indices:
+            arch.pair(i)
+    finally:
+        gc.enable()
     return len(indices)
 
 
