@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import lru_cache
 from difflib import SequenceMatcher
 from pathlib import Path
 
@@ -29,7 +28,8 @@ from ..rulenum import RULE, RuleNumber, sort_ids
 from ..serialize import to_data
 from ..xref import extract_from_text, resolve
 from .cache import cache_key, content_key
-from .match import Item, LEFTOVER_THRESHOLD, Matching, match_items
+from .match import LEFTOVER_THRESHOLD, Matching, match_items
+from .match import document_items as _items
 from .text import mask_refs, normalize, ref_tokens, remap_refs
 from .worddiff import word_diff
 
@@ -165,19 +165,6 @@ def _suffix(rule: Rule) -> str:
     if rule.parent and rule.id.startswith(rule.parent):
         return rule.id[len(rule.parent):].lstrip(".")
     return rule.id
-
-
-def _items(doc: Document) -> list[Item]:
-    return [_item(r.id, r.text, r.level == "rule", r.parent) for r in doc.rules]
-
-
-@lru_cache(maxsize=1 << 16)
-def _item(rule_id: str, text: str, heading: bool, parent: str | None) -> Item:
-    # Consecutive editions share nearly all their rules: history matches 109 pairs, and
-    # each edition's items were built twice (as the new side, then the old) from scratch.
-    # Items are immutable, so one made for an unchanged rule is simply handed out again.
-    suffix = rule_id[len(parent):].lstrip(".") if parent and rule_id.startswith(parent) else rule_id
-    return Item(rule_id, mask_refs(normalize(text)), heading, parent, suffix)
 
 
 def _section(rule_id: str | None) -> int | None:

@@ -42,9 +42,11 @@ def _cache_key() -> str:
 def match_rules(old: Document, new: Document) -> dict[str, str]:
     """The matcher's rule map, without its document cache: the archive keeps its own, smaller,
     pair maps."""
-    from .classify import match_rules as match  # noqa: PLC0415 - lazy: a warm archive never matches (numpy, networkx)
+    # The matcher alone, not classify (whose cross-reference import brings networkx):
+    # each cold-history worker process pays its own imports.
+    from .match import match_pairs  # noqa: PLC0415 - lazy: a warm archive never matches (numpy, rapidfuzz)
 
-    return match(old, new, cache=False)
+    return match_pairs(old, new)
 
 
 def _read_edition(path: Path) -> tuple[bytes | None, str | None]:

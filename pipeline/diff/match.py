@@ -22,12 +22,18 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 from rapidfuzz import fuzz, process
 
 from ..seq import longest_increasing
 from .cache import MATCHER_VERSION  # noqa: F401 - re-exported: the version lives with the cache keys
+from .text import mask_refs, normalize
+
+if TYPE_CHECKING:
+    from ..model import Document
 
 #: Minimum adjusted score (0-100) for a pair inside a gap or a family.
 GAP_THRESHOLD = 55.0
@@ -235,6 +241,26 @@ class _Matcher:
         self.leftovers()
         self.families()
         return self.m
+
+
+def document_items(doc: Document) -> list[Item]:
+    """The matcher's view of a document's rules."""
+    return [_item(r.id, r.text, r.level == "rule", r.parent) for r in doc.rules]
+
+
+@lru_cache(maxsize=1 << 16)
+def _item(rule_id: str, text: str, heading: bool, parent: str | None) -> Item:
+    # Consecutive editions share nearly all their rules: history matches 109 pairs, and
+    # each edition's items were built twice (as the new side, then the old) from scratch.
+    # Items are immutable, so one made for an unchanged rule is simply handed out again.
+    suffix = rule_id[len(parent):].lstrip(".") if parent and rule_id.startswith(parent) else rule_id
+    return Item(rule_id, mask_refs(normalize(text)), heading, parent, suffix)
+
+
+def match_pairs(old: Document, new: Document) -> dict[str, str]:
+    """Old number -> new number for every rule of document ``old`` matched in ``new``."""
+    m = match_items(document_items(old), document_items(new))
+    return {old.rules[i].id: new.rules[j].id for i, j in sorted(m.pairs.items())}
 
 
 def match_items(old: list[Item], new: list[Item]) -> Matching:
