@@ -39,14 +39,24 @@ def _cache_key() -> str:
     return cache_key()
 
 
-def match_rules(old: Document, new: Document) -> dict[str, str]:
+def match_rules(old: Document, new: Document, items: dict | None = None) -> dict[str, str]:
     """The matcher's rule map, without its document cache: the archive keeps its own, smaller,
-    pair maps."""
+    pair maps.  ``items``: the matcher's items already made, by ``id`` of their document
+    (a run of consecutive pairs meets every edition twice, as the new side then the old);
+    filled as a side effect."""
     # The matcher alone, not classify (whose cross-reference import brings networkx):
     # each cold-history worker process pays its own imports.
     from .match import match_pairs  # noqa: PLC0415 - lazy: a warm archive never matches (numpy, rapidfuzz)
 
-    return match_pairs(old, new)
+    from .match import document_items  # noqa: PLC0415 - lazy, as above
+
+    if items is None:
+        return match_pairs(old, new)
+    got = [items.get(id(d)) for d in (old, new)]
+    got = [g[1] if g is not None and g[0] is d else document_items(d) for g, d in zip(got, (old, new))]
+    items.clear()
+    items[id(new)] = (new, got[1])  # the next pair's old side
+    return match_pairs(old, new, *got)
 
 
 def _read_edition(path: Path) -> tuple[bytes | None, str | None]:
@@ -141,6 +151,7 @@ class EditionArchive:
         self._docs: OrderedDict[str, Document] = OrderedDict()
         self._memory = max(2, memory)
         self._pairs: dict[int, PairMap] = {}
+        self._items: dict = {}  # see match_rules
         self.skipped: list[dict] = []  # {file, reason}
         # ``editions``: the scan's result handed to a worker (see precompute), which would
         # otherwise read and hash all the files again.
@@ -220,7 +231,7 @@ class EditionArchive:
         if data is None:
             a, b = self.editions[i], self.editions[i + 1]
             old, new = self.load(a.label), self.load(b.label)
-            pairs = match_rules(old, new)
+            pairs = match_rules(old, new, self._items)
             changed = {}
             O, N = {r.id: r for r in old.rules}, {r.id: r for r in new.rules}
             for o, n in pairs.items():

@@ -88,18 +88,24 @@ class _Matcher:
 
     # -- 1. anchors -------------------------------------------------------------------
     def anchors(self) -> None:
-        for i, it in enumerate(self.old):
-            j = self.new_index.get(it.id)
-            if j is not None and self.new[j].key == it.key:
-                self.pair(i, j, 100.0, "anchor")
-        old_c = Counter(it.key for i, it in enumerate(self.old) if self.free_old(i))
-        new_c = Counter(it.key for j, it in enumerate(self.new) if self.free_new(j))
-        new_at = {it.key: j for j, it in enumerate(self.new) if self.free_new(j) and new_c[it.key] == 1}
-        for i, it in enumerate(self.old):
-            if self.free_old(i) and old_c[it.key] == 1 and it.key in new_at:
+        # The bookkeeping of pair() inlined: this runs for every rule of both editions.
+        old, new = self.old, self.new
+        pairs, score, how, taken = self.m.pairs, self.m.score, self.m.how, self.new_taken
+        new_index = self.new_index
+        for i, it in enumerate(old):
+            j = new_index.get(it.id)
+            if j is not None and new[j].key == it.key:
+                pairs[i], score[i], how[i] = j, 100.0, "anchor"
+                taken.add(j)
+        old_c = Counter(it.key for i, it in enumerate(old) if i not in pairs)
+        new_c = Counter(it.key for j, it in enumerate(new) if j not in taken)
+        new_at = {it.key: j for j, it in enumerate(new) if j not in taken and new_c[it.key] == 1}
+        for i, it in enumerate(old):
+            if i not in pairs and old_c[it.key] == 1 and it.key in new_at:
                 j = new_at[it.key]
-                if self.new[j].heading == it.heading:
-                    self.pair(i, j, 100.0, "anchor")
+                if new[j].heading == it.heading:
+                    pairs[i], score[i], how[i] = j, 100.0, "anchor"
+                    taken.add(j)
 
     # -- scoring ------------------------------------------------------------------------
     def _structural(self, i: int, j: int, one_to_one: bool) -> float:
@@ -257,9 +263,12 @@ def _item(rule_id: str, text: str, heading: bool, parent: str | None) -> Item:
     return Item(rule_id, mask_refs(normalize(text)), heading, parent, suffix)
 
 
-def match_pairs(old: Document, new: Document) -> dict[str, str]:
-    """Old number -> new number for every rule of document ``old`` matched in ``new``."""
-    m = match_items(document_items(old), document_items(new))
+def match_pairs(old: Document, new: Document, old_items: list[Item] | None = None,
+                new_items: list[Item] | None = None) -> dict[str, str]:
+    """Old number -> new number for every rule of document ``old`` matched in ``new``
+    (``old_items``/``new_items``: their :func:`document_items` when the caller has them)."""
+    m = match_items(old_items if old_items is not None else document_items(old),
+                    new_items if new_items is not None else document_items(new))
     return {old.rules[i].id: new.rules[j].id for i, j in sorted(m.pairs.items())}
 
 
