@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from rapidfuzz import fuzz
 
 from .errors import InputError
 from .io import cache_root, cache_write, dumps, read_cache_json, source_key
@@ -135,6 +134,8 @@ class Fact:
 
 
 def _name_match(a: str, b: str) -> bool:
+    from rapidfuzz import fuzz  # lazy: a document that states its date never needs it
+
     fa, fb = fold(a), fold(b)
     if not fa or not fb:
         return False
@@ -143,6 +144,7 @@ def _name_match(a: str, b: str) -> bool:
 
 
 def _facts(doc: Document, invs: list[dict]) -> list[Fact]:
+    from rapidfuzz import fuzz  # lazy: a document that states its date never needs it
     lang = doc.meta.language if doc.meta.language in PROFILES else None
     official = lang is not None and PROFILES[lang].official
     facts: list[Fact] = []

@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
 from .io import atomic_group, atomic_path, dumps, write_json
 from .model import Document
@@ -21,6 +23,8 @@ RULE_COLUMNS = ["id", "level", "section", "parent", "order", "line", "text", "ex
 
 def rules_frame(doc: Document) -> pd.DataFrame:
     """One row per rule; ``examples`` is a JSON list so CSV keeps it in one cell."""
+    import pandas as pd  # noqa: PLC0415 - 0.3 s to import; only the table exports need it
+
     rows = [{
         "id": r.id, "level": r.level, "section": r.section, "parent": r.parent or "", "order": r.order,
         "line": r.line, "text": r.text, "examples": json.dumps(r.example_texts, ensure_ascii=False),
@@ -32,6 +36,8 @@ def rules_frame(doc: Document) -> pd.DataFrame:
 
 
 def glossary_frame(doc: Document) -> pd.DataFrame:
+    import pandas as pd  # noqa: PLC0415 - see rules_frame
+
     return pd.DataFrame([{"term": g.term, "definition": g.definition, "refs": " ".join(g.refs)} for g in doc.glossary],
                         columns=["term", "definition", "refs"])
 

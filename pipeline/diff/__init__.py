@@ -4,13 +4,20 @@
 changes; ``EditionArchive`` follows rules through a folder of editions (``history``).
 """
 
-from . import history
-from .classify import Cascade, Change, DiffResult, diff_documents, stale_references
+from __future__ import annotations
+
+import importlib
 
 __all__ = ["Cascade", "Change", "DiffResult", "diff_documents", "stale_references", "EditionArchive", "Lineage"]
 
+# Imported on first use: the matcher pulls in numpy, rapidfuzz and the cross-reference graph
+# (networkx), which a warm history query, served from the cache, never needs.
+_HOME = {"Cascade": "classify", "Change": "classify", "DiffResult": "classify", "diff_documents": "classify",
+         "stale_references": "classify", "EditionArchive": "history", "Lineage": "history"}
 
-def __getattr__(name):  # the archive pulls in more; import it on first use
-    if name in ("EditionArchive", "Lineage"):
-        return getattr(history, name)
-    raise AttributeError(name)
+
+def __getattr__(name):
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(name)
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)

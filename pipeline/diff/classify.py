@@ -17,15 +17,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from difflib import SequenceMatcher
+from pathlib import Path
 
 from rapidfuzz import fuzz
 
 from ..errors import InputError
+from ..io import cache_root, read_cache_json, write_json
 from ..model import Document, GlossaryEntry, Rule
 from ..rulenum import RULE, RuleNumber, sort_ids
 from ..serialize import to_data
 from ..xref import extract_from_text, resolve
-from .match import Item, LEFTOVER_THRESHOLD, match_items
+from .cache import cache_key, content_key
+from .match import LEFTOVER_THRESHOLD, Matching, match_items
+from .match import document_items as _items
 from .text import mask_refs, normalize, ref_tokens, remap_refs
 from .worddiff import word_diff
 
@@ -163,10 +167,6 @@ def _suffix(rule: Rule) -> str:
     return rule.id
 
 
-def _items(doc: Document) -> list[Item]:
-    return [Item(r.id, mask_refs(normalize(r.text)), r.level == "rule", r.parent, _suffix(r)) for r in doc.rules]
-
-
 def _section(rule_id: str | None) -> int | None:
     n = RuleNumber.try_parse(rule_id) if rule_id else None
     return n.section if n else None
@@ -201,22 +201,66 @@ def _step(a: str, b: str) -> int | None:
     return nb.rule - na.rule
 
 
+# -- the cache ----------------------------------------------------------------------------
+# Matching two editions and counting their plain line diff are the fixed costs of every
+# diff; both depend only on the two documents' rules (and glossaries), so they are kept on
+# disk under a hash of that content and the matcher's code: a second diff of the same pair
+# (a release check run again, the build, history) reads a few kilobytes instead.
+
+#: ``cache`` arguments: None for the default folder (:func:`pipeline.io.cache_root`, the one
+#: history uses), a folder, or False for no disk cache.
+CacheArg = "str | Path | None | bool"
+
+
+def _cached(old: Document, new: Document, cache: CacheArg) -> tuple[Path | None, dict]:
+    if cache is False:
+        return None, {}
+    base = cache_root() if cache is None or cache is True else Path(cache)
+    path = base / f"diff-{cache_key()}" / "documents" / f"{content_key(old)}-{content_key(new)}.json"
+    entry = read_cache_json(path)
+    return path, entry if isinstance(entry, dict) else {}
+
+
+def _store(path: Path | None, entry: dict) -> None:
+    if path is None:
+        return
+    try:
+        write_json(path, entry)
+    except OSError:
+        pass  # a read-only cache: the diff is still right, only not faster next time
+
+
+def _matching(old: Document, new: Document, cache: CacheArg = None) -> Matching:
+    """The rule matching of ``old`` and ``new``, from the disk cache when this pair was seen."""
+    path, entry = _cached(old, new, cache)
+    got = entry.get("match")
+    if got is not None:
+        m = Matching()
+        for i, j, score, how in got:
+            m.pairs[i], m.score[i], m.how[i] = j, score, how
+        return m
+    m = match_items(_items(old), _items(new))
+    if path is not None:  # history (cache=False) keeps its own pair maps
+        entry["match"] = [[i, j, None if m.score.get(i) is None else float(m.score[i]), m.how.get(i)]
+                          for i, j in m.pairs.items()]
+        _store(path, entry)
+    return m
+
+
 # -- the parts ----------------------------------------------------------------------------
 
-def match_rules(old: Document, new: Document) -> dict[str, str]:
+def match_rules(old: Document, new: Document, cache: CacheArg = None) -> dict[str, str]:
     """Only the rule matching: old number -> new number for every matched rule."""
-    oi, ni = _items(old), _items(new)
-    m = match_items(oi, ni)
-    return {oi[i].id: ni[j].id for i, j in sorted(m.pairs.items())}
+    m = _matching(old, new, cache)
+    return {old.rules[i].id: new.rules[j].id for i, j in sorted(m.pairs.items())}
 
 
-def _rule_changes(old: Document, new: Document, words: bool = True):
-    oi, ni = _items(old), _items(new)
-    m = match_items(oi, ni)
-    pairs = {oi[i].id: ni[j].id for i, j in sorted(m.pairs.items())}
+def _rule_changes(old: Document, new: Document, words: bool = True, cache: CacheArg = None):
+    m = _matching(old, new, cache)
+    pairs = {old.rules[i].id: new.rules[j].id for i, j in sorted(m.pairs.items())}
     full_map: dict[str, str | None] = dict(pairs)
-    for it in oi:
-        full_map.setdefault(it.id, None)
+    for r in old.rules:
+        full_map.setdefault(r.id, None)
     changes: list[Change] = []
     new_matched = set(m.pairs.values())
     for i, r in enumerate(old.rules):
@@ -472,8 +516,17 @@ def stale_references(old: Document, new: Document, pairs: dict, renumbering: dic
     return out
 
 
-def _line_diff(old: Document, new: Document) -> dict:
-    """What a plain line diff of the two texts reports, for contrast."""
+def _line_diff(old: Document, new: Document, cache: CacheArg = None) -> dict:
+    """What a plain line diff of the two texts reports, for contrast (cached with the match)."""
+    path, entry = _cached(old, new, cache)
+    if isinstance(entry.get("line_diff"), dict):
+        return entry["line_diff"]
+    entry["line_diff"] = out = _count_line_diff(old, new)
+    _store(path, entry)
+    return out
+
+
+def _count_line_diff(old: Document, new: Document) -> dict:
     def lines(doc):
         out = []
         for r in doc.rules:
@@ -513,19 +566,21 @@ def _check_related(old: Document, new: Document, pairs: dict) -> None:
 
 
 def diff_documents(old: Document, new: Document, line_diff: bool = True, word_diffs: bool = True,
-                   references: bool = True) -> DiffResult:
+                   references: bool = True, cache: CacheArg = None) -> DiffResult:
     """Everything that changed from ``old`` to ``new`` (two editions in one language).
 
     ``line_diff=False`` skips the plain line-diff count of the summary and
     ``word_diffs=False`` the word-level diffs of rule texts, ``references=False`` the scan
-    for stale citations (the archive needs none of them).
+    for stale citations (the archive needs none of them).  The rule matching and the
+    line-diff count are read from the disk cache when this pair of texts was diffed before
+    (``cache``: None for the default folder, a folder, or False for none).
     """
     _check(old, "old")
     _check(new, "new")
     if old.meta.language != new.meta.language:
         raise InputError(f"cannot diff a {old.meta.language} text with a {new.meta.language} text "
                          "(editions must be in one language)", new.meta.source_file)
-    pairs, full_map, changes = _rule_changes(old, new, word_diffs)
+    pairs, full_map, changes = _rule_changes(old, new, word_diffs, cache)
     _check_related(old, new, pairs)
     renumbering = {o: n for o, n in full_map.items() if n != o}
     changes += _example_changes(old, new, pairs, full_map)
@@ -537,7 +592,7 @@ def diff_documents(old: Document, new: Document, line_diff: bool = True, word_di
     res.section_titles = {s.number: s.title for s in old.sections} | {s.number: s.title for s in new.sections}
     if references:
         res.stale_references = stale_references(old, new, pairs, renumbering)
-    res.summary = _summary(res, old, new, line_diff)
+    res.summary = _summary(res, old, new, line_diff, cache)
     return res
 
 
@@ -552,7 +607,7 @@ def _sorted(changes: list[Change], old: Document, new: Document) -> list[Change]
     return sorted(changes, key=key)
 
 
-def _summary(res: DiffResult, old: Document, new: Document, line_diff: bool) -> dict:
+def _summary(res: DiffResult, old: Document, new: Document, line_diff: bool, cache: CacheArg = None) -> dict:
     by_kind = {k: 0 for k in KINDS}
     by_part: dict[str, dict[str, int]] = {p: {k: 0 for k in KINDS} for p in PARTS}
     for c in res.changes:
@@ -577,5 +632,5 @@ def _summary(res: DiffResult, old: Document, new: Document, line_diff: bool) -> 
         "stale_references": len(res.stale_references),
     }
     if line_diff:
-        out["line_diff"] = _line_diff(old, new)
+        out["line_diff"] = _line_diff(old, new, cache)
     return out

@@ -22,14 +22,19 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 from rapidfuzz import fuzz, process
 
 from ..seq import longest_increasing
+from .cache import MATCHER_VERSION  # noqa: F401 - re-exported: the version lives with the cache keys
+from .text import mask_refs, normalize
 
-#: Bump when matching changes: cached archive matches are keyed by it.
-MATCHER_VERSION = "m6"
+if TYPE_CHECKING:
+    from ..model import Document
+
 #: Minimum adjusted score (0-100) for a pair inside a gap or a family.
 GAP_THRESHOLD = 55.0
 #: Minimum plain ``ratio`` for any pair whatever its structural evidence: two unrelated
@@ -83,18 +88,24 @@ class _Matcher:
 
     # -- 1. anchors -------------------------------------------------------------------
     def anchors(self) -> None:
-        for i, it in enumerate(self.old):
-            j = self.new_index.get(it.id)
-            if j is not None and self.new[j].key == it.key:
-                self.pair(i, j, 100.0, "anchor")
-        old_c = Counter(it.key for i, it in enumerate(self.old) if self.free_old(i))
-        new_c = Counter(it.key for j, it in enumerate(self.new) if self.free_new(j))
-        new_at = {it.key: j for j, it in enumerate(self.new) if self.free_new(j) and new_c[it.key] == 1}
-        for i, it in enumerate(self.old):
-            if self.free_old(i) and old_c[it.key] == 1 and it.key in new_at:
+        # The bookkeeping of pair() inlined: this runs for every rule of both editions.
+        old, new = self.old, self.new
+        pairs, score, how, taken = self.m.pairs, self.m.score, self.m.how, self.new_taken
+        new_index = self.new_index
+        for i, it in enumerate(old):
+            j = new_index.get(it.id)
+            if j is not None and new[j].key == it.key:
+                pairs[i], score[i], how[i] = j, 100.0, "anchor"
+                taken.add(j)
+        old_c = Counter(it.key for i, it in enumerate(old) if i not in pairs)
+        new_c = Counter(it.key for j, it in enumerate(new) if j not in taken)
+        new_at = {it.key: j for j, it in enumerate(new) if j not in taken and new_c[it.key] == 1}
+        for i, it in enumerate(old):
+            if i not in pairs and old_c[it.key] == 1 and it.key in new_at:
                 j = new_at[it.key]
-                if self.new[j].heading == it.heading:
-                    self.pair(i, j, 100.0, "anchor")
+                if new[j].heading == it.heading:
+                    pairs[i], score[i], how[i] = j, 100.0, "anchor"
+                    taken.add(j)
 
     # -- scoring ------------------------------------------------------------------------
     def _structural(self, i: int, j: int, one_to_one: bool) -> float:
@@ -185,21 +196,32 @@ class _Matcher:
                 self.align(list(range(i0 + 1, i1)), list(range(j0 + 1, j1)), "gap")
 
     def families(self) -> None:
+        # Only rules still free can be aligned, and a family's align pairs only its own
+        # children: so the children lists are built from the free rules alone, and only
+        # the parents that have some are visited (in document order, as before).
         old_kids: dict[str, list[int]] = defaultdict(list)
         new_kids: dict[str, list[int]] = defaultdict(list)
+        pairs = self.m.pairs
         for i, it in enumerate(self.old):
-            if it.parent:
+            if it.parent and i not in pairs:
                 old_kids[it.parent].append(i)
+        if not old_kids:
+            return
+        taken = self.new_taken
         for j, it in enumerate(self.new):
-            if it.parent:
+            if it.parent and j not in taken:
                 new_kids[it.parent].append(j)
-        for i in range(len(self.old)):  # parents come before their children
-            j = self.m.pairs.get(i)
+        if not new_kids:
+            return
+        for i in [i for i, it in enumerate(self.old) if it.id in old_kids]:  # parents come before their children
+            j = pairs.get(i)
             if j is None:
                 continue
-            ok_ = [k for k in old_kids.get(self.old[i].id, ()) if self.free_old(k)]
-            nk = [k for k in new_kids.get(self.new[j].id, ()) if self.free_new(k)]
-            if ok_ and nk:
+            nk = [k for k in new_kids.get(self.new[j].id, ()) if k not in taken]
+            if not nk:
+                continue
+            ok_ = [k for k in old_kids[self.old[i].id] if k not in pairs]
+            if ok_:
                 self.align(ok_, nk, "family")
 
     # -- 4. leftovers -------------------------------------------------------------------
@@ -225,6 +247,29 @@ class _Matcher:
         self.leftovers()
         self.families()
         return self.m
+
+
+def document_items(doc: Document) -> list[Item]:
+    """The matcher's view of a document's rules."""
+    return [_item(r.id, r.text, r.level == "rule", r.parent) for r in doc.rules]
+
+
+@lru_cache(maxsize=1 << 16)
+def _item(rule_id: str, text: str, heading: bool, parent: str | None) -> Item:
+    # Consecutive editions share nearly all their rules: history matches 109 pairs, and
+    # each edition's items were built twice (as the new side, then the old) from scratch.
+    # Items are immutable, so one made for an unchanged rule is simply handed out again.
+    suffix = rule_id[len(parent):].lstrip(".") if parent and rule_id.startswith(parent) else rule_id
+    return Item(rule_id, mask_refs(normalize(text)), heading, parent, suffix)
+
+
+def match_pairs(old: Document, new: Document, old_items: list[Item] | None = None,
+                new_items: list[Item] | None = None) -> dict[str, str]:
+    """Old number -> new number for every rule of document ``old`` matched in ``new``
+    (``old_items``/``new_items``: their :func:`document_items` when the caller has them)."""
+    m = match_items(old_items if old_items is not None else document_items(old),
+                    new_items if new_items is not None else document_items(new))
+    return {old.rules[i].id: new.rules[j].id for i, j in sorted(m.pairs.items())}
 
 
 def match_items(old: list[Item], new: list[Item]) -> Matching:

@@ -12,6 +12,7 @@ chosen code page but a letter in CP437 are decoded as CP437 and reported.
 from __future__ import annotations
 
 import codecs
+import io
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -68,21 +69,32 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 
 
-def _cost(text: str) -> tuple[float, int]:
-    total, n = 0.0, 0
-    for m in _NON_ASCII.finditer(text):
-        n += 1
+# Typography costs nothing (except a no-break space, which depends on its neighbours): only
+# the other non-ASCII characters need _char_cost.
+_PRICED = re.compile("[^\x00-\x7f" + "".join(sorted(_TYPOGRAPHY - {"\u00a0"})) + "]")
+
+
+def _cost(text: str, limit: float = float("inf")) -> tuple[float, int]:
+    """Implausibility of ``text`` and its number of non-ASCII characters.  Stops early (the
+    count then unknown, -1) once the cost reaches ``limit``: that reading has already lost."""
+    total = 0.0
+    for m in _PRICED.finditer(text):
         total += _char_cost(text, m.start())
-    return total, n
+        if total >= limit:
+            return total, -1
+    return total, len(_NON_ASCII.findall(text))
 
 
 def _line_endings(text: str) -> tuple[str, str]:
     crlf = text.count("\r\n")
     cr = text.count("\r") - crlf
     lf = text.count("\n") - crlf
+    return text.replace("\r\n", "\n").replace("\r", "\n"), _endings_label(crlf, lf, cr)
+
+
+def _endings_label(crlf: int, lf: int, cr: int) -> str:
     kinds = [k for k, n in (("crlf", crlf), ("lf", lf), ("cr", cr)) if n]
-    label = kinds[0] if len(kinds) == 1 else ("none" if not kinds else "mixed:" + "+".join(kinds))
-    return text.replace("\r\n", "\n").replace("\r", "\n"), label
+    return kinds[0] if len(kinds) == 1 else ("none" if not kinds else "mixed:" + "+".join(kinds))
 
 
 def _check_controls(text: str, path) -> None:
@@ -98,7 +110,7 @@ def _decode_single_byte(data: bytes, path) -> tuple[str, str, list[str]]:
             text = data.decode(enc)
         except UnicodeDecodeError:
             continue
-        cost, n = _cost(text)
+        cost, n = _cost(text, best[0] if best is not None else float("inf"))
         if best is None or cost < best[0]:
             best = (cost, n, enc, text)
     assert best is not None  # cp437 and mac_roman decode any byte
@@ -153,6 +165,13 @@ def decode_bytes(data: bytes, path=None) -> Decoded:
     else:
         enc, body = _sniff_bomless(data, path), data
 
+    if enc in ("utf-8-sig", "bytes"):
+        fast = _decode_utf8(body, path)
+        if fast is not None:
+            text, endings = fast
+            if enc == "bytes":
+                enc = "ascii" if body.isascii() else "utf-8"
+            return Decoded(text=text, encoding=enc, line_endings=endings, notes=notes)
     if enc in ("utf-16-le", "utf-16-be", "utf-32"):
         if enc.startswith("utf-16") and len(body) % 2:
             raise InputError("truncated: UTF-16 text ends in the middle of a character", path)
@@ -162,10 +181,11 @@ def decode_bytes(data: bytes, path=None) -> Decoded:
             raise InputError(f"invalid {enc} data at byte {e.start}", path) from None
         text = text.lstrip("\ufeff")
     elif enc == "utf-8-sig":
+        # Not valid UTF-8 (the fast path failed): bad bytes after the BOM are Windows-1252.
         text = body.decode("utf-8", errors="crpipe-cp1252")
         if "\udcff" in text:  # never produced; guard for the handler below
             raise InputError("undecodable bytes", path)
-        if body and not _valid_utf8(body):
+        if body:
             notes.append("invalid UTF-8 bytes after the BOM were read as Windows-1252")
     else:
         try:
@@ -181,12 +201,28 @@ def decode_bytes(data: bytes, path=None) -> Decoded:
     return Decoded(text=text, encoding=enc, line_endings=endings, notes=notes)
 
 
-def _valid_utf8(b: bytes) -> bool:
+#: The control characters ``_CONTROL`` counts, as bytes (ASCII) and as UTF-8 (C1: U+0080-U+009F).
+_ASCII_CONTROL_BYTES = bytes(range(0x00, 0x09)) + bytes(range(0x0e, 0x20)) + b"\x7f"
+_C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
+
+
+def _decode_utf8(body: bytes, path) -> tuple[str, str] | None:
+    """Valid UTF-8 in one pass: decoded with its line endings made ``\\n`` by the C newline
+    decoder (which also reports the kinds it saw), control characters counted on the bytes.
+    None when ``body`` is not valid UTF-8 (the caller's slower paths take it)."""
+    reader = io.TextIOWrapper(io.BytesIO(body), encoding="utf-8", errors="strict", newline=None)
     try:
-        b.decode("utf-8")
-        return True
+        text = reader.read()
     except UnicodeDecodeError:
-        return False
+        return None  # not UTF-8, or truncated: the slower paths tell which
+    seen = reader.newlines
+    seen = (seen,) if isinstance(seen, str) else (seen or ())
+    bad = len(body) - len(body.translate(None, _ASCII_CONTROL_BYTES))
+    if not body.isascii():
+        bad += len(_C1_UTF8.findall(body))
+    if b"\x00" in body or (bad > 3 and bad > (len(text) + body.count(b"\r\n")) // 200):
+        raise InputError("binary data, not a text document (control characters found)", path)
+    return text, _endings_label("\r\n" in seen, "\n" in seen, "\r" in seen)
 
 
 def _sniff_bomless(data: bytes, path) -> str:

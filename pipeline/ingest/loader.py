@@ -28,10 +28,7 @@ from ..segment.paste import segment_text
 from ..segment.webcard import segment_card
 from .decode import decode_bytes
 from .detect import FORMATS, detect
-from .docx import read_docx
-from .html import read_html
 from .language import detect_language
-from .pdf import read_pdf
 
 #: The default limit (``$CRPIPE_MAX_INPUT_MB`` is read at each call of :func:`read_bounded`).
 MAX_INPUT_BYTES = DEFAULT_MAX_INPUT_MB << 20
@@ -39,10 +36,29 @@ MAX_INPUT_BYTES = DEFAULT_MAX_INPUT_MB << 20
 
 #: Format filters that turn the bytes into the model themselves: ``(data, path, lang) -> Document``.
 #: The text formats (``txt``, ``webcard``, ``paste``) are decoded here and segmented in :func:`_from_text`.
+#: Each is imported when first used: lxml and the PDF reader cost more than parsing a TXT edition.
+def _read_pdf(data: bytes, p: Path, lang: str | None) -> Document:
+    from .pdf import read_pdf  # noqa: PLC0415 - lazy (CLI start-up time)
+
+    return read_pdf(data, p)
+
+
+def _read_docx(data: bytes, p: Path, lang: str | None) -> Document:
+    from .docx import read_docx  # noqa: PLC0415 - lazy (lxml)
+
+    return read_docx(data, p)
+
+
+def _read_html(data: bytes, p: Path, lang: str | None) -> Document:
+    from .html import read_html  # noqa: PLC0415 - lazy (lxml)
+
+    return read_html(data, p, lang)
+
+
 READERS: dict[str, Callable[[bytes, Path, str | None], Document]] = {
-    "pdf": lambda data, p, lang: read_pdf(data, p),
-    "docx": lambda data, p, lang: read_docx(data, p),
-    "html": read_html,
+    "pdf": _read_pdf,
+    "docx": _read_docx,
+    "html": _read_html,
 }
 
 

@@ -10,8 +10,10 @@ not guaranteed, so rule starts are found per line, never per blank-separated blo
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import re
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -20,7 +22,7 @@ from ..ingest.decode import Decoded, decode_bytes
 from ..io import read_bounded
 from ..model import DocKind, Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
 from ..profiles import EN
-from ..rulenum import RuleNumber
+from ..rulenum import Level, RuleNumber
 from ..text import REF_TOKEN, RULE, SUB
 from .paragraphs import join_lines
 
@@ -37,9 +39,35 @@ DATE_RE = re.compile(EN.effective_date_patterns[0])
 FILE_DATE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})")
 
 
-def _number(m: re.Match) -> RuleNumber:
-    s = m.group("s")
-    return RuleNumber(int(m.group("r")), int(s) if s is not None else None, m.group("l"))
+#: Every line that can begin a paragraph of the body, in one pattern (the three above, as
+#: alternatives: at most one can match a line), for one scan of the whole body.
+START = re.compile(
+    rf"^(?:(?P<lead>[ \t]*)(?P<num>(?P<r>{RULE})(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
+    r"(?P<head>\.?[ \t]+|\.(?=[A-Z“\"(]))(?P<text>\S.*)?"
+    r"|(?P<snum>[1-9])\.(?P<shead>[ \t]+)(?P<stext>\S.*?)"
+    r"|(?P<elead>[ \t]*)(?P<marker>(?:"
+    + "|".join(re.escape(m) for m in sorted(EN.example_markers, key=len, reverse=True))
+    + r"):)(?P<etext>.*))$", re.M)
+RULE_LEVEL, SUBRULE_LEVEL, LETTERED_LEVEL = Level.RULE, Level.SUBRULE, Level.LETTERED
+
+
+#: A glossary entry: a run of non-blank lines (a blank line is empty or whitespace only,
+#: as ``str.strip`` sees it: regex ``\s`` is the same set of characters).
+GLOSSARY_BLOCK = re.compile(r"^[^\n]*\S[^\n]*(?:\n[^\n]*\S[^\n]*)*", re.M)
+
+
+def _ref_key(ref: str) -> tuple[int, int, int]:
+    """``RuleNumber.parse(ref).sort_key()`` for a REF_TOKEN match, without building the number."""
+    r, _, rest = ref.partition(".")
+    if not rest:
+        return (int(r), -1, -1)
+    if rest[-1].isdigit():
+        return (int(r), int(rest), -1)
+    return (int(r), int(rest[:-1]), ord(rest[-1]))
+
+
+def _num(r: str, s: str | None, letter: str | None) -> RuleNumber:
+    return RuleNumber(int(r), int(s) if s is not None else None, letter)
 
 
 _TYPO_TAIL = re.compile(rf"^({SUB})([a-z])?[ \t]+(?=\S)")
@@ -62,6 +90,12 @@ def _iso(date_text: str) -> str:
     return datetime.strptime(date_text, "%B %d, %Y").date().isoformat()
 
 
+def effective_date(text: str) -> str | None:
+    """The ISO effective date a CR text states ("These rules are effective as of …"), or None."""
+    m = DATE_RE.search(text)
+    return _iso(m.group("date")) if m else None
+
+
 def looks_official(text: str) -> bool:
     """True for a full official-layout CR text: a title, a Contents list and rule lines."""
     head = text[:6000]
@@ -71,7 +105,8 @@ def looks_official(text: str) -> bool:
 def parse_file(path: str | Path) -> Document:
     p = Path(path)
     data = read_bounded(p)
-    return parse_text(decode_bytes(data, p), source=p, data=data)
+    with _collector_paused():
+        return parse_text(decode_bytes(data, p), source=p, data=data)
 
 
 def parse_text(dec: Decoded | str, source: Path | None = None, data: bytes | None = None) -> Document:
@@ -88,8 +123,24 @@ def parse_text(dec: Decoded | str, source: Path | None = None, data: bytes | Non
     doc = Document(meta=meta)
     for note in dec.notes:
         doc.findings.append(Finding("encoding", note, "info"))
-    _Parser(doc, text).run()
+    with _collector_paused():
+        _Parser(doc, text).run()
     return doc
+
+
+@contextmanager
+def _collector_paused():
+    """Pause Python's cycle collector while a model is built: the parser makes tens of
+    thousands of containers and no reference cycle, and each collection the allocations
+    trigger scans every object alive -- with the archive's editions held in memory (history,
+    the editions step, the benchmarks) that was half the time of parsing them."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 class _Parser:
@@ -146,7 +197,7 @@ class _Parser:
         L = self.lines
         # The Contents list repeats the first section heading; the body starts at its second
         # occurrence (the first one that is followed by a rule "100.").
-        firsts = [i for i in range(contents + 1, len(L)) if SECTION_LINE.match(L[i]) and L[i].startswith("1.")]
+        firsts = (i for i in range(contents + 1, len(L)) if L[i].startswith("1.") and SECTION_LINE.match(L[i]))
         for i in firsts:
             nxt = next((j for j in range(i + 1, min(i + 6, len(L))) if L[j].strip()), None)
             if nxt is not None and RULE_LINE.match(L[nxt]) and L[nxt].startswith("100"):
@@ -188,163 +239,238 @@ class _Parser:
         return cont > 0.15 * max(1, sum(1 for i in range(a, b) if L[i].strip()))
 
     # -- body --------------------------------------------------------------------
+    def _offset(self, i: int) -> int:
+        """Character offset of line ``i`` in the text (``len(text) + 1`` past the last line)."""
+        return sum(map(len, self.lines[:i])) + i
+
     def _body(self, a: int, b: int) -> None:
-        L = self.lines
+        # One scan of the body text: START finds every line that can begin a paragraph (a
+        # rule, a section heading, an example); the text between two such lines is blank
+        # lines (the usual case, handled without splitting) or continuation lines (rare,
+        # handled line by line).  Rule numbers stay text: ids, levels and parents come
+        # from the match, and a RuleNumber is built only where the numbering is in doubt.
+        text = self.text
         doc = self.doc
+        rules = doc.rules
+        wrapped = self.wrapped
+        find = self.find
+        start_pos = self._offset(a)
+        end_pos = self._offset(b) - 1 if b < len(self.lines) else len(text)
         order = 0
         cur_section: int | None = None
         cur_rule: Rule | None = None
         para: list | None = None  # [target, lines, before, head]
         gap: list[str] = []
-        last: RuleNumber | None = None
+        last: tuple | None = None  # (rule, sub, letter) text of the last rule's number
+        i = a  # line index of the cursor
+        cur = start_pos  # offset of the cursor line
 
         def close():
-            nonlocal para
-            if para is not None:
-                target, lines, before, head = para
-                text, breaks, tail = join_lines(lines, self.wrapped)
-                target.layout = Layout(before=before, head=head, breaks=breaks, tail=tail)
-                if isinstance(target, Section):
-                    target.title = text
-                else:
-                    target.text = text
-            para = None
-
-        for i in range(a, b):
-            line = L[i]
-            if not line.strip():
-                gap.append(line)
-                continue
-            if i == a:
-                before = ""
-            elif not gap:
-                before = "\n"
-            elif len(gap) == 1 and not gap[0]:
-                before = "\n\n"  # the usual single blank line
+            # Only a paragraph that grew past its first line: one-line paragraphs (nearly
+            # all) got their text and layout when they started.
+            target, lines, before, head = para
+            text_, breaks, tail = join_lines(lines, wrapped)
+            target.layout = Layout(before, head, breaks, tail)
+            if type(target) is Section:
+                target.title = text_
             else:
-                before = "\n" + "\n".join(gap) + "\n"
-            prev_blank = bool(gap) or i == a
-            pending_gap, gap = gap, []
+                target.text = text_
 
-            c0 = line[0]
-            m = RULE_LINE.match(line) if c0.isdigit() or c0 in " \t" else None
-            num = _number(m) if m else None
-            if num is not None and self._is_rule_start(m, num, prev_blank, last, para):
-                close()
-                lead, numtxt, mhead, head_text = m.group("lead", "num", "head", "text")
-                head_text = head_text or ""
-                fixed = _split_number_typo(num, head_text, last) if num.sub is None else None
-                if fixed is not None:
-                    # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
-                    # the number 606.8b.  Read it as the subrule the numbering calls for.
-                    num, rest = fixed
-                    split = len(head_text) - len(rest)
-                    self.find.append(Finding("malformed-number", f"'{numtxt}{mhead}{head_text[:split].strip()}' "
-                                             f"read as {num}", "warning", rule=str(num), line=i + 1))
-                    m_head = lead + numtxt + mhead + head_text[:split]
-                    head_text = rest
-                else:
-                    m_head = lead + numtxt + mhead
-                order += 1
-                level = num.level
-                rule = Rule(id=str(num), text="", section=num.section, level=level,
-                            order=order, line=i + 1, num=num)
-                if level != "rule":
-                    rule.parent = str(num.parent())
-                doc.rules.append(rule)
-                cur_rule, last = rule, num
-                para = [rule, [head_text], before, m_head]
-                continue
-            ms = SECTION_LINE.match(line) if c0.isdigit() else None
-            if ms and self._is_section_start(ms, prev_blank, cur_section):
-                close()
-                order += 1
-                sec = Section(int(ms.group("num")), "", order, i + 1)
-                doc.sections.append(sec)
-                cur_section = sec.number
-                para = [sec, [ms.group("text")], before, f"{ms.group('num')}.{ms.group('head')}"]
-                continue
-            me = EXAMPLE_LINE.match(line) if c0 in "E \t" else None
-            if me and cur_rule is not None:
-                close()
-                ex = Example("", i + 1)
-                cur_rule.examples.append(ex)
-                para = [ex, [me.group("marker") + me.group("text")], before, me.group("lead")]
-                continue
+        def before_of(i: int) -> str:
+            if i == a:
+                return ""
+            if not gap:
+                return "\n"
+            if len(gap) == 1 and not gap[0]:
+                return "\n\n"  # the usual single blank line
+            return "\n" + "\n".join(gap) + "\n"
+
+        def other(line: str, i: int, prev_blank: bool, pending_gap: list[str]) -> None:
+            # A non-blank line that starts nothing: it continues the open paragraph.
             if para is not None:
-                if not prev_blank and not self.wrapped and not line[:1].isspace():
+                if not prev_blank and not wrapped and not line[:1].isspace():
                     # One paragraph per line in these editions: an unindented line that is
                     # neither a rule nor an example is stray text (2021-11-15 has a lone "f").
                     owner = cur_rule.id if cur_rule else None
-                    self.find.append(Finding("stray-line", f"line without a rule number kept with {owner}: "
-                                             f"{line.strip()[:60]!r}", "warning", rule=owner, line=i + 1))
+                    find.append(Finding("stray-line", f"line without a rule number kept with {owner}: "
+                                        f"{line.strip()[:60]!r}", "warning", rule=owner, line=i + 1))
                 if prev_blank:
                     # An unnumbered paragraph after a blank line: older editions have a few
                     # multi-paragraph rules; keep it with the paragraph above, and say so.
                     owner = cur_rule.id if cur_rule else None
-                    self.find.append(Finding("unnumbered-paragraph", f"paragraph without a rule number kept with "
-                                             f"{owner}: {line.strip()[:60]!r}", "warning", rule=owner, line=i + 1))
+                    find.append(Finding("unnumbered-paragraph", f"paragraph without a rule number kept with "
+                                        f"{owner}: {line.strip()[:60]!r}", "warning", rule=owner, line=i + 1))
                     para[1].extend(pending_gap)
                 para[1].append(line)
+                return
+            find.append(Finding("unassigned-line", f"line belongs to no rule: {line.strip()[:60]!r}",
+                                "error", line=i + 1))
+
+        def between(seg: str, i: int) -> int:
+            # The lines before the next paragraph start: blank ones go to the gap, others
+            # continue the open paragraph.  Returns the next line index.
+            nonlocal gap
+            if seg == "\n":
+                gap.append("")
+                return i + 1
+            for line in seg[:-1].split("\n"):
+                if not line.strip():
+                    gap.append(line)
+                elif not gap and i != a and para is not None and (wrapped or line[:1].isspace()):
+                    para[1].append(line)  # a wrapped or indented continuation: the usual case
+                else:
+                    prev_blank = bool(gap) or i == a
+                    pending, gap = gap, []
+                    other(line, i, prev_blank, pending)
+                i += 1
+            return i
+
+        for m in START.finditer(text, start_pos, end_pos):
+            ms = m.start()
+            if ms != cur:
+                if ms - cur == 1:  # one empty line: the usual separator
+                    gap.append("")
+                    i += 1
+                else:
+                    i = between(text[cur:ms], i)
+            cur = m.end() + 1
+            prev_blank = bool(gap) or i == a
+            lead, numtxt, r, s, letter, mhead, head_text, snum, shead, stext, elead, marker, etext = m.groups()
+            if r is not None:
+                if prev_blank or para is None or not wrapped or self._continues(r, s, letter, last):
+                    if i == a:
+                        before = ""
+                    elif not gap:
+                        before = "\n"
+                    elif len(gap) == 1 and not gap[0]:
+                        before = "\n\n"
+                    else:
+                        before = before_of(i)
+                    gap = []
+                    if para is not None and len(para[1]) > 1:
+                        close()
+                    if head_text is None:
+                        head_text = ""
+                    m_head = lead + numtxt + mhead
+                    if s is None and last is not None:
+                        fixed = _split_number_typo(_num(r, s, letter), head_text, _num(*last))
+                        if fixed is not None:
+                            # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
+                            # the number 606.8b.  Read it as the subrule the numbering calls for.
+                            num, rest = fixed
+                            split = len(head_text) - len(rest)
+                            find.append(Finding("malformed-number", f"'{numtxt}{mhead}{head_text[:split].strip()}' "
+                                                f"read as {num}", "warning", rule=str(num), line=i + 1))
+                            m_head += head_text[:split]
+                            head_text = rest
+                            s, letter = str(num.sub), num.letter
+                    order += 1
+                    body = head_text.rstrip()
+                    lay = (before, m_head, head_text[len(body):])  # made a Layout when read (model._LazyLayout)
+                    # Rule's fields given by position: keyword arguments cost more than the
+                    # rest of building the rule (id, text, examples, parent, children, section,
+                    # level, order, line, inferred_number, layout).
+                    if s is None:
+                        rid = r if r.isascii() else str(int(r))
+                        rule = Rule(rid, body, [], None, [], ord(r[0]) - 48, RULE_LEVEL, order, i + 1, False, lay)
+                    else:
+                        base = f"{r}.{s}" if (r + s).isascii() and (len(s) == 1 or s[0] != "0") \
+                            else f"{int(r)}.{int(s)}"
+                        if letter is None:
+                            rule = Rule(base, body, [], base[:base.index(".")], [], ord(r[0]) - 48,
+                                        SUBRULE_LEVEL, order, i + 1, False, lay)
+                        else:
+                            rule = Rule(base + letter, body, [], base, [], ord(r[0]) - 48, LETTERED_LEVEL,
+                                        order, i + 1, False, lay)
+                    rules.append(rule)
+                    cur_rule, last = rule, (r, s, letter)
+                    para = [rule, [head_text], before, m_head]
+                    i += 1
+                    continue
+            elif snum is not None:
+                n = ord(snum) - 48
+                if prev_blank and n == (1 if cur_section is None else cur_section + 1):
+                    before = before_of(i)
+                    gap = []
+                    if para is not None and len(para[1]) > 1:
+                        close()
+                    order += 1
+                    body = stext.rstrip()
+                    sec = Section(n, body, order, i + 1, (before, f"{snum}.{shead}", stext[len(body):]))
+                    doc.sections.append(sec)
+                    cur_section = n
+                    para = [sec, [stext], before, f"{snum}.{shead}"]
+                    i += 1
+                    continue
+            elif cur_rule is not None:  # an example
+                before = before_of(i)
+                gap = []
+                if para is not None and len(para[1]) > 1:
+                    close()
+                first = marker + etext
+                body = first.rstrip()
+                ex = Example(body, i + 1, (before, elead, first[len(body):]))
+                cur_rule.examples.append(ex)
+                para = [ex, [first], before, elead]
+                i += 1
                 continue
-            self.find.append(Finding("unassigned-line", f"line belongs to no rule: {line.strip()[:60]!r}",
-                                     "error", line=i + 1))
-        close()
+            # A line shaped like a start that the numbering rejects: a continuation.
+            pending, gap = gap, []
+            other(m.group(0), i, prev_blank, pending)
+            i += 1
+        if cur <= end_pos:
+            between(text[cur:end_pos] + "\n", i)
+        if para is not None and len(para[1]) > 1:
+            close()
         self._trailing_gap = gap
-        index = {r.id: r for r in doc.rules}
-        for r in doc.rules:
+        index = {r.id: r for r in rules}
+        for r in rules:
             if r.parent and r.parent in index:
                 index[r.parent].children.append(r.id)
 
-    def _is_rule_start(self, m: re.Match, num: RuleNumber, prev_blank: bool, last: RuleNumber | None, para) -> bool:
-        if prev_blank or para is None:
-            return True
-        if not self.wrapped:
-            return True
+    def _continues(self, r: str, s: str | None, letter: str | None, last: tuple | None) -> bool:
         # Hard-wrapped text: a wrapped line can begin with a number ("…see rule\n502.5.").
         # Accept it as a rule start only when it continues the numbering.
-        return last is not None and num > last and num.rule - last.rule <= 1
-
-    def _is_section_start(self, m: re.Match, prev_blank: bool, cur: int | None) -> bool:
-        n = int(m.group("num"))
-        expected = 1 if cur is None else cur + 1
-        return n == expected and prev_blank
+        if last is None:
+            return False
+        num, prev = _num(r, s, letter), _num(*last)
+        return num > prev and num.rule - prev.rule <= 1
 
     # -- glossary ----------------------------------------------------------------
     def _glossary(self, start: int, end: int) -> None:
-        L = self.lines
+        # One scan: GLOSSARY_BLOCK finds each entry (a run of non-blank lines); what lies
+        # between two entries is blank lines, kept for the round trip.
+        text = self.text
         doc = self.doc
-        gap: list[str] = []
+        wrapped = self.wrapped
+        out = doc.glossary
         # text between the last rule paragraph and the "Glossary" heading
         tg = getattr(self, "_trailing_gap", [])
-        doc.glossary_heading = Layout(before="\n" + "\n".join(tg) + "\n" if tg else "\n", head=L[start])
-        block: list[str] = []
-        block_start = None
-
-        def flush():
-            nonlocal block, block_start
-            if not block:
-                return
+        doc.glossary_heading = Layout(before="\n" + "\n".join(tg) + "\n" if tg else "\n", head=self.lines[start])
+        pos = self._offset(start + 1)
+        endpos = self._offset(end) - 1 if end < len(self.lines) else len(text)
+        gap: list[str] = []
+        i, cur = start + 1, pos
+        for m in GLOSSARY_BLOCK.finditer(text, pos, endpos):
+            ms = m.start()
+            if ms != cur:
+                blank = text[cur:ms - 1].split("\n")
+                gap += blank
+                i += len(blank)
+            before = "\n" + "\n".join(gap) + "\n" if gap else "\n"
+            gap = []
+            block = m.group().split("\n")
             term = block[0]
-            text, breaks, tail = join_lines(block[1:], self.wrapped) if len(block) > 1 else ("", [], "")
-            lay = Layout(before=before_block, head=term, breaks=breaks, tail=tail)
-            refs = sorted({t for t in REF_TOKEN.findall(text)}, key=lambda s: RuleNumber.parse(s).sort_key())
-            doc.glossary.append(GlossaryEntry(term.strip(), text, refs, block_start + 1, lay))
-            block = []
-
-        before_block = ""
-        for i in range(start + 1, end):
-            line = L[i]
-            if not line.strip():
-                flush()
-                gap.append(line)
-                continue
-            if not block:
-                before_block = "\n" + "\n".join(gap) + "\n" if gap else "\n"
-                gap = []
-                block_start = i
-            block.append(line)
-        flush()
+            if len(block) > 1:
+                definition, breaks, tail = join_lines(block[1:], wrapped)
+                refs = sorted(set(REF_TOKEN.findall(definition)), key=_ref_key) if definition else []
+            else:
+                definition, breaks, tail, refs = "", [], "", []
+            out.append(GlossaryEntry(term.strip(), definition, refs, i + 1, Layout(before, term, breaks, tail)))
+            i += len(block)
+            cur = m.end() + 1
+        if cur <= endpos:
+            gap += text[cur:endpos].split("\n")
         # The blank lines between the last entry and "Credits" (or the end of the file).
         doc.glossary_heading.tail = "\n".join(gap)
 

@@ -1,0 +1,79 @@
+"""The model's lazy layouts (issue 18): the parser stores a one-line paragraph's layout as a
+``(before, head, tail)`` tuple; every reader still sees a :class:`Layout`."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+
+from pipeline.model import Document, Example, Layout, Rule, Section
+from pipeline.render import render_document as render
+from pipeline.segment.official import parse_text
+
+TEXT = """Magic: The Gathering Comprehensive Rules
+
+These rules are effective as of November 14, 2025.
+
+Introduction
+
+Some words.
+
+Contents
+
+1. Game Concepts
+100. General
+
+Glossary
+
+Credits
+
+1. Game Concepts
+
+100. General
+
+100.1. These Magic rules apply to any Magic game.
+
+100.1a A two-player game is a game that begins with only two players.
+Example: Two players play a game.
+
+Glossary
+
+Active Player
+The player whose turn it is. See rule 100.1.
+
+Credits
+
+Everyone.
+"""
+
+
+def test_a_tuple_is_read_as_a_layout_and_kept():
+    for obj in (Rule("100.1", "x", layout=("\n", "100.1. ", " ")), Example("Example: x", 3, ("\n", "", "")),
+                Section(1, "Game Concepts", 0, 1, ("\n\n", "1. ", ""))):
+        lay = obj.layout
+        assert type(lay) is Layout and lay.breaks == []
+        assert obj.layout is lay  # made once, then stored
+    r = Rule("100.1", "x", layout=("\n", "100.1. ", " "))
+    assert r.layout == Layout("\n", "100.1. ", [], " ")
+    r.layout = Layout(head="z")
+    assert r.layout.head == "z"
+
+
+def test_lazy_layouts_survive_copy_pickle_and_equality():
+    a = Rule("100.1", "x", layout=("\n", "100.1. ", ""))
+    b = Rule("100.1", "x", layout=Layout("\n", "100.1. ", [], ""))
+    assert a == b
+    for c in (copy.deepcopy(Rule("100.1", "x", layout=("\n", "h", ""))),
+              pickle.loads(pickle.dumps(Rule("100.1", "x", layout=("\n", "h", ""))))):
+        assert c.layout == Layout("\n", "h", [], "")
+
+
+def test_parsed_text_round_trips_through_json_and_render():
+    doc = parse_text(TEXT)
+    assert [r.id for r in doc.rules] == ["100", "100.1", "100.1a"]
+    assert all(type(r.layout) is Layout for r in doc.rules)
+    assert render(doc) == TEXT
+    again = Document.from_dict(json.loads(json.dumps(doc.to_dict())))
+    assert json.dumps(again.to_dict(), sort_keys=True) == json.dumps(doc.to_dict(), sort_keys=True)
+    assert render(again) == TEXT
