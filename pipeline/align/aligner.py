@@ -104,9 +104,11 @@ def _gaps(target: Document, paired_base: list[str], base: Document) -> list[str]
     return missing
 
 
-def build_rows(target: Document, base: Document, current: Document | None, map_number) -> tuple[list[tuple], bool]:
+def build_rows(target: Document, base: Document, current: Document | None, map_number,
+               accounted: set[str] | None = None) -> tuple[list[tuple], bool]:
     """Rows (with their rules) in translation order, then the missing rules; and whether the
-    translation is complete."""
+    translation is complete.  ``accounted``: base rules a bilingual file holds as units (its
+    untranslated ones are coverage, not missing rules); only base rules outside it are missing."""
     lang = target.meta.language
     by_number: dict[str, str] = {}
     seen_base: set[str] = set()
@@ -143,7 +145,9 @@ def build_rows(target: Document, base: Document, current: Document | None, map_n
         row = Row(r.id, bid, cid, status, method, segment_of(r), segment_of(b), segment_of(c), r.inferred_number)
         rows.append((row, r, b, c))
     claimed = set(by_number.values()) | set(by_content.values())
-    if complete:
+    if accounted is not None:
+        missing = [b.id for b in base.rules if b.id not in claimed and b.id not in accounted]
+    elif complete:
         missing = [b.id for b in base.rules if b.id not in claimed]
     else:
         missing = _gaps(target, [row.base_id for row, *_ in rows if row.base_id], base)
@@ -165,14 +169,17 @@ def score_of(target: Document, issues: list[Issue]) -> Score:
 
 def align_documents(target: Document, base: Document, current: Document | None = None, *,
                     map_number=None, base_info: dict | None = None, current_label: str | None = None,
-                    termbase=None, cards=None, only: set[str] | None = None) -> AlignResult:
+                    termbase=None, cards=None, only: set[str] | None = None, units=None) -> AlignResult:
     """Align ``target`` (a translation) with ``base`` (its English base edition) and ``current``;
-    run every check.  ``map_number``: base number -> current number (None: gone)."""
+    run every check.  ``map_number``: base number -> current number (None: gone).
+    ``units``: a :class:`~pipeline.align.bilingual.UnitsInfo` when the translation came from a
+    bilingual file (coverage instead of missing rules; findings point back to units)."""
     from ..qa.checks import Context, Pair, all_checks, run_all
     from .termbase import load_termbase
 
     tb = termbase if termbase is not None else load_termbase()
-    rows, complete = build_rows(target, base, current, map_number)
+    rows, complete = build_rows(target, base, current, map_number,
+                                units.accounted if units is not None else None)
     pairs = [Pair(row, t, b, c) for row, t, b, c in rows]
     ctx = Context(lang=target.meta.language, target_doc=target, base_doc=base, current_doc=current, pairs=pairs,
                   base_date=(base_info or {}).get("label") or base.meta.effective_date,
@@ -193,9 +200,16 @@ def align_documents(target: Document, base: Document, current: Document | None =
     result_rows = [p.row for p in pairs]
     info = dict(base_info or {})
     info.setdefault("label", base.meta.effective_date)
+    translation = {"name": target.meta.source_name, "language": target.meta.language, "kind": target.meta.kind,
+                   "source": target.meta.source_file, "sha256": target.meta.sha256, "complete": complete,
+                   "format": target.meta.format, "effective_date": target.meta.effective_date,
+                   "effective_date_text": target.meta.effective_date_text}
+    if units is not None:
+        translation["complete"] = units.coverage.translated >= units.coverage.units
+        for r in result_rows:
+            r.units = units.units_of(r.id)
     return AlignResult(
-        translation={"name": target.meta.source_name, "language": target.meta.language, "kind": target.meta.kind,
-                     "source": target.meta.source_file, "sha256": target.meta.sha256, "complete": complete},
+        translation=translation, coverage=units.coverage.to_dict() if units is not None else None,
         base_edition=info, current_edition=ctx.current_date, rows=result_rows, checks=all_checks(),
         score=score_of(target, [i for r in result_rows for i in r.issues]),
         notes=[] if tb else ["no term base"])

@@ -29,6 +29,12 @@ def align_file(translation: str | Path | Document, reference: str | Path, curren
     """
     from .termbase import load_termbase
 
+    if not isinstance(translation, Document) and fmt in (None, "po", "xliff"):
+        from .bilingual import align_bilingual, is_bilingual
+
+        if fmt is not None or is_bilingual(Path(translation)):
+            return align_bilingual(translation, reference, current, lang=lang, termbase=load_termbase(termbase),
+                                   cards=load_cards(cards))
     if isinstance(translation, Document):
         doc = translation
     else:

@@ -87,7 +87,9 @@ PT = register(Profile(
     example_markers=("Exemplo", "Exemplos"),
     glossary_heading=("Glossário",),
     subrules_heading=("Sub-regras", "Subregras"),
-    effective_date_patterns=(r"(?:válidas|vigentes|em vigor|efetivas)\s+(?:na data de|a partir de|desde)\s+(?P<date>\d{1,2}º? de [a-zç]+ de \d{4})",),
+    # "Estas regras entram em vigor em 20 de Novembro de 2020.", "… são válidas a partir de 14 de
+    # novembro de 2025", "… vigentes desde …": months capitalised or not (re.I in the reader).
+    effective_date_patterns=(r"(?:válidas|vigentes|em vigor|efetivas|vigoram|valem)\s+(?:na data de\s+|a partir de\s+|desde\s+|em\s+|de\s+)?(?:o dia\s+)?(?P<date>\d{1,2}º? de [^\W\d_]+ de \d{4})",),
     months=("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro",
             "outubro", "novembro", "dezembro"),
     card_header_words=("Regra",),
@@ -105,7 +107,9 @@ ES = register(Profile(
     example_markers=("Ejemplo", "Ejemplos"),
     glossary_heading=("Glosario",),
     subrules_heading=("Subreglas",),
-    effective_date_patterns=(r"(?:válidas|vigentes|en vigor|efectivas)\s+(?:desde el|a partir del|desde)\s+(?P<date>\d{1,2} de [a-z]+ de \d{4})",),
+    # "Estas reglas son válidas desde el 14 de noviembro de 2025", "… válidas a partir del …",
+    # "… entran en vigor el …".
+    effective_date_patterns=(r"(?:válidas|vigentes|en vigor|efectivas)\s+(?:desde el\s+|desde\s+|a partir del?\s+|el\s+|a partir de el\s+)?(?:día\s+)?(?P<date>\d{1,2}º? de [^\W\d_]+ de(?:l)? \d{4})",),
     months=("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
             "octubre", "noviembre", "diciembre"),
     card_header_words=("Regla",),
