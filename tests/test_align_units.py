@@ -12,8 +12,8 @@ from pipeline.align.aligner import align_documents
 from pipeline.align.termbase import find_all, load_termbase, term_regex
 from pipeline.align.text import english_names, number_anchors, sentences, symbol_spans
 from pipeline.model import Document, Example, Meta, Rule
-from pipeline.qa.checks import all_checks
-from pipeline.qa.checks.damage import _unbalanced
+from pipeline.align.checks import all_checks
+from pipeline.align.checks.damage import _unbalanced
 
 
 def _doc(lang: str, rules: list[tuple[str, str]], examples: dict | None = None) -> Document:

@@ -1,5 +1,5 @@
 """Cross-language alignment: a translation's rules against its English base edition and the
-current edition, with the translator's consistency checks (``pipeline.qa.checks``)."""
+current edition, with the translator's consistency checks (``pipeline.align.checks``)."""
 
 from .aligner import align_documents, build_rows
 from .model import AlignResult, Check, Issue, Row, Score

@@ -174,7 +174,7 @@ def align_documents(target: Document, base: Document, current: Document | None =
     run every check.  ``map_number``: base number -> current number (None: gone).
     ``units``: a :class:`~pipeline.align.bilingual.UnitsInfo` when the translation came from a
     bilingual file (coverage instead of missing rules; findings point back to units)."""
-    from ..qa.checks import Context, Pair, all_checks, run_all
+    from .checks import Context, Pair, all_checks, run_all
     from .termbase import load_termbase
 
     tb = termbase if termbase is not None else load_termbase()

@@ -1,4 +1,5 @@
-"""Typed boundary of the alignment stage: checks, issues, rows and the whole result.
+"""Typed boundary of the alignment stage: rows and the whole result (checks and issues are
+:mod:`pipeline.findings`).
 
 A *segment* is one rule as a translator sees it: the rule text, then each example on its
 own line (``text + "\\n" + example …``).  Every span in an :class:`Issue` is a
@@ -8,52 +9,14 @@ own line (``text + "\\n" + example …``).  Every span in an :class:`Issue` is a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from ..findings import Check, Issue, Severity
 from ..model import Rule
 
-SEVERITY_POINTS = {"error": 10.0, "warning": 3.0, "info": 0.5}
+SEVERITY_POINTS = {Severity.ERROR: 10.0, Severity.WARNING: 3.0, Severity.INFO: 0.5}
+__all__ = ["Check", "Issue", "Severity", "SEVERITY_POINTS", "CATEGORIES", "Row", "Score", "AlignResult",
+           "segment_of", "pieces_of"]
 CATEGORIES = ("structure", "references", "anchors", "cardnames", "terminology", "consistency", "damage")
-
-
-@dataclass(frozen=True)
-class Check:
-    """A small named rule: what it looks for, in one line, and how much it matters."""
-
-    id: str  # "references.stale"
-    category: str  # one of CATEGORIES
-    severity: str  # error | warning | info
-    explanation: str
-
-    def to_dict(self) -> dict:
-        return {"id": self.id, "category": self.category, "severity": self.severity,
-                "explanation": self.explanation}
-
-
-@dataclass
-class Issue:
-    """One finding of one check on one rule of the translation."""
-
-    check: str
-    category: str
-    severity: str
-    rule: str | None  # the translated rule id (None for document-level findings)
-    message: str
-    span: tuple[int, int] | None = None  # in the translated segment
-    excerpt: str | None = None
-    suggestion: str | None = None
-    base_id: str | None = None  # the English rule the translated rule is aligned with
-
-    def to_dict(self) -> dict:
-        d: dict[str, Any] = {"check": self.check, "category": self.category, "severity": self.severity,
-                             "rule": self.rule, "base_id": self.base_id, "message": self.message}
-        if self.span is not None:
-            d["span"] = list(self.span)
-        if self.excerpt is not None:
-            d["excerpt"] = self.excerpt
-        if self.suggestion is not None:
-            d["suggestion"] = self.suggestion
-        return d
 
 
 def segment_of(rule: Rule | None) -> str:

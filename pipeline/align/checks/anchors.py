@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ...align.model import Check
+from ...findings import Check
 from rapidfuzz import fuzz, process
 
-from ...align.lexicon import lexicon
-from ...align.text import cap_phrases, english_names, fold, number_anchors, quoted_names, symbol_spans, words
+from ..lexicon import lexicon
+from ..text import cap_phrases, english_names, fold, number_anchors, quoted_names, symbol_spans, words
 from .references import cited
 
 NUMBERS = Check("anchors.numbers", "anchors", "error",

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...align.model import Check
-from ...align.termbase import find_all
+from ...findings import Check
+from ..termbase import find_all
 
 RENAMED = Check("terminology.renamed", "terminology", "warning",
                 "The translation uses the rendering of an English term the current edition has renamed.")

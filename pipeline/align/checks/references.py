@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...align.model import Check
+from ...findings import Check
 
 MISMATCH = Check("references.mismatch", "references", "error",
                  "The translation cites different rules than the English base edition does.")

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
 
-from ...align.model import Check, Issue, Row, pieces_of, segment_of
+from ...findings import Check, Issue
+from ..model import Row, pieces_of, segment_of
 from ...model import Document, Rule
 
 CHECK_MODULES = ("structure", "references", "anchors", "cardnames", "terminology", "consistency", "damage")

@@ -15,9 +15,9 @@ import re
 import statistics
 from collections import Counter
 
-from ...align.lexicon import lexicon
-from ...align.model import Check
-from ...align.text import cap_phrases, english_names, fold, masked, normalize_sentence, sentences, words
+from ..lexicon import lexicon
+from ...findings import Check
+from ..text import cap_phrases, english_names, fold, masked, normalize_sentence, sentences, words
 
 GLUED = Check("damage.glued", "damage", "warning", "Words or numbers glued together (a lost space).")
 TYPO = Check("damage.typo", "damage", "warning", "A word outside the language's lexicon, one or two edits from a word in it.")
@@ -103,7 +103,7 @@ class _Vocab:
     """The document's own repeated words, bucketed like the lexicon for near-word search."""
 
     def __init__(self, ws: list[str]):
-        from ...align.lexicon import Lexicon
+        from ..lexicon import Lexicon
 
         buckets: dict = {}
         for w in ws:

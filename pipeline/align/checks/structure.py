@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...align.model import Check
+from ...findings import Check
 from ...rulenum import RuleNumber
 
 MISSING = Check("structure.missing", "structure", "error",

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from ...align.model import Check
-from ...align.text import english_names, fold
+from ...findings import Check
+from ..text import english_names, fold
 
 LOCALIZED = Check("cardnames.localized", "cardnames", "error",
                   "A card's localized name differs from its official name in this language (MTGJSON).")

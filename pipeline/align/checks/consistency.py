@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from ...align.model import Check
-from ...align.text import normalize_sentence, sentences
+from ...findings import Check
+from ..text import normalize_sentence, sentences
 
 SOURCE = Check("consistency.source", "consistency", "warning",
                "The same English sentence is translated differently elsewhere in the document.")
