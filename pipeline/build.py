@@ -239,6 +239,8 @@ def run_build(corpus: Path, out: Path, reference: Path | None = None, mirror: Pa
     report = {
         "reference": {"edition": (ctx.reference.meta.effective_date if ctx.reference else None),
                       "found": bool(ctx.reference), "sha256": ctx.reference.meta.sha256 if ctx.reference else None},
+        # One definition of "current" (pipeline.align.editions.newest_edition), as every report prints it.
+        "current_edition": getattr(ctx, "current_edition", None),
         "inputs": [{"path": str(i.path.relative_to(corpus)), "language": i.language, "role": i.role} for i in inputs],
         "outputs": sorted({str(p.relative_to(ctx.out)): _sha256(p) for p in ctx.outputs if p.exists()}.items()),
         "skipped": ctx.skipped,

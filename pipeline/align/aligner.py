@@ -208,8 +208,11 @@ def align_documents(target: Document, base: Document, current: Document | None =
         translation["complete"] = units.coverage.translated >= units.coverage.units
         for r in result_rows:
             r.units = units.units_of(r.id)
+    from .update import update_plan
+
+    plan = update_plan(result_rows, base, current, map_number, info.get("label"), ctx.current_date)
     return AlignResult(
-        translation=translation, coverage=units.coverage.to_dict() if units is not None else None,
+        update=plan, translation=translation, coverage=units.coverage.to_dict() if units is not None else None,
         base_edition=info, current_edition=ctx.current_date, rows=result_rows, checks=all_checks(),
         score=score_of(target, [i for r in result_rows for i in r.issues]),
         notes=[] if tb else ["no term base"])

@@ -28,6 +28,14 @@ class Editions:
     info: dict = field(default_factory=dict)
 
 
+def newest_edition(labels) -> str | None:
+    """The one definition of *current*: the newest English edition available to the command
+    (the folder of editions it was given, or the one edition file).  Every report and the
+    build summary print it; keep it here so a resolver of "latest"/dates can replace it."""
+    labels = sorted(labels)
+    return labels[-1] if labels else None
+
+
 def _label(doc: Document, path: Path | None) -> str | None:
     return path.stem if path is not None else doc.meta.effective_date
 
@@ -68,7 +76,7 @@ def resolve_editions(target: Document, reference: str | Path, current: str | Pat
         if cur_label is None:
             cur_label = next((e.label for e in archive.editions if e.effective_date == cur_doc.meta.effective_date), None)
     else:
-        cur_label = labels[-1]
+        cur_label = newest_edition(labels)
         cur_doc = archive.load(cur_label)
     be = target.meta.base_edition
     if not be or not be.get("first"):

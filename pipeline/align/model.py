@@ -94,6 +94,8 @@ class AlignResult:
     notes: list[str] = field(default_factory=list)
     #: Bilingual input: translated share overall and per section, untranslated rules, stale units.
     coverage: dict | None = None
+    #: The update workflow (:func:`pipeline.align.update.update_plan`): rules whose English changed.
+    update: dict | None = None
 
     @property
     def issues(self) -> list[Issue]:
@@ -119,5 +121,6 @@ class AlignResult:
             "score": self.score.to_dict(),
             "notes": list(self.notes),
             "coverage": self.coverage,
+            "update": self.update,
             "rows": [r.to_dict() for r in self.rows],
         }

@@ -26,7 +26,8 @@ def stage_align(ctx) -> None:
         doc = ctx.translations[name]
         try:
             if ctx.editions_dir is not None:
-                ed = resolve_editions(doc, ctx.editions_dir, ctx.reference)
+                # "current" is the newest edition available (editions.newest_edition), as in the CLI.
+                ed = resolve_editions(doc, ctx.editions_dir, None)
                 base, cur, mapper, info, cur_label = ed.base, ed.current, ed.map_number, ed.info, ed.current_label
             else:
                 # Without the archive the reference is both base and current: numbers hold as they are.
@@ -36,6 +37,7 @@ def stage_align(ctx) -> None:
         except CrpipeError as e:
             ctx.skip("align", f"{name}: {e.message}")
             continue
+        ctx.current_edition = cur_label
         res = align_documents(doc, base, cur, map_number=mapper, base_info=info, current_label=cur_label,
                               termbase=tb, cards=cards)
         stem = f"align-{doc.meta.language}-{name}"

@@ -122,7 +122,7 @@ def read_bilingual(data: bytes, path: str | Path) -> BilingualFile:
         units_raw = [u for u in store.units if not u.isheader() and not u.isobsolete()]
 
         def loc(u):
-            return f"{p.name}:{u.line_number + 1}" if getattr(u, "line_number", None) is not None else p.name
+            return f"{p.name}:{u.line_number}" if getattr(u, "line_number", None) is not None else p.name
     elif kind == "xliff":
         root = _safe_xml(data, p)
         version = root.get("version") or ""
@@ -142,7 +142,10 @@ def read_bilingual(data: bytes, path: str | Path) -> BilingualFile:
         units_raw = [u for u in store.units if not u.isheader()]
 
         def loc(u):
-            return f"{p.name}#{u.getid()}"
+            # translate-toolkit's getid() prefixes the file name; the translator's tool shows the unit id.
+            el = u.getunitelement() if hasattr(u, "getunitelement") else getattr(u, "xmlelement", None)
+            uid = el.get("id") if el is not None and el.get("id") else str(u.getid()).split("\x04")[-1]
+            return f"{p.name}#{uid}"
     else:
         raise InputError("not a bilingual file (PO/POT or XLIFF)", p)
     units = []

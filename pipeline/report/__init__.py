@@ -15,7 +15,8 @@ def render_json(result) -> str:
     return dumps(result.to_dict())
 
 
-def write_reports(result, *, json_path=None, html_path=None, csv_path=None, xliff_path=None) -> list[Path]:
+def write_reports(result, *, json_path=None, html_path=None, csv_path=None, xliff_path=None,
+                  po_path=None) -> list[Path]:
     """Write the requested reports (each atomically); returns the paths written."""
     from .findings_csv import render_csv
     from .html import render_html
@@ -31,4 +32,8 @@ def write_reports(result, *, json_path=None, html_path=None, csv_path=None, xlif
         todo.append((csv_path, render_csv(result)))
     if xliff_path:
         todo.append((xliff_path, render_xliff(result)))
+    if po_path:
+        from .update_po import render_update_po
+
+        todo.append((po_path, render_update_po(result)))
     return [atomic_write(p, data) for p, data in todo]
