@@ -23,11 +23,20 @@ _SENT_END = re.compile(r"(?<=[.!?:;])[”»\")]*\s+(?=[¿¡“«\"(A-ZÀ-Ý0-9{]
 #: Number words that carry a count.  "one"/"um"/"uno" are left out: they double as articles.
 NUMBER_WORDS: dict[str, dict[str, int]] = {
     "en": {"zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-           "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "twice": 2, "thrice": 3},
+           "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+           "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+           "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+           "twice": 2, "thrice": 3},
     "pt": {"zero": 0, "dois": 2, "duas": 2, "três": 3, "quatro": 4, "cinco": 5, "seis": 6, "sete": 7,
-           "oito": 8, "nove": 9, "dez": 10, "onze": 11, "doze": 12, "vinte": 20},
+           "oito": 8, "nove": 9, "dez": 10, "onze": 11, "doze": 12, "treze": 13, "catorze": 14, "quatorze": 14,
+           "quinze": 15, "dezesseis": 16, "dezasseis": 16, "dezessete": 17, "dezassete": 17, "dezoito": 18,
+           "dezenove": 19, "dezanove": 19, "vinte": 20, "trinta": 30, "quarenta": 40, "cinquenta": 50,
+           "cinqüenta": 50, "sessenta": 60, "setenta": 70, "oitenta": 80, "noventa": 90, "cem": 100},
     "es": {"cero": 0, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
-           "nueve": 9, "diez": 10, "once": 11, "doce": 12, "veinte": 20},
+           "nueve": 9, "diez": 10, "once": 11, "doce": 12, "trece": 13, "catorce": 14, "quince": 15,
+           "dieciséis": 16, "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20, "treinta": 30,
+           "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "setenta": 70, "ochenta": 80, "noventa": 90,
+           "cien": 100},
 }
 # "twice" is "duas vezes" / "dos veces": the count survives as a number word on the other side.
 
@@ -93,7 +102,10 @@ def number_anchors(text: str, lang: str, exclude=()) -> list[tuple[int, tuple[in
             continue
         out.append((int(v) if v.is_integer() else v, m.span()))
     table = NUMBER_WORDS.get(lang, {})
-    for w in words(t):
+    # "two-player", "four-card": the count inside a hyphenated word counts ("dois jogadores").
+    parts = [Token(m.group(), w.start + m.start(), w.start + m.start() + len(m.group()))
+             for w in words(t) for m in re.finditer(r"[^\W\d_]+", w.text)]
+    for w in parts:
         if not w.text.islower() and not w.text.isupper():
             # "Two-Headed Giant", "Gigante de Duas Cabeças": names; a sentence-initial count
             # is skipped on both sides alike.

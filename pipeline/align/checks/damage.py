@@ -141,6 +141,9 @@ def run(ctx) -> list:
     lex = _lex(ctx, lang)
     en = _lex(ctx, "en") if lang != "en" else None
     glues = _ingestion_glues(ctx)
+    from ...segment.hunspell import speller
+
+    hun = speller(lang)
     doc_words = Counter(w.text.casefold() for p in ctx.pairs if p.target is not None for w in words(p.target_text))
     doc_vocab = _Vocab(sorted(w for w, n in doc_words.items() if n >= 2 and len(w) >= 4))
     ratios = []
@@ -198,8 +201,11 @@ def run(ctx) -> list:
                 known = lw in lex.words
                 eng = en is not None and not known and len(lw) > 1 and lw in en.words
                 if not known and not eng and w.text.isalpha() and len(lw) >= 4 and not w.text[:1].isupper() \
-                        and lw not in src_fold and not any(a <= w.start < b for a, b in flagged):
+                        and lw not in src_fold and not any(a <= w.start < b for a, b in flagged) \
+                        and not (hun is not None and w.text in hun):  # Hunspell knows it: "geralmente"
                     parts = _split(w.text, lex)
+                    if parts and hun is not None and not (parts[0] in hun and parts[1] in hun):
+                        parts = None
                     if parts:
                         add(GLUED, f"“{w.text}” reads as “{parts[0]} {parts[1]}”", (w.start, w.end),
                             suggestion=f"{parts[0]} {parts[1]}")

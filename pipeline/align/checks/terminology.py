@@ -13,7 +13,9 @@ RENAMED = Check("terminology.renamed", "terminology", "warning",
 AVOID = Check("terminology.avoid", "terminology", "warning",
               "The translation uses a rendering the term base marks as not approved.")
 MISSING = Check("terminology.missing", "terminology", "warning",
-                "The English uses a term-base term but the translation has none of its approved renderings.")
+                "The English uses a term-base term but the translation has none of its approved renderings, "
+                "although the rest of this translation mostly uses them (a team's own rendering is learnt, "
+                "not flagged).")
 VARIANT = Check("terminology.variant", "terminology", "info",
                 "The document mixes interchangeable approved variants of one term; the majority one is suggested.")
 CHECKS = [RENAMED, AVOID, MISSING, VARIANT]
@@ -52,6 +54,11 @@ def run(ctx) -> list:
     cur = ctx.current_date or ""
     uses: dict[str, Counter] = {}
     where: list[tuple] = []
+    # Per term: in how many rules with the English term the translation uses an approved
+    # rendering, and the candidate "missing" findings; decided after the whole document is seen.
+    kept: Counter = Counter()
+    missing: dict[str, list] = {}
+    renamed_seen: set[tuple] = set()
     for p in ctx.pairs:
         if p.target is None:
             continue
@@ -66,6 +73,9 @@ def run(ctx) -> list:
                     continue
                 for span in find_all(text, f.renderings.get(lang, ()), t_taken):
                     t_taken.append(span)
+                    if (p.row.id, f.en) in renamed_seen:
+                        continue  # one finding per rule and term: the translator fixes them together
+                    renamed_seen.add((p.row.id, f.en))
                     out.append(ctx.issue(RENAMED, p, f"“{text[span[0]:span[1]]}” renders “{f.en}”, which the English "
                                          f"renamed “{t.en}” on {f.until}", span, suggestion=t.preferred(lang)))
                 s_taken += find_all(src, (f.en,), s_taken)
@@ -89,14 +99,21 @@ def run(ctx) -> list:
                     t_taken.append(span)
             s_hits = find_all(src, (t.en,), s_taken) if p.base is not None else []
             s_taken += s_hits
+            if found and s_hits:
+                kept[t.en] += 1
             if found:
                 if t.interchangeable:
                     uses.setdefault(t.en, Counter()).update(f for f, _ in found)
                     where.extend((t, f, span, p) for f, span in found if span is not None)
             elif s_hits and not hits_avoid and t.check and p.base is not None:
-                out.append(ctx.issue(MISSING, p, f"the English says “{src[s_hits[0][0]:s_hits[0][1]]}”; none of "
+                missing.setdefault(t.en, []).append(ctx.issue(MISSING, p, f"the English says “{src[s_hits[0][0]:s_hits[0][1]]}”; none of "
                                      f"{', '.join('“' + a.rstrip('*') + '”' for a in approved)} is used",
                                      suggestion=t.preferred(lang)))
+    for term, found in missing.items():
+        # The translation's own majority decides: when most of its rules with this English term
+        # use none of the approved renderings, that is the team's rendering, not a defect.
+        if kept[term] >= 2 * len(found) and kept[term] >= 3:
+            out.extend(found)
     for t, form, span, p in where:
         c = uses.get(t.en)
         if c and len(c) > 1:
