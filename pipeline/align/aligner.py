@@ -169,7 +169,8 @@ def score_of(target: Document, issues: list[Issue]) -> Score:
 
 def align_documents(target: Document, base: Document, current: Document | None = None, *,
                     map_number=None, base_info: dict | None = None, current_label: str | None = None,
-                    termbase=None, cards=None, only: set[str] | None = None, units=None) -> AlignResult:
+                    termbase=None, cards=None, only: set[str] | None = None, units=None,
+                    editions_dir=None) -> AlignResult:
     """Align ``target`` (a translation) with ``base`` (its English base edition) and ``current``;
     run every check.  ``map_number``: base number -> current number (None: gone).
     ``units``: a :class:`~pipeline.align.bilingual.UnitsInfo` when the translation came from a
@@ -184,7 +185,9 @@ def align_documents(target: Document, base: Document, current: Document | None =
     ctx = Context(lang=target.meta.language, target_doc=target, base_doc=base, current_doc=current, pairs=pairs,
                   base_date=(base_info or {}).get("label") or base.meta.effective_date,
                   current_date=current_label or (current.meta.effective_date if current else None),
-                  map_number=map_number, termbase=tb, cards=cards, complete=complete)
+                  map_number=map_number, termbase=tb, cards=cards, complete=complete,
+                  editions_dir=str(editions_dir) if editions_dir else None,
+                  term_renderings=units.term_renderings() if units is not None else None)
     issues = run_all(ctx, only)
     by_row: dict[str | None, list[Issue]] = {}
     for i in issues:

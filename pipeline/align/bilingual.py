@@ -22,6 +22,11 @@ class UnitsInfo:
     pin: dict
     accounted: set[str] = field(default_factory=set)
 
+    def term_renderings(self) -> dict[str, str]:
+        """English glossary term -> the translation's rendering of it (its translated glossary unit)."""
+        return {p.glossary_term: " ".join(p.unit.target.split()) for p in self.placed
+                if p.kind == "glossary-term" and p.unit.translated and not p.english_target and p.glossary_term}
+
     def units_of(self, rule_id: str | None) -> list[dict]:
         if rule_id is None:
             return []
@@ -85,4 +90,5 @@ def align_bilingual(path: str | Path, reference: str | Path, current=None, *, la
     ed.info["pinned"] = {k: pin[k] for k in ("matched", "units", "share", "tied", "runner_up", "method")}
     ed.info["how"] = pin["how"]
     return align_documents(doc, ed.base, ed.current, map_number=ed.map_number, base_info=ed.info,
-                           current_label=ed.current_label, termbase=termbase, cards=cards, units=info)
+                           current_label=ed.current_label, termbase=termbase, cards=cards, units=info,
+                           editions_dir=ref if ref.is_dir() else None)

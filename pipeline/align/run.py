@@ -44,4 +44,5 @@ def align_file(translation: str | Path | Document, reference: str | Path, curren
         doc = load_document(translation, lang=lang, fmt=fmt, editions_dir=ref if ref.is_dir() else None)
     ed = resolve_editions(doc, reference, current)
     return align_documents(doc, ed.base, ed.current, map_number=ed.map_number, base_info=ed.info,
-                           current_label=ed.current_label, termbase=load_termbase(termbase), cards=load_cards(cards))
+                           current_label=ed.current_label, termbase=load_termbase(termbase), cards=load_cards(cards),
+                           editions_dir=reference if Path(reference).is_dir() else None)

@@ -39,7 +39,7 @@ def stage_align(ctx) -> None:
             continue
         ctx.current_edition = cur_label
         res = align_documents(doc, base, cur, map_number=mapper, base_info=info, current_label=cur_label,
-                              termbase=tb, cards=cards)
+                              termbase=tb, cards=cards, editions_dir=ctx.editions_dir)
         stem = f"align-{doc.meta.language}-{name}"
         ctx.write(f"{stem}.json", render_json(res))
         ctx.write(f"{stem}.html", render_html(res))

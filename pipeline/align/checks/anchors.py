@@ -18,7 +18,35 @@ SYMBOLS = Check("anchors.symbols", "anchors", "error",
                 "Mana and tap symbols ({X}, {2}{B}{B}, {T}) differ from the English.")
 NAMES = Check("anchors.names", "anchors", "warning",
               "An English card name (in parentheses or quoted) does not occur in the English rule.")
-CHECKS = [NUMBERS, SYMBOLS, NAMES]
+LIST_ITEMS = Check("anchors.list-items", "anchors", "error",
+                   "Items of an English list of names (types, planes, sets) that the translation keeps in "
+                   "English are absent: a list item was dropped.")
+CHECKS = [NUMBERS, SYMBOLS, NAMES, LIST_ITEMS]
+
+_ITEM = r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*){0,3}"
+#: "Alara, Arkhos, Azgol, …, and Zendikar": at least four capitalised items, commas, a final and/or.
+_LIST_RE = re.compile(rf"(?<![\w’']){_ITEM}(?:, {_ITEM}){{2,}},? (?:and|or) {_ITEM}")
+
+
+def _list_items(src: str) -> list[str]:
+    out = []
+    for m in _LIST_RE.finditer(src):
+        items = [x.strip() for x in re.split(r",\s*(?:and |or )?|\s(?:and|or)\s", m.group()) if x.strip()]
+        out.extend(items)
+    return out
+
+
+def _missing_items(src: str, tgt: str) -> tuple[list[str], int]:
+    """English list items absent from the translation, when the translation keeps most of the
+    list as written (names: planes, creature types); ``(absent, listed)``."""
+    items = _list_items(src)
+    if len(items) < 4:
+        return [], len(items)
+    tf = fold(tgt)
+    present = [x for x in items if re.search(rf"(?<!\w){re.escape(fold(x))}(?!\w)", tf)]
+    if len(present) < 0.6 * len(items):
+        return [], len(items)  # a translated list (card types, colours): words differ, nothing to count
+    return [x for x in items if x not in present], len(items)
 
 
 def _english_looking(name: str, ctx) -> bool:
@@ -63,6 +91,11 @@ def run(ctx) -> list:
             out.append(ctx.issue(SYMBOLS, p, f"symbol {v} is not in the English the same number of times", span))
         for v in sorted(sc - tc):
             out.append(ctx.issue(SYMBOLS, p, f"English symbol {v} is missing ({(sc - tc)[v]} fewer)"))
+        absent, listed = _missing_items(p.source_text, p.target_text)
+        if absent:
+            out.append(ctx.issue(LIST_ITEMS, p, f"{len(absent)} of the English list's {listed} items are absent: "
+                                 + ", ".join(absent[:20]) + ("…" if len(absent) > 20 else ""),
+                                 suggestion=", ".join(absent[:20])))
         src_fold = fold(p.source_text)
         src_names = [n for n, _ in cap_phrases(p.source_text)]
         quoted = quoted_names(p.target_text)

@@ -9,7 +9,9 @@ from ...findings import Check
 from ..termbase import find_all
 
 RENAMED = Check("terminology.renamed", "terminology", "warning",
-                "The translation uses the rendering of an English term the current edition has renamed.")
+                "The translation uses the rendering of an English term the current edition has renamed "
+                "(the term base's former names, and renames learnt from the editions' own glossaries: a "
+                "term that disappears while one with the same definition appears).")
 AVOID = Check("terminology.avoid", "terminology", "warning",
               "The translation uses a rendering the term base marks as not approved.")
 MISSING = Check("terminology.missing", "terminology", "warning",
@@ -45,6 +47,35 @@ def _terms(ctx):
     return sorted(tb.terms, key=lambda t: -len(t.en)) if tb else []
 
 
+def _history_renames(ctx, seen: set) -> list:
+    """Renames between the base and the current edition learnt from the glossaries of the
+    editions in between (:mod:`pipeline.diff.renamed_terms`).  The old term's rendering is the
+    translation's own (its glossary), or the English term kept as it is ("tribal")."""
+    if not (ctx.editions_dir and ctx.base_date and ctx.current_date) or ctx.base_date >= ctx.current_date:
+        return []
+    from ...diff.renamed_terms import renamed_terms
+
+    out = []
+    for r in renamed_terms(ctx.editions_dir, ctx.base_date, ctx.current_date):
+        forms = {r.old}
+        own = (ctx.term_renderings or {}).get(r.old)
+        if own:
+            forms.add(own)
+        for p in ctx.pairs:
+            if p.target is None or (p.row.id, r.old.casefold()) in seen:
+                continue
+            cur = "\n".join([p.current.text, *p.current.example_texts]) if p.current is not None else ""
+            if find_all(cur, (r.old,)):
+                continue  # the current English still says it here
+            spans = find_all(p.target_text, sorted(forms, key=len, reverse=True))
+            if spans:
+                seen.add((p.row.id, r.old.casefold()))
+                out.append(ctx.issue(RENAMED, p, f"“{p.target_text[spans[0][0]:spans[0][1]]}” renders “{r.old}”, "
+                                     f"which the English renamed “{r.new}” on {r.edition} (learnt from the "
+                                     "editions' glossaries)", spans[0], suggestion=r.new))
+    return out
+
+
 def run(ctx) -> list:
     out = []
     terms = _terms(ctx)
@@ -73,9 +104,9 @@ def run(ctx) -> list:
                     continue
                 for span in find_all(text, f.renderings.get(lang, ()), t_taken):
                     t_taken.append(span)
-                    if (p.row.id, f.en) in renamed_seen:
+                    if (p.row.id, f.en.casefold()) in renamed_seen:
                         continue  # one finding per rule and term: the translator fixes them together
-                    renamed_seen.add((p.row.id, f.en))
+                    renamed_seen.add((p.row.id, f.en.casefold()))
                     out.append(ctx.issue(RENAMED, p, f"“{text[span[0]:span[1]]}” renders “{f.en}”, which the English "
                                          f"renamed “{t.en}” on {f.until}", span, suggestion=t.preferred(lang)))
                 s_taken += find_all(src, (f.en,), s_taken)
@@ -109,6 +140,7 @@ def run(ctx) -> list:
                 missing.setdefault(t.en, []).append(ctx.issue(MISSING, p, f"the English says “{src[s_hits[0][0]:s_hits[0][1]]}”; none of "
                                      f"{', '.join('“' + a.rstrip('*') + '”' for a in approved)} is used",
                                      suggestion=t.preferred(lang)))
+    out.extend(_history_renames(ctx, renamed_seen))
     for term, found in missing.items():
         # The translation's own majority decides: when most of its rules with this English term
         # use none of the approved renderings, that is the team's rendering, not a defect.
