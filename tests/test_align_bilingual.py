@@ -225,3 +225,72 @@ def test_update_xliff_seed_000(tmp_path):
     assert not pou[same[0].id].isfuzzy()
     assert res.update["to_update"] and "706.2" in res.update["to_update"]
     assert any(e["rule"] == "706.2" and e.get("diff") for e in res.update["rules"])
+
+
+# -- acceptance 2: the same translation rendered as text ----------------------------------------
+
+def _render(bf, sep: str) -> str:
+    """The PO rendered as a translator renders it: each unit's translation, or its English."""
+    return sep.join((u.target if u.translated else u.source).strip() for u in bf.units) + "\n"
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    if not (PO.is_file() and EDITIONS.is_dir()):
+        pytest.skip("the real PO or the editions are absent")
+    from pipeline.ingest.bilingual import read_bilingual
+    from pipeline.ingest.loader import load_document
+
+    bf = read_bilingual(PO.read_bytes(), PO)
+    p = tmp_path_factory.mktemp("render") / "cr.pt-BR.txt"
+    p.write_text(_render(bf, "\n\n"), encoding="utf-8")
+    return bf, p, load_document(p)
+
+
+@needs_shared
+@needs_po
+def test_rendered_text_glossary_credits_date(rendered):
+    bf, _, doc = rendered
+    assert len(doc.glossary) == 578  # as many terms as the English 2020-11-20 glossary
+    assert doc.glossary[0].term == "Abandonar" and doc.glossary[-1].term == "Desencadeamento de Mudança de Zona"
+    assert doc.rules[-1].id == "905.6" and "Abandonar" not in doc.rules[-1].text  # nothing glued onto 905.6
+    assert doc.credits.startswith("Magic: The Gathering Criação Original do Jogo")
+    assert doc.meta.effective_date == "2020-11-20"
+
+
+@needs_shared
+@needs_po
+def test_rendered_text_rule_after_sentence_end_and_no_dictionary_split(rendered):
+    from pipeline.segment.hunspell import speller
+    from pipeline.segment.spacing import lexicon
+
+    _, _, doc = rendered
+    for rid in ("101.1", "108.3", "110.2", "207.2c", "208.1"):
+        assert doc.rule(rid) is not None and doc.rule(rid).text[:1].isupper(), rid
+    sp = speller("pt")
+    if sp is None:
+        pytest.skip("no pt_BR Hunspell dictionary (Debian hunspell-pt-br)")
+    import re
+
+    for f in doc.findings:
+        if f.kind == "glued-word-repaired":
+            tok = re.match(r"'([^']+)'", f.detail).group(1).strip(".,;:")
+            assert tok not in sp and tok not in lexicon("en"), f.detail  # never "geral mente", "na me"
+
+
+@needs_shared
+@needs_po
+def test_rendered_text_aligns_translated_rules_and_reports_english_as_coverage(rendered):
+    from pipeline.align.run import align_file
+
+    _, p, doc = rendered
+    res = align_file(doc, EDITIONS)
+    for rid in ("101.1", "108.3", "110.2", "207.2c", "208.1"):
+        assert res.row(rid) is not None and res.row(rid).status == "aligned", rid
+    cov = res.coverage
+    assert cov["untranslated_rules"] and "702.2" in cov["untranslated_rules"]
+    assert res.row("702.2") is None  # English paragraphs are coverage, never checked word by word
+    assert not [i for i in res.issues if i.check == "damage.untranslated" and i.rule in cov["untranslated_rules"]]
+    assert res.translation["complete"] is False
+    e, w = (sum(1 for i in res.issues if i.severity == s) for s in ("error", "warning"))
+    assert e + w < 1000

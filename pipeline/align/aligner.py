@@ -179,8 +179,11 @@ def align_documents(target: Document, base: Document, current: Document | None =
     from .termbase import load_termbase
 
     tb = termbase if termbase is not None else load_termbase()
-    rows, complete = build_rows(target, base, current, map_number,
-                                units.accounted if units is not None else None)
+    accounted = units.accounted if units is not None else None
+    text_coverage = None
+    if units is None:
+        target, accounted, text_coverage = _split_english(target, base)
+    rows, complete = build_rows(target, base, current, map_number, accounted)
     pairs = [Pair(row, t, b, c) for row, t, b, c in rows]
     ctx = Context(lang=target.meta.language, target_doc=target, base_doc=base, current_doc=current, pairs=pairs,
                   base_date=(base_info or {}).get("label") or base.meta.effective_date,
@@ -211,14 +214,45 @@ def align_documents(target: Document, base: Document, current: Document | None =
         translation["complete"] = units.coverage.translated >= units.coverage.units
         for r in result_rows:
             r.units = units.units_of(r.id)
+    elif text_coverage is not None:
+        translation["complete"] = complete and not text_coverage["untranslated_rules"]
     from .update import update_plan
 
     plan = update_plan(result_rows, base, current, map_number, info.get("label"), ctx.current_date)
     return AlignResult(
-        update=plan, translation=translation, coverage=units.coverage.to_dict() if units is not None else None,
+        update=plan, translation=translation, coverage=units.coverage.to_dict() if units is not None else text_coverage,
         base_edition=info, current_edition=ctx.current_date, rows=result_rows, checks=all_checks(),
         score=score_of(target, [i for r in result_rows for i in r.issues]),
         notes=[] if tb else ["no term base"])
+
+
+def _split_english(target: Document, base: Document):
+    """A translation's rules still in English (per-paragraph language identification) are
+    coverage, not text to check: returns the translated rules only, the English rules' ids
+    (accounted for, not missing) and the coverage; ``(target, None, None)`` when all are translated."""
+    import dataclasses
+
+    from ..segment.units import _is_english
+
+    lang = target.meta.language
+    if lang in (None, "en", "unknown"):
+        return target, None, None
+    eng = {r.id for r in target.rules
+           if _is_english(segment_of(r), segment_of(base.rule(r.id)), lang)}
+    by: dict[str, Counter] = {}
+    for r in target.rules:
+        c = by.setdefault(str(r.section or r.id[0]), Counter())
+        c["units"] += 1
+        c["translated"] += r.id not in eng
+    cov = {"units": len(target.rules), "translated": len(target.rules) - len(eng), "unit": "rule",
+           "share": round((len(target.rules) - len(eng)) / max(1, len(target.rules)), 4),
+           "by_section": {k: {"name": f"section {k}", "units": c["units"], "translated": c["translated"],
+                              "share": round(c["translated"] / max(1, c["units"]), 4)} for k, c in sorted(by.items())},
+           "untranslated_rules": [r.id for r in target.rules if r.id in eng], "stale_units": []}
+    if not eng:
+        return target, None, cov
+    kept = dataclasses.replace(target, rules=[r for r in target.rules if r.id not in eng], _index=None, _indexed=-1)
+    return kept, eng, cov
 
 
 def _issue_key(i: Issue):

@@ -245,8 +245,8 @@ def known_word(token: str, lang: str, english: bool = False) -> bool:
     paragraph inside a translation), an English word: "name" is never "na me"."""
     from .hunspell import speller
 
-    if english and lang != "en" and token in lexicon("en"):
-        return True
+    if lang != "en" and token in lexicon("en") and (english or len(token) <= 5):
+        return True  # "name", "time": never "na me", "ti me"
     sp = speller(lang)
     return sp is not None and token in sp
 
