@@ -86,13 +86,10 @@ def test_po_findings_point_back_to_units(po_result):
 
 @needs_shared
 @needs_po
-def test_po_cli_under_a_minute_and_prints_current(tmp_path):
-    import time
-
-    t = time.perf_counter()
+def test_po_cli_prints_current(tmp_path):
+    # Its speed is measured by benchmarks/bench_align_po.py, not here.
     r = _cli("align", PO, "--reference", EDITIONS, "--json", tmp_path / "o.json", "--fail-on", "never")
     assert r.returncode == 0, r.stderr
-    assert time.perf_counter() - t < 60  # the budget is 30 s alone; CI shares the cores
     newest = sorted(p.stem for p in EDITIONS.glob("????-??-??.txt"))[-1]
     assert f"current {newest}" in r.stdout.replace("\n", " ")
 

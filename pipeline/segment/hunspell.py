@@ -46,29 +46,64 @@ def missing_reason(lang: str) -> str:
 
 
 class Speller:
-    """Word lookups (memoised) against one Hunspell dictionary."""
+    """Word lookups against one Hunspell dictionary, memoised in memory and on disk.
+
+    The dictionary itself is loaded only on the first word the memo has not seen: checks ask
+    about the same few hundred unknown-to-the-lexicon words run after run, so a second run
+    on a translation usually never loads it.  The disk memo is keyed by the dictionary
+    files' size and modification time (``$CRPIPE_CACHE/hunspell``)."""
 
     def __init__(self, lang: str, stem: Path):
-        from spylls.hunspell import Dictionary
+        import json
+
+        from ..io import cache_root
 
         self.lang, self.path = lang, stem
-        self._dict = Dictionary.from_files(str(stem))
-        self._memo: dict[str, bool] = {}
+        self._dict = None
+        st = [Path(f"{stem}.{x}").stat() for x in ("aff", "dic")]
+        self._cache = cache_root() / "hunspell" / f"{stem.name}-{st[1].st_size}-{st[0].st_mtime_ns}-{st[1].st_mtime_ns}.json"
+        try:
+            self._memo: dict[str, bool] = json.loads(self._cache.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self._memo = {}
+        self._dirty = False
+
+    def _load(self):
+        if self._dict is None:
+            from spylls.hunspell import Dictionary
+
+            self._dict = Dictionary.from_files(str(self.path))
+        return self._dict
 
     def __contains__(self, word: str) -> bool:
         r = self._memo.get(word)
         if r is None:
             try:
-                r = bool(self._dict.lookup(word))
+                r = bool(self._load().lookup(word))
+            except ImportError:
+                raise
             except Exception:  # spylls can fail on exotic characters; such a word is not known
                 r = False
             self._memo[word] = r
+            self._dirty = True
         return r
+
+    def save(self) -> None:
+        """Write the memo (atomic; a read-only cache only costs time)."""
+        if not self._dirty:
+            return
+        try:
+            from ..io import write_json
+
+            write_json(self._cache, self._memo)
+            self._dirty = False
+        except OSError:
+            pass
 
     def suggest(self, word: str, limit: int = 3) -> list[str]:
         out = []
         try:
-            for s in self._dict.suggest(word):
+            for s in self._load().suggest(word):
                 out.append(s)
                 if len(out) >= limit:
                     break
@@ -84,6 +119,11 @@ def speller(lang: str) -> Speller | None:
     if stem is None:
         return None
     try:
-        return Speller(lang, stem)
+        import spylls  # noqa: F401 - the reader; absent, spelling falls back to the lexicon
     except ImportError:
         return None
+    sp = Speller(lang, stem)
+    import atexit
+
+    atexit.register(sp.save)
+    return sp

@@ -43,16 +43,23 @@ def norm(s: str) -> str:
 _PARAS: dict[tuple, frozenset] = {}
 
 
-def edition_paragraphs(path: Path) -> frozenset:
-    """Every non-empty line of an English edition, in comparison form (memoised per file)."""
+def _light(s: str) -> str:
+    """A cheap comparison form (spaces only) for scanning every edition of the archive."""
+    return " ".join(s.split())
+
+
+def edition_paragraphs(path: Path, light: bool = False) -> frozenset:
+    """Every non-empty line of an English edition, in comparison form (memoised per file);
+    ``light``: spaces normalised only (fast, for pinning over the whole archive)."""
     from ..ingest.decode import decode_bytes
     from ..ingest.loader import read_bounded
 
     st = path.stat()
-    key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
+    key = (str(path.resolve()), st.st_size, st.st_mtime_ns, light)
     if key not in _PARAS:
         text = decode_bytes(read_bounded(path), path).text
-        _PARAS[key] = frozenset(n for n in (norm(x) for x in text.splitlines()) if n)
+        f = _light if light else norm
+        _PARAS[key] = frozenset(n for n in (f(x) for x in text.splitlines()) if n)
     return _PARAS[key]
 
 
@@ -64,10 +71,10 @@ def pin_base_edition(units: list[Unit], editions_dir: str | Path) -> dict:
     best edition and its count, so a reader sees how clearly the sources decide."""
     from ..edition import edition_files
 
-    sources = [norm(u.source) for u in units]
+    sources = [_light(u.source) for u in units]
     scores = []
     for f in edition_files(editions_dir):
-        paras = edition_paragraphs(f)
+        paras = edition_paragraphs(f, light=True)
         scores.append((sum(1 for s in sources if s in paras), f.stem))
     best = max(n for n, _ in scores)
     tied = sorted(lbl for n, lbl in scores if n == best)

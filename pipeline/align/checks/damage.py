@@ -264,6 +264,8 @@ def run(ctx) -> list:
             n = len(text) - sum(b - a + 3 for _, (a, b) in english_names(text))
             ratios.append((math.log(max(n, 1) / len(src)), p))
     out.extend(_length_outliers(ctx, ratios))
+    if hun is not None:
+        hun.save()
     return out
 
 
