@@ -31,12 +31,13 @@ NUMBER_WORDS: dict[str, dict[str, int]] = {
            "oito": 8, "nove": 9, "dez": 10, "onze": 11, "doze": 12, "treze": 13, "catorze": 14, "quatorze": 14,
            "quinze": 15, "dezesseis": 16, "dezasseis": 16, "dezessete": 17, "dezassete": 17, "dezoito": 18,
            "dezenove": 19, "dezanove": 19, "vinte": 20, "trinta": 30, "quarenta": 40, "cinquenta": 50,
-           "cinqüenta": 50, "sessenta": 60, "setenta": 70, "oitenta": 80, "noventa": 90, "cem": 100},
+           "cinqüenta": 50, "sessenta": 60, "setenta": 70, "oitenta": 80, "noventa": 90, "cem": 100,
+           "dobro": 2, "triplo": 3},
     "es": {"cero": 0, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
            "nueve": 9, "diez": 10, "once": 11, "doce": 12, "trece": 13, "catorce": 14, "quince": 15,
            "dieciséis": 16, "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20, "treinta": 30,
            "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "setenta": 70, "ochenta": 80, "noventa": 90,
-           "cien": 100},
+           "cien": 100, "doble": 2, "triple": 3},
 }
 # "twice" is "duas vezes" / "dos veces": the count survives as a number word on the other side.
 
@@ -111,8 +112,8 @@ def number_anchors(text: str, lang: str, exclude=()) -> list[tuple[int, tuple[in
             # is skipped on both sides alike.
             continue
         v = table.get(w.text)
-        if v is not None:
-            out.append((v, (w.start, w.end)))
+        if v is not None and not (lang == "en" and re.search(r"\bno\s+$", t[max(0, w.start - 4):w.start])):
+            out.append((v, (w.start, w.end)))  # "no two objects": not a count
     out.sort(key=lambda x: x[1])
     return out
 

@@ -43,10 +43,23 @@ def _missing_items(src: str, tgt: str) -> tuple[list[str], int]:
     if len(items) < 4:
         return [], len(items)
     tf = fold(tgt)
-    present = [x for x in items if re.search(rf"(?<!\w){re.escape(fold(x))}(?!\w)", tf)]
+    en = lexicon("en")
+
+    def has(w: str) -> bool:
+        return re.search(rf"(?<!\w){re.escape(fold(w))}(?!\w)", tf) is not None
+
+    present = [x for x in items if has(x)]
     if len(present) < 0.6 * len(items):
         return [], len(items)  # a translated list (card types, colours): words differ, nothing to count
-    return [x for x in items if x not in present], len(items)
+    absent = []
+    for x in items:
+        if x in present:
+            continue
+        # Only a proper name can be missed for sure: "Time", "Moon", "Wildfire" may be translated.
+        proper = [w for w in re.findall(r"[\w'’-]+", x) if w.casefold().replace("’", "'") not in en.words]
+        if proper and not all(has(w) for w in proper):
+            absent.append(x)
+    return absent, len(items)
 
 
 def _english_looking(name: str, ctx) -> bool:
@@ -78,6 +91,10 @@ def run(ctx) -> list:
         s_nums = number_anchors(p.source_text, "en", [s for _, s, _ in src_refs])
         tc, sc = Counter(v for v, _ in t_nums), Counter(v for v, _ in s_nums)
         for v in sorted(tc - sc, key=str):
+            if v in sc or v == 0:
+                # A count the English has (repeated for clarity: "cada uma das quatro categorias"),
+                # or "zero" for "nothing": wording, not a changed count.
+                continue
             span = next(s for x, s in t_nums if x == v)
             out.append(ctx.issue(NUMBERS, p, f"the count {_fmt(v)} is not in the English "
                                  f"(English has {', '.join(map(_fmt, sorted(sc, key=str))) or 'none'})", span))

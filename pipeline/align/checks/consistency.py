@@ -40,7 +40,7 @@ def _content_key(s: str, stop: frozenset) -> str:
     import unicodedata
 
     out = []
-    for w in _WORDS.findall(s.casefold()):
+    for w in _WORDS.findall(_NUM.sub(" ", s).casefold()):
         if w in stop:
             continue
         out.append("".join(c for c in unicodedata.normalize("NFD", w) if not unicodedata.combining(c)))

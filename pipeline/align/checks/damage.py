@@ -229,6 +229,8 @@ def run(ctx) -> list:
                 ws = [w.text.casefold() for w in words(text[a:b])]
                 if len(ws) < 4:
                     continue
+                if sum(w[:1].isupper() for w in text[a:b].split()) >= 0.6 * len(text[a:b].split()):
+                    continue  # a list of names (card names kept in English)
                 verbatim = normalize_sentence(text[a:b]) in src_sents
                 en_share = sum(w in en.words for w in ws) / len(ws)
                 only_share = sum(w in en.words and w not in lex.words for w in ws) / len(ws)

@@ -41,6 +41,11 @@ def _scattered(text: str, form: str) -> bool:
     return len(form.split()) > 1 and len(parts) > 1 and all(find_all(text, (w,)) for w in parts)
 
 
+def _mid_sentence(text: str, i: int) -> bool:
+    before = text[:i].rstrip()
+    return bool(before) and before[-1] not in ".:;!?\n“\"(«"
+
+
 def _terms(ctx):
     tb = ctx.termbase
     # Longer English terms first, so "converted mana cost" claims its words before "mana cost".
@@ -125,10 +130,16 @@ def run(ctx) -> list:
                     found.append((_as_written(text[span[0]:span[1]], approved, form), span))
             if not found and any(_scattered(text, form) for form in approved):
                 found.append((approved[0], None))  # "efeitos de substituição e/ou de prevenção"
+            if not found and find_all(text, approved):
+                found.append((approved[0], None))  # inside a longer term's rendering ("habilidades desencadeadas")
             for _, span in found:
                 if span is not None:
                     t_taken.append(span)
             s_hits = find_all(src, (t.en,), s_taken) if p.base is not None else []
+            if p.base is not None and p.base.level != "rule":
+                # Inside an English name ("Elephant Graveyard", "Library of Alexandria"): a capitalised
+                # term in mid-sentence is a name the translation keeps; headings are title case.
+                s_hits = [h for h in s_hits if not (src[h[0]].isupper() and _mid_sentence(src, h[0]))]
             s_taken += s_hits
             if found and s_hits:
                 kept[t.en] += 1
