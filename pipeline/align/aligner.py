@@ -223,7 +223,16 @@ def align_documents(target: Document, base: Document, current: Document | None =
         update=plan, translation=translation, coverage=units.coverage.to_dict() if units is not None else text_coverage,
         base_edition=info, current_edition=ctx.current_date, rows=result_rows, checks=all_checks(),
         score=score_of(target, [i for r in result_rows for i in r.issues]),
-        notes=[] if tb else ["no term base"])
+        notes=_notes(tb, target.meta.language))
+
+
+def _notes(tb, lang: str | None) -> list[str]:
+    from ..segment.hunspell import dictionary_path, missing_reason
+
+    out = [] if tb else ["no term base"]
+    if lang and lang != "unknown" and dictionary_path(lang) is None:
+        out.append(missing_reason(lang))
+    return out
 
 
 def _split_english(target: Document, base: Document):
