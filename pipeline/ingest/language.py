@@ -48,3 +48,12 @@ def detect_language(text: str) -> tuple[str | None, str]:
     if s1 - s2 < 0.02:
         return None, f"undecided between {best} and {second} ({figures})"
     return best, f"{s1:.0%} of {n} words are {PROFILES[best].name} function words ({figures})"
+
+
+def is_english_paragraph(text: str, lang: str, min_words: int = 6) -> bool:
+    """A paragraph of a translation still in English: more English function words than the
+    language's (per-paragraph identification; an untranslated unit or a pasted English rule)."""
+    if lang == "en":
+        return False
+    scores, n = language_scores(text)
+    return n >= min_words and scores.get("en", 0) >= 0.2 and scores.get("en", 0) > 1.5 * scores.get(lang, 0)

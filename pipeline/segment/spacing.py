@@ -262,12 +262,9 @@ def _verdict(lang: str, tok: str, english: bool = False) -> tuple[tuple[str, str
 
 
 def _is_english_text(raw: str, lang: str) -> bool:
-    from ..ingest.language import language_scores
+    from ..ingest.language import is_english_paragraph
 
-    if lang == "en":
-        return False
-    scores, n = language_scores(raw)
-    return n >= 5 and scores.get("en", 0) >= 0.2 and scores.get("en", 0) > 1.5 * scores.get(lang, 0)
+    return is_english_paragraph(raw, lang, min_words=5)
 
 
 #: Web addresses are never repaired ("Magic.Wizards.com/Rules", "WPN.Wizards.com/en").

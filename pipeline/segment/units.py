@@ -119,15 +119,12 @@ class Placed:
 def _is_english(target: str, source: str, lang: str) -> bool:
     """A translated unit whose text is still English: identical to its source, or more English
     function words than the language's (paragraph-level language identification)."""
-    from ..ingest.language import language_scores
+    from ..ingest.language import is_english_paragraph, language_scores
 
     t, s = norm(target), norm(source)
-    scores, n = language_scores(t)
     if t == s:
-        return n >= 3  # a name or a number can stay as it is ("Planechase", "Vanguard")
-    if n < 6:
-        return False
-    return scores.get("en", 0) >= 0.2 and scores.get("en", 0) > 1.5 * scores.get(lang, 0)
+        return language_scores(t)[1] >= 3  # a name or a number can stay as it is ("Planechase", "Vanguard")
+    return is_english_paragraph(t, lang)
 
 
 def place_units(units: list[Unit], base: Document, lang: str, paragraphs: frozenset | None = None) -> list[Placed]:
