@@ -326,3 +326,23 @@ def test_judged_sample_matches_what_the_checks_report_now(po_result):
     judged = {f"{s['rule']}|{s['check']}|{s['message']}" for s in data["sample"]}
     assert judged <= now
     assert len(now) == data["total"]
+
+
+@needs_shared
+@needs_po
+def test_po_update_files_carry_every_rule(po_result, tmp_path):
+    from translate.storage import pypo, xliff2
+
+    from pipeline.report.update_po import render_update_po
+    from pipeline.report.xliff import NS, render_xliff
+
+    p = tmp_path / "u.xlf"
+    p.write_bytes(render_xliff(po_result))
+    units = {u.getid(): u for u in xliff2.Xliff2File.parsefile(str(p)).units if not u.isheader()}
+    todo = units["todo-702.2b"]  # untranslated in the PO: to translate, with the current English
+    assert todo.getunitelement().find(f"{{{NS}}}segment").get("state") == "initial" and not todo.target
+    changed = [r for r in po_result.rows if r.id and r.english_changed]
+    assert changed and units[changed[0].id].getunitelement().find(f"{{{NS}}}segment").get("state") == "needs-review"
+    po = pypo.pofile.parsestring(render_update_po(po_result))
+    ctx = {u.getcontext(): u for u in po.units if not u.isheader()}
+    assert ctx[changed[0].id].isfuzzy() and ctx["100.1"].getlocations()  # back to the team's PO unit

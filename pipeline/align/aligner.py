@@ -218,7 +218,9 @@ def align_documents(target: Document, base: Document, current: Document | None =
         translation["complete"] = complete and not text_coverage["untranslated_rules"]
     from .update import update_plan
 
-    plan = update_plan(result_rows, base, current, map_number, info.get("label"), ctx.current_date)
+    cov = units.coverage.to_dict() if units is not None else text_coverage
+    plan = update_plan(result_rows, base, current, map_number, info.get("label"), ctx.current_date,
+                       (cov or {}).get("untranslated_rules") or ())
     return AlignResult(
         update=plan, translation=translation, coverage=units.coverage.to_dict() if units is not None else text_coverage,
         base_edition=info, current_edition=ctx.current_date, rows=result_rows, checks=all_checks(),

@@ -25,8 +25,10 @@ def _how(row) -> list[str]:
     return out
 
 
-def update_plan(rows, base, current, map_number, base_label, current_label) -> dict:
-    """``{"base", "current", "rules": [...], "new": [...], "removed": [...]}``, rules in rule order."""
+def update_plan(rows, base, current, map_number, base_label, current_label, untranslated=()) -> dict:
+    """``{"base", "current", "rules": [...], "new": [...], "removed": [...], "untranslated": [...]}``,
+    rules in rule order; ``untranslated``: base ids the translation holds untranslated (coverage),
+    given with their current English so an update file carries them as units to translate."""
     rules = []
     for r in rows:
         if r.id is None or r.base_id is None:
@@ -49,7 +51,15 @@ def update_plan(rows, base, current, map_number, base_label, current_label) -> d
             else:
                 image.add(c)
         new = [{"current_id": c.id, "text": c.text} for c in current.rules if c.id not in image]
-    return {"base": base_label, "current": current_label, "rules": rules,
+    todo = []
+    for bid in untranslated:
+        b = base.rule(bid) if base is not None else None
+        cid = map_number(bid) if map_number is not None else bid
+        c = current.rule(cid) if (current is not None and cid) else None
+        if b is not None and (c is not None or current is None):
+            r = c or b
+            todo.append({"base_id": bid, "current_id": cid, "text": "\n".join([r.text, *r.example_texts])})
+    return {"base": base_label, "current": current_label, "rules": rules, "untranslated": todo,
             "to_update": [e["rule"] for e in rules if e["changed"]], "new": new, "removed": removed}
 
 

@@ -54,6 +54,8 @@ def render_update_po(result) -> bytes:
                          + (f" (was {row.base_id})" if row.base_id != row.current_id else ""))
         add(row.id, row.current or row.source, row.target, notes, locs, fuzzy=changed,
             previous=row.source if changed else None)
+    for n in (result.update or {}).get("untranslated", []):
+        add(n["current_id"] or n["base_id"], n["text"], "", [], [])
     for n in (result.update or {}).get("new", []):
         add(n["current_id"], n["text"], "", [f"new in the current edition {result.current_edition}"], [])
     return bytes(store)

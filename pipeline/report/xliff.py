@@ -5,7 +5,8 @@ A translated rule whose English changed between the base and the current edition
 examples or number) is ``state="needs-review"`` with the old English in a note
 (``category="old-source"``); an unchanged one stays ``translated``.  Untranslated and new
 rules are ``initial`` without a target; rules the current edition removed get a unit
-``removed-<base id>`` (state ``final``, no target; a note says so).  Findings are notes with
+``removed-<base id>`` (state ``final``, no target; a note says so).  Rules a bilingual file holds
+untranslated are ``todo-<current id>`` units (``initial``, the current English).  Findings are notes with
 ``category`` (the check id) and ``priority`` (1 error, 5 warning, 9 info).  Unit ids are the
 translated rule ids (``601.2b``: a valid NMTOKEN), ``missing-<base id>``, ``new-<current id>``.
 """
@@ -83,6 +84,9 @@ def render_xliff(result) -> bytes:
               row.current if (row.current and not removed) else row.source,
               row.target if row.id else None,
               "initial" if not row.id else ("needs-review" if changed or removed else "translated"))
+    for n in (result.update or {}).get("untranslated", []):
+        _unit(f, _unique(f"todo-{n['current_id'] or n['base_id']}", seen), n["current_id"] or n["base_id"],
+              [], n["text"], None, "initial")
     for n in (result.update or {}).get("new", []):
         _unit(f, _unique(f"new-{n['current_id']}", seen), n["current_id"],
               [("new", "5", f"new in the current edition {result.current_edition}")], n["text"], None, "initial")
