@@ -61,6 +61,8 @@ class BuildContext:
     #: input name -> the English editions it is read against (the editions step), or why not.
     editions: dict[str, EditionContext] = field(default_factory=dict)
     edition_errors: dict[str, str] = field(default_factory=dict)
+    #: The current English edition the editions step chose (the newest available), for the summary.
+    current_edition: str | None = None
     outputs: list[Path] = field(default_factory=list)
     skipped: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -234,6 +236,8 @@ def run_build(corpus: Path, out: Path, reference: Path | None = None, mirror: Pa
     report = {
         "reference": {"edition": (ctx.reference.meta.effective_date if ctx.reference else None),
                       "found": bool(ctx.reference), "sha256": ctx.reference.meta.sha256 if ctx.reference else None},
+        # One definition of "current" (pipeline.editions.newest_edition), as every report prints it.
+        "current_edition": ctx.current_edition,
         "inputs": [{"path": str(i.path.relative_to(corpus)), "language": i.language, "role": i.role} for i in inputs],
         "outputs": sorted({str(p.relative_to(ctx.out)): sha256_file(p) for p in ctx.outputs if p.exists()}.items()),
         "skipped": ctx.skipped,

@@ -8,9 +8,19 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
+import types
 from pathlib import Path
 
 import pytest
+
+# spylls (the Hunspell reader) ships a stray top-level ``tests`` package in its wheel; a regular
+# package in site-packages would shadow this folder for ``from tests.conftest import …``.  Make
+# ``tests`` this folder, whatever is installed.
+if Path(getattr(sys.modules.get("tests"), "__file__", None) or "/").parent != Path(__file__).resolve().parent:
+    _pkg = types.ModuleType("tests")
+    _pkg.__path__ = [str(Path(__file__).resolve().parent)]
+    sys.modules["tests"] = _pkg
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("CRPIPE_SHARED", ROOT.parent / "shared"))

@@ -7,8 +7,9 @@ from pathlib import Path
 from ..ingest.loader import load_document
 from ..model import Document
 from ..rulings.reader import load_card_index
-from .aligner import align_documents
 from ..editions import resolve_editions
+from .aligner import align_documents
+from .bilingual import align_bilingual, is_bilingual
 from .model import AlignResult
 from .termbase import load_termbase
 
@@ -29,6 +30,10 @@ def align_file(translation: str | Path | Document, reference: str | Path, curren
     ``reference``: a folder of English editions or one edition file; ``current``: the
     current English edition (default: the newest in the folder); ``cards``: MTGJSON files.
     """
+    if not isinstance(translation, Document) and fmt in (None, "po", "xliff"):
+        if fmt is not None or is_bilingual(Path(translation)):
+            return align_bilingual(translation, reference, current, lang=lang, termbase=load_termbase(termbase),
+                                   cards=load_cards(cards))
     if isinstance(translation, Document):
         doc = translation
     else:
@@ -36,4 +41,5 @@ def align_file(translation: str | Path | Document, reference: str | Path, curren
         doc = load_document(translation, lang=lang, fmt=fmt, editions_dir=ref if ref.is_dir() else None)
     ed = resolve_editions(doc, reference, current)
     return align_documents(doc, ed.base, ed.current, map_number=ed.map_number, base_info=ed.info,
-                           current_label=ed.current_label, termbase=load_termbase(termbase), cards=load_cards(cards))
+                           current_label=ed.current_label, termbase=load_termbase(termbase), cards=load_cards(cards),
+                           editions_dir=reference if Path(reference).is_dir() else None)
