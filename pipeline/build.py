@@ -10,16 +10,14 @@ so two builds of the same corpus give byte-identical files.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
+import tempfile
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
-
-import yaml
 
 from .align.stage import stage_align
 from .diff.stage import stage_diff
@@ -28,23 +26,15 @@ from .editions import EditionContext, stage_editions
 from .errors import CrpipeError, InputError
 from .export import export_all
 from .ingest.loader import load_document
-from .io import atomic_write, cache_root, read_bounded_text, sha256_file, write_json
+from .io import atomic_write, cache_root, cache_write, sha256_file, write_json
 from .link.stage import stage_link
+from .manifest import Input, check_url, load_manifest, mirror_file
 from .model import Document
 from .qa.integrity import check
 from .rulings import load_card_index
 from .segment.official import parse_file
+from .swap import FOREIGN, BuildFolder
 from .xref.stage import stage_xref
-
-
-
-@dataclass
-class Input:
-    path: Path
-    language: str
-    role: str
-    name: str
-    extra: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -67,19 +57,20 @@ class BuildContext:
     skipped: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     shared: dict = field(default_factory=dict)  # stage -> data for later stages
+    stage: str = ""  # the stage running now: every output and skip is filed under it
+    output_stage: dict[str, str] = field(default_factory=dict)  # output (relative) -> stage
+    skipped_stages: dict[str, list[str]] = field(default_factory=dict)  # stage -> reasons
+    kept: list[dict] = field(default_factory=list)  # outputs carried over from the previous build
 
     def skip(self, stage: str, reason: str) -> None:
         self.skipped.append({"stage": stage, "reason": reason})
+        self.skipped_stages.setdefault(self.stage, []).append(reason)
 
     def write(self, name: str, data: str | bytes) -> Path:
-        p = atomic_write(self.out / name, data)
-        self.outputs.append(p)
-        return p
+        return self.track(atomic_write(self.out / name, data))
 
     def write_json(self, name: str, obj) -> Path:
-        p = write_json(self.out / name, obj)
-        self.outputs.append(p)
-        return p
+        return self.track(write_json(self.out / name, obj))
 
     def card_index(self, stage: str):
         """The card-name index over the manifest's ``role: cards`` files, read once per build.
@@ -101,33 +92,43 @@ class BuildContext:
         return index
 
     def track(self, path: Path) -> Path:
-        self.outputs.append(Path(path))
-        return Path(path)
+        path = Path(path)
+        self.outputs.append(path)
+        self.output_stage[str(path.relative_to(self.out))] = self.stage
+        return path
 
 
-def load_manifest(corpus: Path) -> tuple[dict, list[Input]]:
-    mpath = corpus / "manifest.yaml"
-    if not mpath.is_file():
-        raise InputError("no manifest.yaml in the corpus folder", corpus)
-    try:
-        manifest = yaml.safe_load(read_bounded_text(mpath)) or {}
-    except yaml.YAMLError as e:
-        raise InputError(f"manifest is not valid YAML: {e}", mpath) from None
-    inputs = []
-    for i, item in enumerate(manifest.get("inputs", [])):
-        if "path" not in item or "role" not in item:
-            raise InputError(f"input #{i + 1} needs 'path' and 'role'", mpath)
-        p = corpus / item["path"]
-        inputs.append(Input(p, item.get("language", "en"), item["role"], Path(item["path"]).stem,
-                            {k: v for k, v in item.items() if k not in ("path", "language", "role")}))
-    return manifest, inputs
+#: The largest reference edition we download (an edition is under 1 MB).
+MAX_DOWNLOAD_BYTES = 64 << 20
+
+
+def _download(url: str, timeout: float, url_check: Callable[[str], str | None]) -> bytes:
+    """The bytes at ``url``; a redirect must pass the same URL check as the manifest's URL."""
+
+    class Redirects(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, req, fp, code, msg, headers, newurl):
+            why = url_check(newurl)
+            if why:
+                raise urllib.error.URLError(f"redirected to a URL we do not follow ({why})")
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    opener = urllib.request.build_opener(Redirects)
+    with opener.open(url, timeout=timeout) as resp:
+        data = resp.read(MAX_DOWNLOAD_BYTES + 1)
+    if len(data) > MAX_DOWNLOAD_BYTES:
+        raise urllib.error.URLError(f"larger than {MAX_DOWNLOAD_BYTES >> 20} MB")
+    return data
 
 
 def resolve_reference(manifest: dict, reference: Path | None, mirror: Path | None, cache: Path,
-                      allow_download: bool = True, timeout: float = 20.0) -> tuple[Path | None, str, list[str]]:
+                      allow_download: bool = True, timeout: float = 20.0,
+                      url_check: Callable[[str], str | None] = check_url) -> tuple[Path | None, str, list[str]]:
     """Find the English reference edition: given path, mirror, cache, then download.
 
-    Returns ``(path or None, how it was found, notes on what was tried)``.
+    Every edition found in the mirror or the cache is checked against the manifest's sha256: a
+    mirror file that differs is refused (an :class:`InputError`: the mirror holds another
+    edition under that name); a cache entry that differs or cannot be read is discarded and
+    fetched again.  Returns ``(path or None, how it was found, notes on what was tried)``.
     """
     ref = manifest.get("reference") or {}
     name = ref.get("mirror_name") or f"{ref.get('edition', 'reference')}.txt"
@@ -138,29 +139,54 @@ def resolve_reference(manifest: dict, reference: Path | None, mirror: Path | Non
             raise InputError("reference edition not found", reference)
         return reference, "given with --reference", notes
     if mirror is not None:
-        cand = mirror / name
+        cand = mirror_file(mirror, name)
         if cand.is_file():
+            got = sha256_file(cand)
+            if want and got != want:
+                raise InputError(f"sha256 {got[:12]}… differs from the manifest's {want[:12]}… for {name}: "
+                                 "the mirror holds another edition under that name", cand)
             return cand, f"mirror {mirror}", notes
         notes.append(f"mirror {mirror} has no {name}")
-    cached = cache / name
-    if cached.is_file():
-        if not want or sha256_file(cached) == want:
+    cached = mirror_file(cache, name)
+    if cached.exists():
+        try:
+            ok = cached.is_file() and want is not None and sha256_file(cached) == want
+            why = "does not match the manifest's sha256" if cached.is_file() else "is not a file"
+        except OSError as e:
+            ok, why = False, f"cannot be read ({e.strerror})"
+        if ok:
             return cached, f"cache {cache}", notes
-        notes.append(f"cached {cached} does not match the manifest's sha256; ignored")
+        if not want:
+            why = "cannot be checked (the manifest gives no sha256)"
+        try:
+            if cached.is_dir() and not cached.is_symlink():
+                shutil.rmtree(cached)
+            else:
+                cached.unlink()
+            notes.append(f"cached {cached} {why}; discarded")
+        except OSError as e:
+            notes.append(f"cached {cached} {why}; ignored (cannot remove it: {e.strerror})")
     url = ref.get("url")
     if url and allow_download:
+        why = url_check(url)
+        if why:
+            raise InputError(why, "manifest.yaml")
+        if not want:
+            raise InputError("reference.url needs the sha256 the download is checked against", "manifest.yaml")
         try:
-            with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 - URL from the manifest
-                data = resp.read(64 << 20)
+            data = _download(url, timeout, url_check)
         except (urllib.error.URLError, OSError, ValueError) as e:
             notes.append(f"download of {url} failed: {getattr(e, 'reason', e)}")
             return None, "", notes
         got = hashlib.sha256(data).hexdigest()
-        if want and got != want:
+        if got != want:
             notes.append(f"download of {url} has sha256 {got[:12]}…, the manifest expects {want[:12]}…; not used")
             return None, "", notes
-        cache.mkdir(parents=True, exist_ok=True)
-        atomic_write(cached, data)
+        if not cache_write(cached, data):
+            # An unwritable cache is skipped: keep the checked bytes for this build only.
+            spill = Path(tempfile.mkdtemp(prefix="crpipe-reference-")) / name
+            atomic_write(spill, data)
+            return spill, f"downloaded from {url} (not cached)", notes
         return cached, f"downloaded from {url}", notes
     if not url:
         notes.append("the manifest names no download URL")
@@ -215,7 +241,14 @@ STAGES: list[tuple[str, Stage]] = [
 
 
 def run_build(corpus: Path, out: Path, reference: Path | None = None, mirror: Path | None = None,
-              cache: Path | None = None, allow_download: bool = True, progress=None) -> BuildContext:
+              cache: Path | None = None, allow_download: bool = True, progress=None,
+              wait: float | None = None, url_check: Callable[[str], str | None] = check_url) -> BuildContext:
+    """Run every stage into a staging folder beside ``out`` and swap it in only when complete.
+
+    ``out`` is always either the previous complete build or this one: a failure, a kill or a
+    full disk leaves it untouched.  One build per ``out`` at a time: a second one waits for
+    the lock (``wait`` seconds, None = as long as it takes; 0 refuses at once).
+    """
     corpus = Path(corpus)
     manifest, inputs = load_manifest(corpus)
     for inp in inputs:
@@ -223,42 +256,76 @@ def run_build(corpus: Path, out: Path, reference: Path | None = None, mirror: Pa
             raise InputError("input named in the manifest is missing", inp.path)
     if mirror is None and os.environ.get("CRPIPE_MIRROR"):
         mirror = Path(os.environ["CRPIPE_MIRROR"])
-    ref_path, how, notes = resolve_reference(manifest, reference, mirror, cache or cache_root(), allow_download)
-    ctx = BuildContext(corpus=corpus, out=Path(out), manifest=manifest, inputs=inputs,
-                       reference_path=ref_path, reference_source=how, notes=notes)
-    if mirror is not None and mirror.is_dir():
-        ctx.editions_dir = mirror
-    ctx.out.mkdir(parents=True, exist_ok=True)
-    for name, stage in STAGES:
-        if progress:
-            progress(name)
-        stage(ctx)
-    report = {
+    with BuildFolder(Path(out), wait=wait) as folder:
+        ref_path, how, notes = resolve_reference(manifest, reference, mirror, cache or cache_root(),
+                                                 allow_download, url_check=url_check)
+        ctx = BuildContext(corpus=corpus, out=folder.staging, manifest=manifest, inputs=inputs,
+                           reference_path=ref_path, reference_source=how, notes=notes)
+        if mirror is not None and mirror.is_dir():
+            ctx.editions_dir = mirror
+        for name, stage in STAGES:
+            if progress:
+                progress(name)
+            ctx.stage = name
+            stage(ctx)
+        ctx.stage = ""
+        previous = folder.previous_report()
+        _keep_unbuilt(ctx, folder.final, previous)
+        write_json(ctx.out / "build-report.json", _report(ctx, previous))
+        folder.commit()
+    ctx.outputs = [folder.final / p.relative_to(ctx.out) for p in ctx.outputs]
+    ctx.out = folder.final
+    return ctx
+
+
+def _report(ctx: BuildContext, previous: dict | None) -> dict:
+    files = sorted({str(p.relative_to(ctx.out)) for p in ctx.outputs if p.exists()})
+    return {
         "reference": {"edition": (ctx.reference.meta.effective_date if ctx.reference else None),
                       "found": bool(ctx.reference), "sha256": ctx.reference.meta.sha256 if ctx.reference else None},
         # One definition of "current" (pipeline.editions.newest_edition), as every report prints it.
         "current_edition": ctx.current_edition,
-        "inputs": [{"path": str(i.path.relative_to(corpus)), "language": i.language, "role": i.role} for i in inputs],
-        "outputs": sorted({str(p.relative_to(ctx.out)): sha256_file(p) for p in ctx.outputs if p.exists()}.items()),
+        "inputs": [{"path": str(i.path.relative_to(ctx.corpus)), "language": i.language, "role": i.role}
+                   for i in ctx.inputs],
+        "outputs": [{"file": f, "sha256": sha256_file(ctx.out / f), "stage": ctx.output_stage.get(f, "")} for f in files],
+        "kept": sorted(ctx.kept, key=lambda k: k["file"]),
         "skipped": ctx.skipped,
     }
-    report["outputs"] = [{"file": f, "sha256": h} for f, h in report["outputs"]]
-    write_json(ctx.out / "build-report.json", report)
-    return ctx
 
 
-def clean_outputs(out: Path) -> None:
-    """Remove what an earlier build wrote (only files it listed), so stale outputs never linger."""
-    rep = out / "build-report.json"
-    if not rep.is_file():
+def _keep_unbuilt(ctx: BuildContext, final: Path, previous: dict | None) -> None:
+    """Carry over what the previous build wrote and this one could not rebuild.
+
+    An output of the previous build that this build did not write, from a stage that skipped
+    something this time, is linked into the new build unchanged (its sha256 checked against the
+    previous report) and listed under ``kept`` with the reason: a build without the reference
+    edition never deletes what a full build made.
+    """
+    if not previous:
         return
-    try:
-        listed = json.loads(read_bounded_text(rep)).get("outputs", [])
-    except (ValueError, CrpipeError):
-        return
-    for item in listed:
-        p = out / item["file"]
-        if p.is_file():
-            p.unlink()
-        elif p.is_dir():
-            shutil.rmtree(p)
+    made = {str(p.relative_to(ctx.out)) for p in ctx.outputs}
+    # A file kept once keeps the edition it was built from, so keeping it again says the same.
+    built_from = {k.get("file"): k.get("edition") for k in previous.get("kept", []) if isinstance(k, dict)}
+    for item in previous.get("outputs", []):
+        rel, stage = item.get("file", ""), item.get("stage", "")
+        if rel in made or (stage not in ctx.skipped_stages and stage != FOREIGN):
+            continue
+        src = final / rel
+        if not src.is_file() or src.is_symlink() or sha256_file(src) != item.get("sha256"):
+            continue
+        dst = ctx.out / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(src, dst)  # outputs are only ever replaced, never edited in place
+        except OSError:
+            shutil.copy2(src, dst)
+        ctx.track(dst)
+        ctx.output_stage[rel] = stage
+        edition = built_from[rel] if rel in built_from else (previous.get("reference") or {}).get("edition")
+        if stage == FOREIGN:
+            reason = "found in the output folder, not written by a build; kept as found"
+        else:
+            reason = (f"{stage} skipped ({ctx.skipped_stages[stage][0]}); kept from the previous build"
+                      + (f" (reference edition {edition})" if edition else ""))
+        ctx.kept.append({"file": rel, "stage": stage, "sha256": item["sha256"], "edition": edition,
+                         "reason": reason})

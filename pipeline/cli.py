@@ -12,6 +12,7 @@ import sys
 import typer
 
 from .errors import CrpipeError
+from .io import os_failure
 
 app = typer.Typer(
     name="crpipe",
@@ -44,6 +45,9 @@ def main() -> None:  # pragma: no cover - thin wrapper
     except CrpipeError as e:
         typer.echo(f"crpipe: error: {e}", err=True)
         sys.exit(e.exit_code)
+    except OSError as e:  # e.g. stdout on a full disk, outside any command's own handler
+        typer.echo(f"crpipe: error: {os_failure(e)}", err=True)
+        sys.exit(2)
 
 
 if __name__ == "__main__":  # pragma: no cover

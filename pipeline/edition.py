@@ -10,7 +10,6 @@ it, the evidence, and how sure it is.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -19,7 +18,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from .errors import InputError
-from .io import cache_root, read_cache_json, source_key, write_json
+from .io import cache_root, cache_write, dumps, read_cache_json, source_key
 from .model import Document
 from .profiles import PROFILES
 from .profiles.dates import declared_date  # noqa: F401  (re-exported: the edition API)
@@ -94,13 +93,13 @@ def edition_inventory(path: Path) -> dict:
         doc = parse_file(path)
         inv = {"edition": path.stem, "effective": doc.meta.effective_date,
                "rules": {r.id: _rule_facts(r, "en") for r in doc.rules}}
-        try:
-            write_json(cache, inv)
-            for old in cache.parent.glob(f"{path.stem}-*.json"):
-                if old != cache:
-                    old.unlink(missing_ok=True)  # an older version of the file or of the code
-        except OSError:
-            pass  # a read-only home: the memory cache still serves this process
+        if cache_write(cache, dumps(inv)):  # a read-only cache: the memory cache still serves this process
+            try:
+                for old in cache.parent.glob(f"{path.stem}-*.json"):
+                    if old != cache:
+                        old.unlink(missing_ok=True)  # an older version of the file or of the code
+            except OSError:
+                pass
     _MEMO[key] = inv
     return inv
 

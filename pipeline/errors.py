@@ -22,3 +22,14 @@ class CrpipeError(Exception):
 
 class InputError(CrpipeError):
     """The input file is unreadable, of the wrong kind, or damaged."""
+
+
+class OSFailure(CrpipeError):
+    """The operating system refused (permission, read-only or full disk, a bad database file):
+    one line naming the path and the cause (made by :func:`pipeline.io.os_failure`)."""
+
+
+class BusyError(CrpipeError):
+    """Another process holds what this one needs (a second build of the same folder)."""
+
+    exit_code = 75  # EX_TEMPFAIL (sysexits.h): try again later

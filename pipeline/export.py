@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .io import atomic_path, dumps, write_json
+from .errors import InputError
+from .io import atomic_group, atomic_path, dumps, write_json
 from .model import Document
 
 RULE_COLUMNS = ["id", "level", "section", "parent", "order", "line", "text", "examples", "n_examples",
@@ -40,51 +41,78 @@ def write_json_model(doc: Document, path: Path) -> Path:
 
 
 def write_tables(doc: Document, parquet: Path, csv: Path) -> None:
+    with atomic_group([parquet, csv]) as (tp, tc):
+        _tables_to(doc, tp, tc)
+
+
+def _tables_to(doc: Document, parquet: Path, csv: Path) -> None:
     df = rules_frame(doc)
-    with atomic_path(parquet) as tmp:
-        df.to_parquet(tmp, index=False, engine="pyarrow")
-    with atomic_path(csv) as tmp:
-        df.to_csv(tmp, index=False, lineterminator="\n")
+    df.to_parquet(parquet, index=False, engine="pyarrow")
+    df.to_csv(csv, index=False, lineterminator="\n")
 
 
 def write_sqlite(doc: Document, path: Path) -> Path:
     """SQLite with ``rules``, ``examples``, ``glossary`` tables and an FTS5 index ``search``."""
     with atomic_path(path) as tmp:
-        con = sqlite3.connect(tmp)
-        try:
-            con.executescript("""
-                PRAGMA journal_mode=OFF;
-                CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
-                CREATE TABLE rules (id TEXT PRIMARY KEY, level TEXT, section INTEGER, parent TEXT,
-                                    ord INTEGER, text TEXT);
-                CREATE TABLE examples (rule_id TEXT, position INTEGER, text TEXT);
-                CREATE TABLE glossary (term TEXT, definition TEXT, refs TEXT);
-                CREATE VIRTUAL TABLE search USING fts5(kind UNINDEXED, key UNINDEXED, title, body,
-                                                      tokenize = 'unicode61 remove_diacritics 2');
-            """)
-            meta = {k: v for k, v in doc.to_dict(layout=False)["meta"].items() if v is not None}
-            con.executemany("INSERT INTO meta VALUES (?, ?)", sorted((k, json.dumps(v) if not isinstance(v, str) else v) for k, v in meta.items()))
-            con.executemany("INSERT INTO rules VALUES (?,?,?,?,?,?)",
-                            [(r.id, r.level, r.section, r.parent, r.order, r.text) for r in doc.rules])
-            con.executemany("INSERT INTO examples VALUES (?,?,?)",
-                            [(r.id, i, e.text) for r in doc.rules for i, e in enumerate(r.examples)])
-            con.executemany("INSERT INTO glossary VALUES (?,?,?)", [(g.term, g.definition, " ".join(g.refs)) for g in doc.glossary])
-            rows = [("rule", r.id, "", r.text + ("\n" + "\n".join(r.example_texts) if r.examples else "")) for r in doc.rules]
-            rows += [("glossary", g.term, g.term, g.definition) for g in doc.glossary]
-            con.executemany("INSERT INTO search VALUES (?,?,?,?)", rows)
-            con.commit()
-        finally:
-            con.close()
+        _sqlite_to(doc, tmp)
     return path
+
+
+def _sqlite_to(doc: Document, tmp: Path) -> None:
+    """Rules are keyed by their position (``ord``): five official editions (2005-08-01,
+    2006-05-01, 2006-06-01, 2009-09-04, 2009-10-01) print one number twice, and both rules
+    are exported (the integrity findings name them)."""
+    con = sqlite3.connect(tmp)
+    try:
+        con.executescript("""
+            PRAGMA journal_mode=OFF;
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+            CREATE TABLE rules (ord INTEGER PRIMARY KEY, id TEXT NOT NULL, level TEXT, section INTEGER,
+                                parent TEXT, text TEXT);
+            CREATE INDEX rules_id ON rules (id);
+            CREATE TABLE examples (rule_ord INTEGER, rule_id TEXT, position INTEGER, text TEXT);
+            CREATE TABLE glossary (term TEXT, definition TEXT, refs TEXT);
+            CREATE VIRTUAL TABLE search USING fts5(kind UNINDEXED, key UNINDEXED, title, body,
+                                                  tokenize = 'unicode61 remove_diacritics 2');
+        """)
+        meta = {k: v for k, v in doc.to_dict(layout=False)["meta"].items() if v is not None}
+        con.executemany("INSERT INTO meta VALUES (?, ?)", sorted((k, json.dumps(v) if not isinstance(v, str) else v) for k, v in meta.items()))
+        con.executemany("INSERT INTO rules VALUES (?,?,?,?,?,?)",
+                        [(r.order, r.id, r.level, r.section, r.parent, r.text) for r in doc.rules])
+        con.executemany("INSERT INTO examples VALUES (?,?,?,?)",
+                        [(r.order, r.id, i, e.text) for r in doc.rules for i, e in enumerate(r.examples)])
+        con.executemany("INSERT INTO glossary VALUES (?,?,?)", [(g.term, g.definition, " ".join(g.refs)) for g in doc.glossary])
+        rows = [("rule", r.id, "", r.text + ("\n" + "\n".join(r.example_texts) if r.examples else "")) for r in doc.rules]
+        rows += [("glossary", g.term, g.term, g.definition) for g in doc.glossary]
+        con.executemany("INSERT INTO search VALUES (?,?,?,?)", rows)
+        con.commit()
+    finally:
+        con.close()
+
+
+#: Bounds on a search query: a longer one is a pasted paragraph, and FTS5's cost grows with
+#: every term (2,000 words took 35 s).
+MAX_QUERY_CHARS = 400
+MAX_QUERY_WORDS = 24
 
 
 def search(db: Path, query: str, limit: int = 10) -> list[dict]:
     """Full-text search; a phrase match ranks above scattered words."""
+    words = [w for w in "".join(c if c.isalnum() else " " for c in query[:MAX_QUERY_CHARS + 1]).split() if w]
+    if len(query) > MAX_QUERY_CHARS or len(words) > MAX_QUERY_WORDS:
+        raise InputError(f"search query too long ({len(query)} characters, {len(words)}+ words; the limit is "
+                         f"{MAX_QUERY_CHARS} characters and {MAX_QUERY_WORDS} words)")
+    if not words:
+        return []
+    try:
+        return _search(db, words, limit)
+    except sqlite3.DatabaseError as e:
+        raise InputError(f"not a crpipe search database ({e})", db) from None
+
+
+def _search(db: Path, words: list[str], limit: int) -> list[dict]:
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
-        words = [w for w in "".join(c if c.isalnum() else " " for c in query).split() if w]
-        if not words:
-            return []
         phrase = '"' + " ".join(words) + '"'
         loose = " AND ".join(f'"{w}"' for w in words)
         sql = ("SELECT kind, key, snippet(search, 3, '[', ']', '…', 12), bm25(search, 0, 0, 4.0, 1.0) AS score "
@@ -113,11 +141,13 @@ def search(db: Path, query: str, limit: int = 10) -> list[dict]:
 
 
 def export_all(doc: Document, out_dir: Path, stem: str) -> list[Path]:
+    """Every format or none: all are written to temporary names, renamed only when all are done."""
     out_dir = Path(out_dir)
     paths = [out_dir / f"{stem}.json", out_dir / f"{stem}.rules.parquet", out_dir / f"{stem}.rules.csv", out_dir / f"{stem}.sqlite"]
-    write_json_model(doc, paths[0])
-    write_tables(doc, paths[1], paths[2])
-    write_sqlite(doc, paths[3])
+    with atomic_group(paths) as (tj, tp, tc, ts):
+        tj.write_text(dumps(doc.to_dict()), encoding="utf-8", newline="\n")
+        _tables_to(doc, tp, tc)
+        _sqlite_to(doc, ts)
     return paths
 
 

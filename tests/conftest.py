@@ -7,8 +7,10 @@ when it is absent; CI always has it.
 from __future__ import annotations
 
 import functools
+import http.server
 import os
 import sys
+import threading
 import types
 from pathlib import Path
 
@@ -58,3 +60,20 @@ def seed_path():
         assert hits, f"no seed {prefix} in corpus/seeds"
         return hits[0]
     return get
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a):  # keep test output clean
+        pass
+
+
+@pytest.fixture
+def http_folder(tmp_path):
+    """A local HTTP server over a temporary folder: (folder, base URL).  Downloads are tested
+    against it, never against the internet."""
+    root = tmp_path / "www"
+    root.mkdir()
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield root, f"http://127.0.0.1:{srv.server_address[1]}"
+    srv.shutdown()

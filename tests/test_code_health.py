@@ -159,7 +159,9 @@ def test_the_language_branch_detector_finds_what_it_should():
 #: goes through ``pipeline.io`` (``read_bounded`` and its text, gzip and cache forms).
 NOT_AN_INPUT = {
     ("pipeline/ingest/docx.py", "open"): "a member of a DOCX already read through read_bounded, bounded by its declared size",
-    ("pipeline/build.py", "urlopen"): "the reference download: its size is checked against the manifest's sha256",
+    ("pipeline/build.py", "open"): "the reference download (an opener that checks each redirect): read up to "
+                                    "MAX_DOWNLOAD_BYTES and checked against the manifest's sha256",
+    ("pipeline/swap.py", "open"): "os.open of the build's lock file: held for flock, never read as input",
 }
 _READS = {"open", "read_bytes", "read_text", "load", "urlopen"}
 

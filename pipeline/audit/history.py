@@ -12,14 +12,12 @@ sha256), so a second audit reads small JSON files instead of parsing 85 editions
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..diff import EditionArchive
 from ..errors import InputError
-from ..io import write_json
-from ..io import read_cache_json
+from ..io import cache_write, dumps, read_cache_json
 
 #: The first edition of today's numbering scheme (the Magic 2010 rewrite).
 REWRITE = "2009-07-11"
@@ -52,7 +50,7 @@ class RuleHistory:
             return cached
         doc = self.archive.load(e.label)
         table = {r.id: r.text for r in doc.rules}
-        write_json(path, table)
+        cache_write(path, dumps(table))
         return table
 
     def position(self, date: str) -> int:

@@ -68,6 +68,7 @@ class AuditReport:
     citations: list[Citation]
     files: list[FileSummary]
     scanned: int
+    skipped: list[dict] = field(default_factory=list)  # files not read: special, oversized, unreadable
 
     @property
     def problems(self) -> list[Citation]:
@@ -82,6 +83,7 @@ class AuditReport:
     def to_dict(self) -> dict:
         return {"root": self.root, "edition": self.edition,
                 "history": list(self.history) if self.history else None, "files_scanned": self.scanned,
+                "files_skipped": self.skipped,
                 "counts": self.counts(), "citations": [c.to_dict() for c in self.citations],
                 "files": [f.to_dict() for f in self.files if f.citations]}
 
@@ -104,8 +106,9 @@ def audit_tree(root: Path, doc: Document, editions: Path | None = None, cache_di
     citations: list[Citation] = []
     files: list[FileSummary] = []
     scanned = 0
+    skipped: list[tuple[Path, str]] = []
     for path in iter_files(root):
-        raw = scan_file(path)
+        raw = scan_file(path, skipped=skipped)
         if raw is None:
             continue
         scanned += 1
@@ -125,7 +128,8 @@ def audit_tree(root: Path, doc: Document, editions: Path | None = None, cache_di
         summary.by_numbering = by_numbering
         files.append(summary)
     span = (history.labels[0], history.labels[-1]) if history else None
-    return AuditReport(str(root), doc.meta.effective_date or "", span, citations, files, scanned)
+    return AuditReport(str(root), doc.meta.effective_date or "", span, citations, files, scanned,
+                       [{"file": p.relative_to(base).as_posix(), "reason": why} for p, why in skipped])
 
 
 def _resolve_file(resolver: Resolver, raw: list) -> list:

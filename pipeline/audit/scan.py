@@ -357,14 +357,31 @@ def _ident_words(ident: str) -> str:
     return " ".join(s.split()).lower()
 
 
-def scan_file(path: Path, max_bytes: int = 2 << 20) -> list[RawCitation] | None:
-    """Citations in one file, or None when the file is not source text we read."""
+#: The largest source file read (generated code aside, source files are far smaller).
+MAX_SOURCE_BYTES = 2 << 20
+
+
+def read_source(path: Path, max_bytes: int = MAX_SOURCE_BYTES) -> tuple[bytes | None, str | None]:
+    """``(bytes, None)`` for a regular file under the cap, else ``(None, why it was skipped)``:
+    the one bounded reader opens only regular files (a FIFO would block, a device never ends)
+    and stops one byte past the cap."""
+    try:
+        return read_bounded(path, max_bytes, what="source file", env=None), None
+    except InputError as e:
+        return None, e.message
+
+
+def scan_file(path: Path, max_bytes: int = MAX_SOURCE_BYTES,
+              skipped: list[tuple[Path, str]] | None = None) -> list[RawCitation] | None:
+    """Citations in one file, or None when the file is not source text we read (a special,
+    oversized or unreadable file is added to ``skipped`` with the reason)."""
     fam = family(path)
     if fam is None:
         return None
-    try:
-        data = read_bounded(path, limit=max_bytes, truncate=True)
-    except InputError:
+    data, why = read_source(path, max_bytes)
+    if data is None:
+        if skipped is not None:
+            skipped.append((path, why))
         return None
     if b"\x00" in data[:4096]:
         return None

@@ -24,17 +24,21 @@ def register(app: typer.Typer) -> None:
                                               help="A local folder of English editions named YYYY-MM-DD.txt."),
         cache: Optional[Path] = typer.Option(None, "--cache", help="Cache folder for a downloaded reference edition."),
         offline: bool = typer.Option(False, "--offline", help="Never try the download."),
+        wait: bool = typer.Option(True, "--wait/--no-wait", help="When another build is writing the same "
+                                  "--out folder: wait for it (default) or refuse at once (exit 75)."),
     ):
         """Run every stage on the corpus and write all outputs into aligned/.
 
         The reference edition is taken from --reference, else the mirror (--mirror or
         CRPIPE_MIRROR), else the cache, else downloaded from the manifest's URL and checked
         against its sha256.  Without any of them the build still runs what it can and says
-        what it skipped.
-        """
-        from ..build import STAGES, clean_outputs, run_build  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        what it skipped; what a skipped stage wrote in the previous build is kept (and listed
+        under "kept" in build-report.json).
 
-        clean_outputs(out)
+        Outputs are assembled beside --out and swapped in only when complete: a failed,
+        killed or out-of-space build leaves the previous build untouched.
+        """
+        from ..build import STAGES, run_build  # lazy: a command loads its stage only when it runs (CLI start-up time)
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                       TimeElapsedColumn(), console=err_console, transient=False) as prog:
             task = prog.add_task("build", total=len(STAGES))
@@ -47,7 +51,8 @@ def register(app: typer.Typer) -> None:
                 prog.update(task, description=name)
 
             ctx = run_build(corpus, out, reference=reference, mirror=mirror, cache=cache,
-                            allow_download=not offline and not os.environ.get("CRPIPE_OFFLINE"), progress=step)
+                            allow_download=not offline and not os.environ.get("CRPIPE_OFFLINE"), progress=step,
+                            wait=None if wait else 0)
             prog.update(task, completed=len(STAGES), description="done")
         t = Table(title=f"crpipe build → {out}/")
         t.add_column("output")
@@ -60,3 +65,10 @@ def register(app: typer.Typer) -> None:
             console.print(f"[yellow]note[/]: {n}")
         for s in ctx.skipped:
             console.print(f"[yellow]skipped[/] {s['stage']}: {s['reason']}")
+        by_stage: dict[str, list[dict]] = {}
+        for k in ctx.kept:
+            by_stage.setdefault(k["stage"], []).append(k)
+        for stage, items in by_stage.items():
+            made_with = f" (reference edition {items[0]['edition']})" if items[0].get("edition") else ""
+            console.print(f"[yellow]kept[/] {len(items)} output(s) of '{stage}' from the previous build{made_with}, "
+                          "as it was skipped; listed under 'kept' in build-report.json")

@@ -45,7 +45,8 @@ DIFF_HELP = (
     "glossary entries and titles; flags changes that only update references to renumbered rules; "
     "summarises each renumbering cascade in one line plus its map; lists the references in NEW that "
     "still use an old number; and counts what a plain line diff would report, for contrast.\n\n"
-    "Exit codes: 0 done; 2 unreadable input, or two texts that are not editions of the same rules."
+    "Exit codes: 0 done; 2 unreadable, truncated (without --partial) or oversized input (over 16 MB, "
+    "20,000 rules or 4 million characters of rule text), or two texts that are not editions of the same rules."
 )
 HISTORY_HELP = (
     "The lineage of one rule through every edition in a folder: the numbers it had, when its text "
@@ -69,13 +70,15 @@ def register(app: typer.Typer) -> None:
         expand_moves: bool = typer.Option(False, "--expand-moves", help="List every move of a renumbering cascade "
                                           "as its own change (normally one summary line plus the map)."),
         lang: Optional[str] = typer.Option(None, "--lang", help="Language of both files (detected when omitted)."),
+        partial: bool = typer.Option(False, "--partial", help="Diff a truncated edition anyway (its missing "
+                                     "end would otherwise read as thousands of removals)."),
     ):
         from ..diff import diff_documents  # lazy: a command loads its stage only when it runs (CLI start-up time)
-        from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..diff.bounds import load_diffable  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..io import atomic_write  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
-        a = load_document(old, lang=lang)
-        b = load_document(new, lang=lang)
+        a = load_diffable(old, lang, partial)
+        b = load_diffable(new, lang, partial)
         res = diff_documents(a, b)
         if fmt is None and out is not None:
             fmt = {".json": DiffFormat.json, ".md": DiffFormat.md, ".html": DiffFormat.html,

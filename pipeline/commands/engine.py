@@ -13,7 +13,7 @@ from rich.table import Table
 from ..errors import InputError
 from ..io import write_json
 from ..profiles import OFFICIAL_LANG
-from .common import console, print_json, user_errors
+from .common import console, err_console, print_json, user_errors
 
 
 def _rules_file(rules: Optional[Path]) -> Path:
@@ -123,6 +123,8 @@ def register(app: typer.Typer) -> None:
             print_json(rep.to_dict())
         else:
             _print_audit(rep, show_ok)
+        for s in rep.skipped:
+            err_console.print(f"[yellow]skipped[/] {escape(s['file'])}: {escape(s['reason'])}", highlight=False)
         if rep.problems:
             raise typer.Exit(1)
 

@@ -13,7 +13,6 @@ Truncated editions are left out of the chain (they would make rules vanish and c
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
@@ -21,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..io import cache_root, read_bounded, read_cache_json, source_key, write_json
+from ..io import cache_root, cache_write, dumps, read_bounded, read_cache_json, source_key
 from ..model import Document
 from ..segment.official import DATE_RE, _iso, looks_official, parse_file
 from .classify import match_rules
@@ -156,7 +155,7 @@ class EditionArchive:
             meta = _read_json(meta_path)
             if meta is None:
                 meta = _quick_meta(p, data)
-                write_json(meta_path, meta)
+                cache_write(meta_path, dumps(meta))
             if meta.get("error"):
                 self.skipped.append({"file": p.name, "reason": meta["error"]})
             elif meta.get("truncated"):
@@ -220,7 +219,7 @@ class EditionArchive:
             pm = PairMap({o: n for o, n in pairs.items() if o != n},
                          [r.id for r in old.rules if r.id not in pairs],
                          [r.id for r in new.rules if r.id not in matched_new], changed)
-            write_json(path, {"old": a.sha256, "new": b.sha256, **pm.to_dict()})
+            cache_write(path, dumps({"old": a.sha256, "new": b.sha256, **pm.to_dict()}))
         else:
             pm = PairMap(data["moved"], data["removed"], data["added"], data["changed"])
         self._pairs[i] = pm

@@ -107,7 +107,10 @@ class Linker:
         # context is its text plus its other rulings.
         clean = [strip_card_names(t, _names(c)) for t, c in zip(texts, cards)]
         sent_lists = [_SPLIT_SENT.split(t) for t in clean]
-        pieces = {(c or "", x) for c, ctx in zip(cards, contexts) if ctx for x in ctx.split("\n") if x.strip()}
+        # Each distinct (card, context) once: a card's context holds all its rulings, so walking
+        # it once per ruling is quadratic in the rulings of one card.
+        distinct = list(dict.fromkeys((c or "", ctx) for c, ctx in zip(cards, contexts) if ctx))
+        pieces = {(c, x) for c, ctx in distinct for x in ctx.split("\n") if x.strip()}
         ctx_src = sorted(pieces)
         ctx_pieces = [_SPLIT_SENT.split(strip_card_names(x, _names(c))) for c, x in ctx_src]
         uniq = sorted({s for ss in sent_lists for s in ss} | {s for ss in ctx_pieces for s in ss})
@@ -124,10 +127,8 @@ class Linker:
         piece_l = {key: joined(ss) for key, ss in zip(ctx_src, ctx_pieces)}
         ctx_vec: dict = {}
         ctx_trig: dict = {}
-        for c, ctx in zip(cards, contexts):
-            key = (c or "", ctx)
-            if not ctx or key in ctx_vec:
-                continue
+        for key in distinct:
+            c, ctx = key
             lem: list[str] = []
             for x in ctx.split("\n"):
                 if x.strip():
@@ -321,14 +322,18 @@ def card_contexts(rulings: list[Ruling]) -> list[str | None]:
     for r in rulings:
         if r.card:
             by_card.setdefault(r.card.name, []).append(r.text)
+    # One string per card, shared by its rulings: memory stays linear in the rulings.
+    joined: dict[str, str | None] = {}
     out = []
     for r in rulings:
         if not r.card:
             out.append(None)
             continue
-        parts = [r.card.text] if r.card.text else []
-        parts += by_card[r.card.name]
-        out.append("\n".join(parts) or None)
+        if r.card.name not in joined:
+            parts = [r.card.text] if r.card.text else []
+            parts += by_card[r.card.name]
+            joined[r.card.name] = "\n".join(parts) or None
+        out.append(joined[r.card.name])
     return out
 
 

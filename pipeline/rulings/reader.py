@@ -18,18 +18,29 @@ from .dates import DateOrderError
 from .model import Card, Ruling, RulingSet
 from .names import NameIndex
 from .paste import dated_texts, order_hint, split_paste
-from ..io import read_bounded
+from ..io import env_megabytes, read_bounded
 
 _SHAPES = ("MTGJSON v3 set file or AllSets, MTGJSON v5 set / AllPrintings / AtomicCards, "
            "Scryfall rulings list object or bulk rulings array")
 
 
-def _read_bytes(path: Path) -> bytes:
-    if path.is_dir():
-        raise InputError("is a folder, not a rulings file", path)
-    data = read_bounded(path)
+#: Bounds on what is read whole: a set's rulings file is about 1 MB, MTGJSON's AtomicCards about
+#: 130 MB; a 174 MB file of a million rulings is not a rulings file but a denial of service.
+#: None reads ``$CRPIPE_MAX_RULINGS_MB`` (64) / ``$CRPIPE_MAX_CARDS_MB`` (512) at each read.
+MAX_RULINGS_BYTES: int | None = None
+MAX_CARDS_BYTES: int | None = None
+
+
+def _read_bytes(path: Path, cards: bool = False) -> bytes:
+    if cards:
+        what, env, limit = "card", "CRPIPE_MAX_CARDS_MB", MAX_CARDS_BYTES
+    else:
+        what, env, limit = "rulings", "CRPIPE_MAX_RULINGS_MB", MAX_RULINGS_BYTES
+    if limit is None:
+        limit = env_megabytes(env, 512 if cards else 64)
+    data = read_bounded(path, limit, what=f"{what} file", env=env)
     if not data.strip():
-        raise InputError("empty rulings file", path)
+        raise InputError(f"empty {what} file", path)
     return data
 
 
@@ -44,6 +55,8 @@ def _json(data: bytes, path: Path):
         raise InputError(f"JSON is not valid UTF-8 (byte {e.start})", path) from None
     except json.JSONDecodeError as e:
         raise InputError(f"invalid or truncated JSON at line {e.lineno}, column {e.colno}: {e.msg}", path) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply to be rulings or cards", path) from None
 
 
 def _shape(obj) -> str | None:
@@ -55,7 +68,7 @@ def load_card_index(paths) -> NameIndex:
     idx = NameIndex()
     for p in paths:
         p = Path(p)
-        obj = _json(_read_bytes(p), p)
+        obj = _json(_read_bytes(p, cards=True), p)
         shape = mtgjson.detect(obj) if obj is not None else None
         if shape is None:
             raise InputError("not an MTGJSON card file (expected a v3 set / AllSets or a v5 set / "

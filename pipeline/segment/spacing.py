@@ -23,7 +23,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from ..errors import CrpipeError
-from ..io import atomic_write, cache_root, read_bounded, read_bounded_gzip, read_bounded_text, source_key
+from ..io import cache_root, cache_write, read_bounded, read_bounded_gzip, read_bounded_text, source_key
 from ..model import Finding
 from ..ingest.language import is_english_paragraph
 from ..profiles import OFFICIAL_LANG, PROFILES
@@ -125,13 +125,13 @@ def lexicon(lang: str) -> Lexicon:
     except (CrpipeError, ValueError, EOFError, TypeError):
         pass
     lex = _build_lexicon(lang)
-    try:
-        atomic_write(cache, marshal.dumps((sorted(lex.words), lex.logprob, sorted(lex.function_words))))
-        for old in cache.parent.glob(f"{lang}-*.marshal"):
-            if old != cache:
-                old.unlink(missing_ok=True)
-    except OSError:
-        pass  # read-only cache: build each time
+    if cache_write(cache, marshal.dumps((sorted(lex.words), lex.logprob, sorted(lex.function_words)))):
+        try:
+            for old in cache.parent.glob(f"{lang}-*.marshal"):
+                if old != cache:
+                    old.unlink(missing_ok=True)
+        except OSError:
+            pass  # read-only cache: build each time
     return lex
 
 

@@ -1,0 +1,53 @@
+"""What ``crpipe diff`` agrees to compare: bounded, complete documents.
+
+The matcher's cost grows with the size of the texts it pairs; an official edition is under
+1 MB (PDF 4 MB), about 3,300 rules and 0.8 million characters of rule text, so the bounds
+below leave room for decades of growth while refusing a 52 MB one-line file at once
+instead of running for minutes.  A truncated edition is refused like ``parse`` refuses it:
+its missing end would be reported as thousands of removals.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import InputError
+from ..ingest.loader import load_document
+from ..io import env_megabytes
+from ..model import Document
+
+#: The largest file diffed, in bytes; None reads ``$CRPIPE_MAX_DIFF_MB`` (16) at each call.
+MAX_DIFF_BYTES: int | None = None
+MAX_RULES = 20_000
+MAX_TEXT_CHARS = 4_000_000
+MAX_RULE_CHARS = 50_000
+
+
+def load_diffable(path: Path, lang: str | None = None, partial: bool = False) -> Document:
+    p = Path(path)
+    limit = MAX_DIFF_BYTES if MAX_DIFF_BYTES is not None else env_megabytes("CRPIPE_MAX_DIFF_MB", 16)
+    try:
+        size = p.stat().st_size if p.is_file() else 0
+    except OSError:
+        size = 0  # the loader names the problem
+    if size > limit:
+        raise InputError(f"too large to diff ({size / 2**20:.0f} MB; the limit is {limit >> 20} MB, "
+                         "set CRPIPE_MAX_DIFF_MB to change it)", p)
+    doc = load_document(p, lang=lang)
+    check_diffable(doc, p, partial)
+    return doc
+
+
+def check_diffable(doc: Document, path: Path, partial: bool = False) -> None:
+    if len(doc.rules) > MAX_RULES:
+        raise InputError(f"too many rules to diff ({len(doc.rules):,}; the limit is {MAX_RULES:,})", path)
+    longest = max((len(r.text) for r in doc.rules), default=0)
+    if longest > MAX_RULE_CHARS:
+        raise InputError(f"a rule of {longest:,} characters: not an edition the diff can compare "
+                         f"(the limit is {MAX_RULE_CHARS:,} per rule)", path)
+    total = sum(len(r.text) + sum(len(e) for e in r.example_texts) for r in doc.rules)
+    if total > MAX_TEXT_CHARS:
+        raise InputError(f"too much rule text to diff ({total:,} characters; the limit is {MAX_TEXT_CHARS:,})", path)
+    truncated = [f for f in doc.findings if f.kind == "truncated"]
+    if truncated and not partial:
+        raise InputError(f"{truncated[0].detail}; use --partial to diff what it holds", path)
