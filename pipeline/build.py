@@ -22,9 +22,11 @@ from typing import Callable
 from .align.stage import stage_align
 from .diff.stage import stage_diff
 from .engine.validate import stage_engine
-from .editions import EditionContext, stage_editions
+from .editions.catalog import Catalog, EditionRef
+from .editions.context import EditionContext, stage_editions
+from .editions.embedded import ArchiveError, embedded
 from .errors import CrpipeError, InputError
-from .export import export_all
+from .export import export_all, write_sqlite
 from .ingest.loader import load_document
 from .io import atomic_write, cache_root, cache_write, sha256_file, write_json
 from .link.stage import stage_link
@@ -43,10 +45,10 @@ class BuildContext:
     out: Path
     manifest: dict
     inputs: list[Input]
-    reference_path: Path | None = None
+    reference_path: Path | EditionRef | None = None  # an EditionRef when read from the embedded archive
     reference_source: str | None = None
     reference: Document | None = None
-    editions_dir: Path | None = None  # a folder of English editions, when a mirror is given
+    editions_dir: Catalog | None = None  # every English edition known: mirror, cache, embedded archive
     translations: dict[str, Document] = field(default_factory=dict)  # input name -> document
     #: input name -> the English editions it is read against (the editions step), or why not.
     editions: dict[str, EditionContext] = field(default_factory=dict)
@@ -166,6 +168,9 @@ def resolve_reference(manifest: dict, reference: Path | None, mirror: Path | Non
             notes.append(f"cached {cached} {why}; discarded")
         except OSError as e:
             notes.append(f"cached {cached} {why}; ignored (cannot remove it: {e.strerror})")
+    packed = _embedded_reference(name, want, notes)
+    if packed is not None:
+        return packed, "embedded archive", notes
     url = ref.get("url")
     if url and allow_download:
         why = url_check(url)
@@ -193,6 +198,20 @@ def resolve_reference(manifest: dict, reference: Path | None, mirror: Path | Non
     return None, "", notes
 
 
+def _embedded_reference(name: str, want: str | None, notes: list[str] | None = None) -> EditionRef | None:
+    """The manifest's reference edition from the package's archive (last offline source; its
+    bytes are checked against the archive's index when read, and against the manifest here)."""
+    try:
+        e = embedded().entry(name)
+    except ArchiveError:
+        return None
+    if want and e["sha256"] != want:
+        if notes is not None:
+            notes.append(f"the embedded {name} does not match the manifest's sha256; not used")
+        return None
+    return EditionRef(e["name"], e["date"], "embedded", e["sha256"], None, e["truncated"])
+
+
 # -- stages ---------------------------------------------------------------------------
 
 def stage_reference(ctx: BuildContext) -> None:
@@ -200,7 +219,7 @@ def stage_reference(ctx: BuildContext) -> None:
         ctx.skip("reference", "no English reference edition: give --reference FILE or --mirror DIR "
                  "(or set CRPIPE_MIRROR), or allow the download named in corpus/manifest.yaml")
         return
-    doc = parse_file(ctx.reference_path)
+    doc = parse_file(ctx.reference_path) if isinstance(ctx.reference_path, Path) else ctx.reference_path.parse()
     # The output must not depend on where the file was found.
     doc.meta.source_file = doc.meta.source_name
     ctx.reference = doc
@@ -222,6 +241,8 @@ def stage_translations(ctx: BuildContext) -> None:
         doc.meta.source_file = str(inp.path.relative_to(ctx.corpus))
         ctx.translations[inp.name] = doc
         ctx.write_json(f"{inp.language}-{inp.name}.json", doc.to_dict())
+        # Search in the translation's own language (crpipe search --lang pt).
+        ctx.track(write_sqlite(doc, ctx.out / f"{inp.language}-{inp.name}.sqlite"))
 
 
 Stage = Callable[[BuildContext], None]
@@ -261,8 +282,7 @@ def run_build(corpus: Path, out: Path, reference: Path | None = None, mirror: Pa
                                                  allow_download, url_check=url_check)
         ctx = BuildContext(corpus=corpus, out=folder.staging, manifest=manifest, inputs=inputs,
                            reference_path=ref_path, reference_source=how, notes=notes)
-        if mirror is not None and mirror.is_dir():
-            ctx.editions_dir = mirror
+        ctx.editions_dir = Catalog(mirror=mirror if mirror is not None and mirror.is_dir() else None)
         for name, stage in STAGES:
             if progress:
                 progress(name)

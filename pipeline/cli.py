@@ -33,6 +33,8 @@ COMMAND_MODULES = [
     "rulings",
     "engine",
     "build",
+    "editions",
+    "show",
 ]
 
 for _name in COMMAND_MODULES:

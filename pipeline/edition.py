@@ -40,6 +40,7 @@ def declared_edition(doc: Document) -> dict | None:
 
 # -- inference from a folder of English editions ------------------------------------------
 
+DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 SYMBOL = re.compile(r"\{[^{}\s]{1,6}\}")
 #: Version of the inventory layout; bump to invalidate disk caches.
 INVENTORY_VERSION = 1
@@ -77,26 +78,32 @@ def _code_version() -> str:
         "profiles/dates.py", "rulenum.py", "text.py")])
 
 
-def edition_inventory(path: Path) -> dict:
+def edition_inventory(path) -> dict:
     """What one English edition holds, for comparison: rule ids and, per rule, the rules it
-    cites, its mana symbols, its heading.  Cached in memory and on disk (by file name,
-    size, modification time and the version of the code that builds it)."""
-    st = path.stat()
-    key = (str(path.resolve()), st.st_size, st.st_mtime_ns, INVENTORY_VERSION)
+    cites, its mana symbols, its heading.  ``path``: a file, or a
+    :class:`pipeline.editions.EditionRef` (an embedded edition).  Cached in memory and on
+    disk (by file name, size, modification time -- or sha256 -- and the code's version)."""
+    if not isinstance(path, Path) and getattr(path, "path", None) is None:  # embedded: no file
+        key = (path.sha256, INVENTORY_VERSION)
+        cache = _cache_dir() / f"{path.stem}-{path.sha256[:16]}-{_code_version()}.json"
+    else:
+        path = Path(getattr(path, "path", None) or path)
+        st = path.stat()
+        key = (str(path.resolve()), st.st_size, st.st_mtime_ns, INVENTORY_VERSION)
+        cache = _cache_dir() / f"{path.stem}-{st.st_size}-{st.st_mtime_ns}-{_code_version()}.json"
     if key in _MEMO:
         return _MEMO[key]
-    cache = _cache_dir() / f"{path.stem}-{st.st_size}-{st.st_mtime_ns}-{_code_version()}.json"
     inv = None
     if cache.is_file():
         inv = read_cache_json(cache)
     if inv is None:
-        doc = parse_file(path)
+        doc = parse_file(path) if isinstance(path, Path) else path.parse()
         inv = {"edition": path.stem, "effective": doc.meta.effective_date,
                "rules": {r.id: _rule_facts(r, "en") for r in doc.rules}}
         if cache_write(cache, dumps(inv)):  # a read-only cache: the memory cache still serves this process
             try:
                 for old in cache.parent.glob(f"{path.stem}-*.json"):
-                    if old != cache:
+                    if old != cache and old.name.count("-") == cache.name.count("-"):
                         old.unlink(missing_ok=True)  # an older version of the file or of the code
             except OSError:
                 pass
@@ -104,7 +111,13 @@ def edition_inventory(path: Path) -> dict:
     return inv
 
 
-def edition_files(editions_dir: str | Path) -> list[Path]:
+def edition_files(editions_dir) -> list:
+    """The editions of a folder (paths), or of a :class:`pipeline.editions.Catalog` (refs)."""
+    from .editions.catalog import Catalog  # deferred: the catalog reads editions through this module's callers
+
+    if isinstance(editions_dir, Catalog):
+        return [r for r in editions_dir.editions if DATE_RE.fullmatch(r.stem) and not r.truncated] or \
+            [r for r in editions_dir.editions if not r.truncated]
     d = Path(editions_dir)
     files = sorted(p for p in d.glob("*.txt") if re.fullmatch(r"\d{4}-\d{2}-\d{2}", p.stem))
     if not files:

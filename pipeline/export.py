@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from .errors import InputError
 from .io import atomic_group, atomic_path, dumps, write_json
 from .model import Document
+from .search import create_index, search
 
 RULE_COLUMNS = ["id", "level", "section", "parent", "order", "line", "text", "examples", "n_examples",
                 "inferred_number", "language", "effective_date", "source"]
@@ -72,9 +72,8 @@ def _sqlite_to(doc: Document, tmp: Path) -> None:
             CREATE INDEX rules_id ON rules (id);
             CREATE TABLE examples (rule_ord INTEGER, rule_id TEXT, position INTEGER, text TEXT);
             CREATE TABLE glossary (term TEXT, definition TEXT, refs TEXT);
-            CREATE VIRTUAL TABLE search USING fts5(kind UNINDEXED, key UNINDEXED, title, body,
-                                                  tokenize = 'unicode61 remove_diacritics 2');
         """)
+        create_index(con, doc)  # the FTS5 table ``search``, stemmed in the document's language
         meta = {k: v for k, v in doc.to_dict(layout=False)["meta"].items() if v is not None}
         con.executemany("INSERT INTO meta VALUES (?, ?)", sorted((k, json.dumps(v) if not isinstance(v, str) else v) for k, v in meta.items()))
         con.executemany("INSERT INTO rules VALUES (?,?,?,?,?,?)",
@@ -82,60 +81,7 @@ def _sqlite_to(doc: Document, tmp: Path) -> None:
         con.executemany("INSERT INTO examples VALUES (?,?,?,?)",
                         [(r.order, r.id, i, e.text) for r in doc.rules for i, e in enumerate(r.examples)])
         con.executemany("INSERT INTO glossary VALUES (?,?,?)", [(g.term, g.definition, " ".join(g.refs)) for g in doc.glossary])
-        rows = [("rule", r.id, "", r.text + ("\n" + "\n".join(r.example_texts) if r.examples else "")) for r in doc.rules]
-        rows += [("glossary", g.term, g.term, g.definition) for g in doc.glossary]
-        con.executemany("INSERT INTO search VALUES (?,?,?,?)", rows)
         con.commit()
-    finally:
-        con.close()
-
-
-#: Bounds on a search query: a longer one is a pasted paragraph, and FTS5's cost grows with
-#: every term (2,000 words took 35 s).
-MAX_QUERY_CHARS = 400
-MAX_QUERY_WORDS = 24
-
-
-def search(db: Path, query: str, limit: int = 10) -> list[dict]:
-    """Full-text search; a phrase match ranks above scattered words."""
-    words = [w for w in "".join(c if c.isalnum() else " " for c in query[:MAX_QUERY_CHARS + 1]).split() if w]
-    if len(query) > MAX_QUERY_CHARS or len(words) > MAX_QUERY_WORDS:
-        raise InputError(f"search query too long ({len(query)} characters, {len(words)}+ words; the limit is "
-                         f"{MAX_QUERY_CHARS} characters and {MAX_QUERY_WORDS} words)")
-    if not words:
-        return []
-    try:
-        return _search(db, words, limit)
-    except sqlite3.DatabaseError as e:
-        raise InputError(f"not a crpipe search database ({e})", db) from None
-
-
-def _search(db: Path, words: list[str], limit: int) -> list[dict]:
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        phrase = '"' + " ".join(words) + '"'
-        loose = " AND ".join(f'"{w}"' for w in words)
-        sql = ("SELECT kind, key, snippet(search, 3, '[', ']', '…', 12), bm25(search, 0, 0, 4.0, 1.0) AS score "
-               "FROM search WHERE search MATCH ? ORDER BY score LIMIT ?")
-        seen, out = set(), []
-        # A query that names a glossary term puts the term and the rules it points to first.
-        row = con.execute("SELECT term, definition, refs FROM glossary WHERE lower(term) = lower(?)",
-                          (" ".join(words),)).fetchone()
-        if row:
-            term, definition, refs = row
-            seen.add(("glossary", term))
-            out.append({"kind": "glossary", "id": term, "snippet": definition[:120], "score": None})
-            for ref in refs.split():
-                hit = con.execute("SELECT text FROM rules WHERE id = ?", (ref,)).fetchone()
-                if hit and ("rule", ref) not in seen:
-                    seen.add(("rule", ref))
-                    out.append({"kind": "rule", "id": ref, "snippet": hit[0][:120], "score": None})
-        for q in (phrase, loose):
-            for kind, key, snip, score in con.execute(sql, (q, limit)):
-                if (kind, key) not in seen:
-                    seen.add((kind, key))
-                    out.append({"kind": kind, "id": key, "snippet": snip, "score": round(-score, 4)})
-        return out[:limit]
     finally:
         con.close()
 

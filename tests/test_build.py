@@ -42,7 +42,13 @@ def test_build_twice_is_byte_identical(tmp_path):
 
 
 def test_build_without_reference_runs_and_says_what_it_skipped(tmp_path):
-    r = crpipe("build", "--corpus", CORPUS, "--out", tmp_path / "out", "--cache", tmp_path / "cache", "--offline")
+    # A reference edition that is neither mirrored, cached, embedded nor downloadable.
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    m = yaml.safe_load((corpus / "manifest.yaml").read_text())
+    m["reference"].update({"edition": "2031-03-03", "mirror_name": "2031-03-03.txt", "sha256": "0" * 64})
+    (corpus / "manifest.yaml").write_text(yaml.safe_dump(m))
+    r = crpipe("build", "--corpus", corpus, "--out", tmp_path / "out", "--cache", tmp_path / "cache", "--offline")
     assert r.returncode == 0, r.stderr[-2000:]
     assert "skipped" in r.stdout and "reference" in r.stdout
     report = yaml.safe_load((tmp_path / "out" / "build-report.json").read_text())

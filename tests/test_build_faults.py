@@ -45,11 +45,33 @@ def _consistent(folder: Path) -> None:
     assert present == listed
 
 
+#: The reference's file name in this module's corpus: the 2025-11-14 edition under a name the
+#: embedded archive does not hold, so a build without the mirror has no reference (issue 13's
+#: archive would otherwise give every build one).
+REF_NAME = "2031-03-03.txt"
+
+
 @pytest.fixture(scope="module", autouse=True)
-def _no_mirror_from_the_environment():
-    """The "new" build is the one without a reference: CRPIPE_MIRROR would give it one."""
+def _no_mirror_from_the_environment(tmp_path_factory):
+    """The "new" build is the one without a reference: CRPIPE_MIRROR or the embedded archive
+    would give it one, so the corpus names a reference only the test's mirror holds."""
+    import hashlib
+
+    import yaml
+
+    global CORPUS
+    saved_corpus = CORPUS
+    corpus = tmp_path_factory.mktemp("corpus") / "corpus"
+    shutil.copytree(saved_corpus, corpus)
+    m = yaml.safe_load((corpus / "manifest.yaml").read_text())
+    m["reference"].pop("url", None)
+    m["reference"].update({"edition": REF_NAME[:-4], "mirror_name": REF_NAME,
+                           "sha256": hashlib.sha256((EDITIONS / "2025-11-14.txt").read_bytes()).hexdigest()})
+    (corpus / "manifest.yaml").write_text(yaml.safe_dump(m, sort_keys=False))
+    CORPUS = corpus
     saved = os.environ.pop("CRPIPE_MIRROR", None)
     yield
+    CORPUS = saved_corpus
     if saved is not None:
         os.environ["CRPIPE_MIRROR"] = saved
 
@@ -64,6 +86,7 @@ def builds(tmp_path_factory):
     mirror.mkdir()
     for d in MIRROR_DATES:
         (mirror / f"{d}.txt").symlink_to(EDITIONS / f"{d}.txt")
+    (mirror / REF_NAME).symlink_to(EDITIONS / "2025-11-14.txt")
     os.environ["CRPIPE_CACHE"] = str(work / "cache")
     try:
         full = work / "full"

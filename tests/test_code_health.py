@@ -161,6 +161,8 @@ NOT_AN_INPUT = {
     ("pipeline/ingest/docx.py", "open"): "a member of a DOCX already read through read_bounded, bounded by its declared size",
     ("pipeline/build.py", "open"): "the reference download (an opener that checks each redirect): read up to "
                                     "MAX_DOWNLOAD_BYTES and checked against the manifest's sha256",
+    ("pipeline/commands/editions.py", "urlopen"): "the user's own URL for 'editions add': read up to MAX_BYTES, "
+                                                  "then kept only if its content is an official, complete edition",
     ("pipeline/swap.py", "open"): "os.open of the build's lock file: held for flock, never read as input",
 }
 _READS = {"open", "read_bytes", "read_text", "load", "urlopen"}

@@ -47,10 +47,14 @@ def test_cli_validate_engine_prints_coverage():
     assert data["scenarios"]["passed"] == data["scenarios"]["total"]
 
 
-def test_older_edition_needs_editions_folder():
-    res = runner.invoke(app, ["validate-engine", "--rules", str(EDITIONS / "2019-06-12.txt")])
-    assert res.exit_code == 2
-    assert "--editions" in res.output
+def test_older_edition_maps_through_the_known_editions_without_flags():
+    """Issue 13: no --editions needed; an edition named by its date (the embedded archive
+    or the mirror) is mapped through every known edition."""
+    res = runner.invoke(app, ["validate-engine", "--rules", "2019-06-14", "--json"])
+    assert res.exit_code == 1, res.output  # 118.13a did not exist in 2019
+    data = json.loads(res.output)
+    # 616.1d is no longer declared: nothing in the kernel reaches it
+    assert data["renumbered"]["118.9d"] == "117.9d" and data["missing"] == ["118.13a"]
 
 
 def test_renumbered_through_the_diffs(tmp_path):

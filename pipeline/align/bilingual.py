@@ -7,7 +7,8 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..editions import resolve_editions
+from ..edition import edition_files
+from ..editions.context import editions_of, resolve_editions
 from ..errors import InputError
 from ..ingest.bilingual import BilingualFile, read_bilingual, sniff, target_language
 from ..io import read_bounded
@@ -50,9 +51,10 @@ def is_bilingual(path: Path) -> bool:
     return sniff(read_bounded(path)[:65536], path.name) is not None
 
 
-def _pin(bf: BilingualFile, reference: Path) -> dict:
-    if reference.is_dir():
-        return pin_base_edition(bf.units, reference)
+def _pin(bf: BilingualFile, reference) -> dict:
+    editions = editions_of(reference)
+    if editions is not None:
+        return pin_base_edition(bf.units, editions)
     paras = edition_paragraphs(reference)
     n = sum(1 for u in bf.units if " ".join(u.source.split()) in paras)
     return {"label": reference.stem, "matched": n, "units": len(bf.units), "share": round(n / len(bf.units), 4),
@@ -62,7 +64,9 @@ def _pin(bf: BilingualFile, reference: Path) -> dict:
 
 def align_bilingual(path: str | Path, reference: str | Path, current=None, *, lang: str | None = None,
                     termbase=None, cards=None):
-    p, ref = Path(path), Path(reference)
+    p = Path(path)
+    ref = reference if editions_of(reference) is not None or not isinstance(reference, (str, Path)) else Path(reference)
+    editions = editions_of(ref)
     data = read_bounded(p)
     bf = read_bilingual(data, p)
     code = target_language(bf, lang, p)
@@ -74,8 +78,8 @@ def align_bilingual(path: str | Path, reference: str | Path, current=None, *, la
     stub.meta.base_edition = {"first": pin["label"], "last": pin["label"], "editions": [pin["label"]],
                               "confidence": pin["share"], "evidence": [pin["how"]], "method": pin["method"]}
     ed = resolve_editions(stub, ref, current)
-    base_path = ref if ref.is_file() else ref / f"{pin['label']}.txt"
-    placed = place_units(bf.units, ed.base, code, edition_paragraphs(base_path))
+    base_src = ref if editions is None else next((f for f in edition_files(editions) if f.stem == pin["label"]), None)
+    placed = place_units(bf.units, ed.base, code, edition_paragraphs(base_src) if base_src is not None else None)
     doc = units_document(bf, placed, code, pin["label"])
     doc.meta.source_file, doc.meta.source_name = str(p), p.name
     doc.meta.sha256 = hashlib.sha256(data).hexdigest()
@@ -86,4 +90,4 @@ def align_bilingual(path: str | Path, reference: str | Path, current=None, *, la
     ed.info["how"] = pin["how"]
     return align_documents(doc, ed.base, ed.current, map_number=ed.map_number, base_info=ed.info,
                            current_label=ed.current_label, termbase=termbase, cards=cards, units=info,
-                           editions_dir=ref if ref.is_dir() else None)
+                           editions_dir=editions)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..editions import editions_for
+from ..editions.context import editions_for
 from ..report import render_json
 from ..report.findings_csv import render_csv
 from ..report.html import render_html

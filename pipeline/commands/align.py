@@ -8,7 +8,26 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from .common import console, print_json, user_errors
+from .common import EDITION_HELP, console, is_edition_name, load_rules, print_json, user_errors
+
+
+def _reference(spec: Optional[str]):
+    """A folder or file as given; a date names one edition of the known ones; None: all of them."""
+    from ..editions.catalog import default_catalog, resolve_edition  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+    if spec is None:
+        return default_catalog()
+    if is_edition_name(spec):
+        ref = resolve_edition(spec)
+        if ref.path is not None:
+            return ref.path
+        return ref  # embedded: align_file reads it as one edition file
+    p = Path(spec).expanduser()
+    if not p.exists():
+        from ..errors import InputError  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+        raise InputError("no such folder or edition file", p.resolve())
+    return p
 
 
 def register(app: typer.Typer) -> None:
@@ -18,10 +37,11 @@ def register(app: typer.Typer) -> None:
         translation: Path = typer.Argument(..., help="A translated rules document (any format ingestion reads: "
                                            "TXT, PDF, DOCX, HTML, a paste, a web-viewer card) or a bilingual "
                                            "translator file (gettext PO/POT, XLIFF 1.2/2.0)."),
-        reference: Path = typer.Option(..., "--reference", help="A folder of English editions (YYYY-MM-DD.txt) "
-                                       "or one English edition file."),
-        current: Optional[Path] = typer.Option(None, "--current", help="The current English edition "
-                                               "(default: the newest in the --reference folder)."),
+        reference: Optional[str] = typer.Option(None, "--reference", help="A folder of English editions (YYYY-MM-DD.txt), "
+                                                "one English edition file, or a date; default: every known edition "
+                                                "(CRPIPE_MIRROR, cache, embedded archive)."),
+        current: Optional[str] = typer.Option(None, "--current", help="The current English edition: " + EDITION_HELP +
+                                              " (default: the newest of the --reference editions)."),
         json_out: Optional[str] = typer.Option(None, "--json", help="Write rows and findings as JSON to this file ('-': stdout)."),
         html_out: Optional[Path] = typer.Option(None, "--html", help="Write the side-by-side HTML report here."),
         xliff_out: Optional[Path] = typer.Option(None, "--xliff", help="Write XLIFF 2.0 (one unit per rule, findings as notes)."),
@@ -52,7 +72,9 @@ def register(app: typer.Typer) -> None:
 
         if fail_on not in ("error", "warning", "info", "never"):
             raise InputError(f"--fail-on must be error, warning, info or never, not {fail_on!r}")
-        res = align_file(translation, reference, current, lang=lang, fmt=fmt, termbase=termbase, cards=cards or None)
+        ref = _reference(reference)
+        cur = load_rules(current) if current is not None else None
+        res = align_file(translation, ref, cur, lang=lang, fmt=fmt, termbase=termbase, cards=cards or None)
         write_reports(res, json_path=json_out if json_out not in (None, "-") else None, html_path=html_out,
                       csv_path=csv_out, xliff_path=xliff_out, po_path=po_out)
         if json_out == "-":
@@ -60,7 +82,8 @@ def register(app: typer.Typer) -> None:
         else:
             be = res.base_edition
             rng = be.get("range") or {}
-            t = Table(title=f"{translation.name}: base {be.get('label')} (range {rng.get('first')} … {rng.get('last')}), "
+            span = f"range {rng.get('first')} … {rng.get('last')}" if rng.get("first") else (be.get("how") or "no range")
+            t = Table(title=f"{translation.name}: base {be.get('label')} ({span}), "
                             f"current {res.current_edition}; score {res.score.per_thousand_words:.1f}/1000 words")
             for col in ("rule", "base", "current", "status", "findings"):
                 t.add_column(col)

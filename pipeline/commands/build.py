@@ -17,8 +17,9 @@ def register(app: typer.Typer) -> None:
     @app.command()
     @user_errors
     def build(
-        corpus: Path = typer.Option(Path("corpus"), "--corpus", help="Folder with manifest.yaml and the inputs it names."),
-        out: Path = typer.Option(Path("aligned"), "--out", help="Where every output is written."),
+        corpus: Optional[Path] = typer.Option(None, "--corpus", help="Folder with manifest.yaml and the inputs it names "
+                                              "(default: the project's corpus/, wherever you run from)."),
+        out: Optional[Path] = typer.Option(None, "--out", help="Where every output is written (default: the project's aligned/)."),
         reference: Optional[Path] = typer.Option(None, "--reference", help="The English reference edition (TXT)."),
         mirror: Optional[Path] = typer.Option(None, "--mirror", envvar="CRPIPE_MIRROR",
                                               help="A local folder of English editions named YYYY-MM-DD.txt."),
@@ -30,15 +31,21 @@ def register(app: typer.Typer) -> None:
         """Run every stage on the corpus and write all outputs into aligned/.
 
         The reference edition is taken from --reference, else the mirror (--mirror or
-        CRPIPE_MIRROR), else the cache, else downloaded from the manifest's URL and checked
-        against its sha256.  Without any of them the build still runs what it can and says
-        what it skipped; what a skipped stage wrote in the previous build is kept (and listed
-        under "kept" in build-report.json).
+        CRPIPE_MIRROR), else the cache, else the archive of English editions embedded in
+        crpipe, else downloaded from the manifest's URL and checked against its sha256.  The
+        editions a translation's base edition is inferred from are the mirror's, the cache's
+        and the embedded ones, so a fresh machine without network runs every stage.  Without
+        a reference the build still runs what it can and says what it skipped; what a skipped
+        stage wrote in the previous build is kept (and listed under "kept" in build-report.json).
 
         Outputs are assembled beside --out and swapped in only when complete: a failed,
         killed or out-of-space build leaves the previous build untouched.
         """
         from ..build import STAGES, run_build  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..paths import default_corpus, default_out  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+        corpus = corpus or default_corpus()
+        out = out or default_out()
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                       TimeElapsedColumn(), console=err_console, transient=False) as prog:
             task = prog.add_task("build", total=len(STAGES))
@@ -61,6 +68,9 @@ def register(app: typer.Typer) -> None:
         console.print(t)
         if ctx.reference_path:
             console.print(f"reference edition {ctx.reference.meta.effective_date if ctx.reference else '?'}: {ctx.reference_source}")
+        if ctx.editions_dir is not None:
+            eds = ctx.editions_dir.editions
+            console.print(f"English editions known: {len(eds)} ({eds[0].date} … {eds[-1].date}) from {ctx.editions_dir.label}")
         for n in ctx.notes:
             console.print(f"[yellow]note[/]: {n}")
         for s in ctx.skipped:

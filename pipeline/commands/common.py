@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import functools
 import sys
+from pathlib import Path
 from typing import Callable
 
 import typer
 from rich.console import Console
 
-from ..errors import CrpipeError
+from ..errors import CrpipeError, InputError
 from ..io import dumps, os_failure
+from ..profiles import OFFICIAL_LANG
 
 console = Console(stderr=False)
 err_console = Console(stderr=True)
@@ -45,3 +47,44 @@ def user_errors(fn: Callable) -> Callable:
 
 def print_json(obj) -> None:
     sys.stdout.write(dumps(obj))
+
+
+# -- naming editions: one way for every command ----------------------------------------------
+
+EDITION_HELP = "a date (2025-11-14; the date stated inside the edition), 'latest', or a file"
+
+
+def is_edition_name(spec: str) -> bool:
+    """A date or 'latest' (and no file of that name in the cwd)."""
+    from ..editions.catalog import DATE_RE  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+    s = str(spec).removesuffix(".txt")
+    return (s == "latest" or bool(DATE_RE.match(s))) and not Path(str(spec)).is_file()
+
+
+def load_rules(spec, *, default: str = "latest", lang: str | None = None, fmt: str | None = None,
+               english: bool = False):
+    """The rules document a command works on: ``spec`` names an edition (see EDITION_HELP)
+    found in the mirror, the cache or the embedded archive, or any file ingestion reads."""
+    spec = default if spec is None else str(spec)
+    if is_edition_name(spec):
+        from ..editions.catalog import load_edition  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+        doc = load_edition(spec)
+    else:
+        from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+        p = Path(spec).expanduser()
+        if not p.exists():
+            raise InputError(f"no such file (give {EDITION_HELP})", p.resolve())
+        doc = load_document(p, lang=lang, fmt=fmt)
+    if english and doc.meta.language != OFFICIAL_LANG:
+        raise InputError("the rules must be an English Comprehensive Rules edition", spec)
+    return doc
+
+
+def editions_source(editions):
+    """``--editions DIR`` (that folder only), else every known edition (mirror, cache, embedded)."""
+    from ..editions.catalog import as_catalog  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+    return as_catalog(editions)

@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from .common import console, err_console, print_json, user_errors
+from .common import EDITION_HELP, console, editions_source, err_console, is_edition_name, load_rules, print_json, user_errors
 
 
 class DiffFormat(str, Enum):
@@ -32,7 +32,11 @@ def _render(res, fmt: DiffFormat, expand: bool) -> str:
     return render_html(res, expand_moves=expand)
 
 
-def _rich_diff(runs) -> str:
+def _rich_diff(runs, plain: bool = False) -> str:
+    """A word diff as rich markup; without colour, deletions read [-old-] and insertions {+new+}."""
+    if plain:
+        return "".join(escape(t) if op == "=" else (escape(f"[-{t}-]") if op == "-" else escape(f"{{+{t}+}}"))
+                       for op, t in runs)
     return "".join(escape(t) if op == "=" else (f"[red strike]{escape(t)}[/]" if op == "-" else f"[green]{escape(t)}[/]")
                    for op, t in runs)
 
@@ -58,12 +62,25 @@ HISTORY_HELP = (
 )
 
 
+def _diffable(spec: str, lang: str | None, partial: bool):
+    """An edition named by its date or ``latest``, or a file; either way within the diff's
+    bounds (size, rules, text) and complete unless ``partial``."""
+    from ..diff.bounds import check_diffable, load_diffable  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+    p = Path(spec).expanduser()
+    if is_edition_name(spec) or not p.exists():
+        doc = load_rules(spec, lang=lang)  # also the one message for a missing file
+        check_diffable(doc, p, partial)
+        return doc
+    return load_diffable(p, lang, partial)
+
+
 def register(app: typer.Typer) -> None:
     @app.command(help=DIFF_HELP)
     @user_errors
     def diff(
-        old: Path = typer.Argument(..., help="The older edition (any format the parser reads)."),
-        new: Path = typer.Argument(..., help="The newer edition."),
+        old: str = typer.Argument(..., help="The older edition: " + EDITION_HELP + " (any format the parser reads)."),
+        new: str = typer.Argument("latest", help="The newer edition (default: latest)."),
         fmt: Optional[DiffFormat] = typer.Option(None, "--format", "-f", help="json (machines), md (a release bulletin) "
                                                  "or html (side by side). Default: from --out's suffix, else a table."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the report here (atomically) instead of stdout."),
@@ -74,11 +91,14 @@ def register(app: typer.Typer) -> None:
                                      "end would otherwise read as thousands of removals)."),
     ):
         from ..diff import diff_documents  # lazy: a command loads its stage only when it runs (CLI start-up time)
-        from ..diff.bounds import load_diffable  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..io import atomic_write  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
-        a = load_diffable(old, lang, partial)
-        b = load_diffable(new, lang, partial)
+        a = _diffable(old, lang, partial)
+        b = _diffable(new, lang, partial)
+        da, db_ = a.meta.effective_date, b.meta.effective_date
+        if da and db_ and da > db_:
+            err_console.print(f"[yellow]warning[/]: OLD is the {da} edition and NEW the {db_} edition: "
+                              f"the arguments look reversed (OLD NEW), so additions show as removals")
         res = diff_documents(a, b)
         if fmt is None and out is not None:
             fmt = {".json": DiffFormat.json, ".md": DiffFormat.md, ".html": DiffFormat.html,
@@ -92,7 +112,7 @@ def register(app: typer.Typer) -> None:
                 err_console.print(f"wrote {out} ({res.summary['changes']} changes)")
             return
         s = res.summary
-        t = Table(title=f"{old.name} ({res.old.effective_date}) → {new.name} ({res.new.effective_date})")
+        t = Table(title=f"{res.old.effective_date or Path(old).name} → {res.new.effective_date or Path(new).name}")
         t.add_column("kind")
         for p in ("rule", "title", "example", "glossary"):
             t.add_column(p, justify="right")
@@ -110,7 +130,8 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def history(
         rule: str = typer.Argument(..., help="A rule number as numbered in --date (default: the latest edition), e.g. 702.79a."),
-        editions: Path = typer.Option(..., "--editions", help="A folder of official editions (*.txt)."),
+        editions: Optional[Path] = typer.Option(None, "--editions", help="A folder of official editions (*.txt); "
+                                                "default: every known edition (CRPIPE_MIRROR, cache, embedded archive)."),
         date: Optional[str] = typer.Option(None, "--date", help="The edition RULE is numbered in (file date or effective date)."),
         cache: Optional[Path] = typer.Option(None, "--cache", help="Cache folder (default $XDG_CACHE_HOME/crpipe)."),
         json_out: bool = typer.Option(False, "--json", help="Print the lineage as JSON."),
@@ -120,10 +141,11 @@ def register(app: typer.Typer) -> None:
         from ..diff import EditionArchive  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..rulenum import RuleNumber  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
+        rule = rule.strip().rstrip(".")  # "120.4." as the rules print it
         if RuleNumber.try_parse(rule) is None:
             from ..errors import InputError  # lazy: a command loads its stage only when it runs (CLI start-up time)
-            raise InputError(f"not a rule number: {rule!r}", editions)
-        arch = EditionArchive(editions, cache_dir=cache)
+            raise InputError(f"not a rule number: {rule!r}")
+        arch = EditionArchive(editions_source(editions), cache_dir=cache)
         with Progress(TextColumn("matching editions"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                       console=err_console, transient=True) as prog:
             task = prog.add_task("pairs", total=max(1, len(arch.editions) - 1))
@@ -134,21 +156,23 @@ def register(app: typer.Typer) -> None:
             d["skipped"] = arch.skipped
             print_json(d)
             return
-        t = Table(title=f"{rule} ({lin.edition}): numbers through {len(arch.editions)} editions")
+        here = arch.editions[arch.index(lin.edition)]
+        t = Table(title=f"{rule} ({here.effective_date or lin.edition}): numbers through {len(arch.editions)} editions")
         for col in ("number", "from", "to"):
             t.add_column(col)
-        for s in lin.spans:
-            t.add_row(s["number"], s["first"], s["last"])
+        for s in lin.spans:  # editions are named by the date stated inside them
+            t.add_row(s["number"], s.get("first_effective") or s["first"], s.get("last_effective") or s["last"])
         console.print(t)
         console.print(f"appeared: {lin.appeared or 'before ' + arch.editions[0].label + ' (present in the first edition)'}; "
                       f"disappeared: {lin.disappeared or 'no (still present)'}")
+        plain = console.no_color or not console.is_terminal or console.color_system is None
         if lin.text_changes:
-            c = Table(title="text changes")
+            c = Table(title="text changes" + (" ([-removed-] {+added+})" if plain else ""))
             c.add_column("edition")
             c.add_column("number")
             c.add_column("change")
             for x in lin.text_changes:
-                c.add_row(x["edition"], x["number"], _rich_diff(x["word_diff"]))
+                c.add_row(x.get("effective_date") or x["edition"], x["number"], _rich_diff(x["word_diff"], plain))
             console.print(c)
         else:
             console.print("its text never changed")

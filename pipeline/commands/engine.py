@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Optional
 
@@ -13,43 +12,28 @@ from rich.table import Table
 from ..errors import InputError
 from ..io import write_json
 from ..profiles import OFFICIAL_LANG
-from .common import console, err_console, print_json, user_errors
+from .common import EDITION_HELP, console, editions_source, err_console, load_rules, print_json, user_errors
 
 
-def _rules_file(rules: Optional[Path]) -> Path:
-    """--rules, else the engine's own edition in $CRPIPE_MIRROR."""
-    if rules is not None:
-        if not rules.is_file():
-            raise InputError("rules edition not found", rules)
-        return rules
+def _load(spec: Optional[str]):
+    """--rules (a date, 'latest' or a file), else the engine's own edition from any source."""
     from ..engine.registry import ENGINE_EDITION  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
-    mirror = os.environ.get("CRPIPE_MIRROR")
-    if mirror and (Path(mirror) / f"{ENGINE_EDITION}.txt").is_file():
-        return Path(mirror) / f"{ENGINE_EDITION}.txt"
-    raise InputError(f"give --rules EN_FILE (an English edition), or set CRPIPE_MIRROR to a folder holding {ENGINE_EDITION}.txt",
-                     "--rules")
-
-
-def _load(path: Path):
-    from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
-
-    doc = load_document(path, lang="en")
-    if doc.meta.language != OFFICIAL_LANG:
-        raise InputError("the rules edition must be an English Comprehensive Rules document", path)
-    return doc
+    return load_rules(spec, default=ENGINE_EDITION, lang=OFFICIAL_LANG, english=True)
 
 
 def register(app: typer.Typer) -> None:
     @app.command("validate-engine")
     @user_errors
     def validate_engine(
-        rules: Optional[Path] = typer.Option(None, "--rules", help="English CR edition to validate against (default: the engine's edition in $CRPIPE_MIRROR)."),
-        editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions holding the declarations' own edition: needed when --rules is another edition, to map renumbered rules through the diffs."),
+        rules: Optional[str] = typer.Option(None, "--rules", help="English CR edition to validate against: " + EDITION_HELP + " (default: the engine's own edition, 2025-11-14)."),
+        editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions to map renumbered rules through when --rules is another edition (default: every known edition: CRPIPE_MIRROR, cache, embedded archive)."),
         json_out: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
+        # Help text is rich markup: "[phase]" must be escaped or it vanishes as a style tag.
         phase: Optional[bool] = typer.Option(None, "--phase/--no-phase", help="Run the CR-example conformance suite and "
-                                             "the adapted scenarios on phase.rs through phase-python (pip install "
-                                             "'.[phase]'). Default: when phase-python is installed; otherwise the "
+                                             "the adapted scenarios on phase.rs through phase-python (the phase extra: "
+                                             "pip install 'crpipe\\[phase]', or pip install -e '.\\[phase]' in a checkout). "
+                                             "Default: when phase-python is installed; otherwise the "
                                              "phase part is skipped and the report says why."),
         conformance: bool = typer.Option(True, "--conformance/--no-conformance", help="Run the CR-example "
                                          "conformance suite (verdict per example and per rule, mutation check)."),
@@ -77,10 +61,15 @@ def register(app: typer.Typer) -> None:
         if phase and skip_reason():
             raise InputError(f"{skip_reason()}; run without --phase", "--phase")
         use_phase = phase is not False
-        path = _rules_file(rules)
-        doc = _load(path)
-        rep = validate(doc, editions, target_label=path.stem if editions else None, conformance=conformance,
-                       use_phase=use_phase)
+        from ..engine.registry import ENGINE_EDITION  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+        doc = _load(rules)
+        arch = editions_source(editions) if doc.meta.effective_date != ENGINE_EDITION else None
+        label = None
+        if arch is not None:
+            ref = arch.find(doc.meta.effective_date or "")
+            label = ref.stem if ref is not None else None
+        rep = validate(doc, arch, target_label=label, conformance=conformance, use_phase=use_phase)
         rows = _phase_rows() if use_phase and not skip_reason() else None
         if json_out:
             print_json({**rep.to_dict(), **({"phase": [r.to_dict() for r in rows]} if rows is not None else {})})
@@ -97,8 +86,8 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def audit_citations(
         path: Path = typer.Argument(..., help="A source tree (or one file) in any language: Python, Java, Rust, C#, TypeScript, Lua, …"),
-        rules: Optional[Path] = typer.Option(None, "--rules", help="The English CR edition the code should cite (default: the engine's edition in $CRPIPE_MIRROR)."),
-        editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions: resolve citations against history (removed, stale-renumbered, newer-than-model)."),
+        rules: Optional[str] = typer.Option(None, "--rules", help="The English CR edition the code should cite: " + EDITION_HELP + " (default: the engine's own edition, 2025-11-14)."),
+        editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions to resolve citations against history (removed, stale-renumbered, newer-than-model); default: every known edition (CRPIPE_MIRROR, cache, embedded archive)."),
         json_out: bool = typer.Option(False, "--json", help="Print the citations as JSON ({citations: [{file, line, cited, status, suggested, evidence}], files: …})."),
         sarif: Optional[Path] = typer.Option(None, "--sarif", help="Also write SARIF 2.1.0 to this file, for code hosts to show findings inline."),
         show_ok: bool = typer.Option(False, "--all", help="List citations that are ok in the table too."),
@@ -115,8 +104,7 @@ def register(app: typer.Typer) -> None:
 
         if not path.exists():
             raise InputError("no such file or folder", path)
-        rpath = _rules_file(rules)
-        rep = audit_tree(path, _load(rpath), editions)
+        rep = audit_tree(path, _load(rules), editions_source(editions))
         if sarif:
             write_json(sarif, to_sarif(rep))
         if json_out:
@@ -134,7 +122,8 @@ def _phase_rows():
     from ..errors import CrpipeError  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     if not phase_adapter.available():
-        raise CrpipeError("phase-python is not installed (pip install '.[phase]'); run without --phase")
+        raise CrpipeError("phase-python is not installed (pip install 'crpipe[phase]', or pip install -e '.[phase]' "
+                          "in a checkout); run without --phase")
     return phase_adapter.compare()
 
 
@@ -232,5 +221,5 @@ def _print_audit(rep, show_ok: bool) -> None:
         m.add_column("file")
         m.add_column("numberings")
         for f in mixed:
-            m.add_row(f.file, "; ".join(f.numberings))
+            m.add_row(f.file, "\n".join(f.describe_numberings()))
         console.print(m)

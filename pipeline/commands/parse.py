@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.table import Table
 
-from ..export import export_all, search as fts_search
-from ..io import write_json
+from ..errors import InputError
+from ..io import cache_root, warn_once, write_json
+from ..profiles import OFFICIAL_LANG
 from ..qa.integrity import check as integrity_check, has_errors
 from .common import console, print_json, user_errors
 
@@ -54,6 +56,8 @@ def register(app: typer.Typer) -> None:
             write_json(json_out, doc.to_dict())
         if export:
             stem = f"{doc.meta.language}-{doc.meta.effective_date or file.stem}"
+            from ..export import export_all  # pandas: imported only when exporting
+
             export_all(doc, export, stem)
         c = doc.counts()
         t = Table(title=f"{file.name}", show_header=False)
@@ -75,10 +79,11 @@ def register(app: typer.Typer) -> None:
     @app.command()
     @user_errors
     def check(
-        file: Path = typer.Argument(..., help="A rules document."),
+        file: Path = typer.Argument(..., help="A rules document (any format `crpipe parse` reads)."),
         json_out: bool = typer.Option(False, "--json", help="Print the findings as JSON."),
-        lang: Optional[str] = typer.Option(None, "--lang"),
-        fmt: Optional[str] = typer.Option(None, "--format"),
+        lang: Optional[str] = typer.Option(None, "--lang", help="Language code (en, pt, es); detected when omitted."),
+        fmt: Optional[str] = typer.Option(None, "--format", help="Input format (txt, pdf, docx, html, paste, webcard); "
+                                          "detected when omitted."),
     ):
         """Integrity check: duplicates, gaps, order, bad letters (l, o), orphans, Contents vs body,
         unassigned lines, truncation.  Exit code 1 when any finding is an error."""
@@ -99,23 +104,77 @@ def register(app: typer.Typer) -> None:
     @app.command()
     @user_errors
     def search(
-        query: str = typer.Argument(..., help="Words or a phrase, e.g. \"mana value\"."),
-        db: Path = typer.Option(Path("aligned/en-reference.sqlite"), "--db", help="SQLite file written by build or parse --export."),
-        limit: int = typer.Option(10, "--limit"),
-        json_out: bool = typer.Option(False, "--json"),
+        query: str = typer.Argument(..., help="Words, a phrase or a rule number, e.g. \"mana value\", 601.2f."),
+        db: Optional[Path] = typer.Option(None, "--db", help="A SQLite file written by build or parse --export "
+                                          "(default: the project's aligned/ index of --lang; for English without "
+                                          "a build, an index of the latest edition kept in the cache)."),
+        lang: str = typer.Option("en", "--lang", help="Language to search: en (the reference edition), or pt / es "
+                                 "(the translations in the build, each with its own stemmed index)."),
+        limit: int = typer.Option(10, "--limit", min=1, max=500, help="At most this many hits."),
+        json_out: bool = typer.Option(False, "--json", help="Print the hits as JSON (snippet, highlight offsets, score)."),
     ):
-        """Full-text search (SQLite FTS5) over rule text, examples and the glossary."""
-        from ..errors import InputError  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        """Full-text search (SQLite FTS5) over rule text, examples and the glossary.
 
-        if not db.is_file():
-            raise InputError("no search database here; run 'crpipe build' or 'crpipe parse FILE --export DIR' first", db)
-        hits = fts_search(db, query, limit)
+        A rule number returns that rule first; a glossary term returns its entry and the
+        rules it points to; words are matched by their stems in the index's language, so
+        plurals and verb forms match.  An old term (\"converted mana cost\") also finds the
+        rules of its new name.  Snippets are the best-matching sentence, matches highlighted.
+        Exit codes: 0 (also with no hit); 2 no index.
+        """
+        from ..search import search as run_search  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+        paths = [db] if db is not None else _default_dbs(lang)
+        hits = []
+        for p in paths:
+            for h in run_search(p, query, limit):
+                if len(paths) > 1:
+                    h["db"] = p.name
+                hits.append(h)
+        hits = hits[:limit] if len(paths) == 1 else sorted(hits, key=lambda h: h["score"] is not None)[:limit]
         if json_out:
             print_json(hits)
             return
-        t = Table(title=f"{query!r}: {len(hits)} hits")
+        from rich.text import Text  # only for the terminal table
+
+        t = Table(title=f"{query!r} ({lang}): {len(hits)} hits")
         for col in ("kind", "id", "snippet"):
-            t.add_column(col)
+            t.add_column(col, overflow="fold")
         for h in hits:
-            t.add_row(h["kind"], h["id"], h["snippet"])
+            snip = Text(h["snippet"])
+            for a, b in h["highlights"]:
+                snip.stylize("bold reverse", a, b)
+            if h.get("via"):
+                snip.append(f"  (via {h['via']})", style="dim")
+            t.add_row(h["kind"], h["id"], snip)
         console.print(t)
+        if not hits and lang == OFFICIAL_LANG:
+            console.print("no hit in the English rules; each language has its own index: --lang pt or --lang es "
+                          "searches the Portuguese or Spanish translations of the build")
+
+
+def _default_dbs(lang: str) -> list[Path]:
+    """The project's aligned/ indexes of ``lang``; for English, else an index of the latest edition."""
+    from ..paths import default_out  # lazy: a command loads its stage only when it runs (CLI start-up time)
+    from ..search import INDEX_VERSION, databases  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+    out = default_out()
+    found = [p for p in databases(lang, out) if p.is_file()]
+    if found:
+        return found
+    if lang != OFFICIAL_LANG:
+        raise InputError(f"no {lang} search index: 'crpipe build' writes one for each {lang} translation of the corpus "
+                         f"(looked for {lang}-*.sqlite)", out)
+    from ..editions import default_catalog  # lazy: a command loads its stage only when it runs (CLI start-up time)
+    from ..export import write_sqlite  # pandas: imported only when an index is written
+
+    ref = default_catalog().latest()
+    path = cache_root() / "search" / f"{OFFICIAL_LANG}-{ref.sha256[:16]}-v{INDEX_VERSION}.sqlite"
+    if not path.is_file():
+        try:
+            write_sqlite(ref.parse(), path)
+        except OSError as e:  # a cache that cannot be written: index this run in a temporary folder
+            warn_once(f"cache:{path.parent}", f"cache {path.parent} cannot be written ({e.strerror}); "
+                      "the search index is rebuilt each time")
+            path = Path(tempfile.mkdtemp(prefix="crpipe-search-")) / path.name
+            write_sqlite(ref.parse(), path)
+    return [path]

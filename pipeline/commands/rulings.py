@@ -11,17 +11,16 @@ from rich.table import Table
 from ..errors import InputError
 from ..io import write_json
 from ..profiles import OFFICIAL_LANG
-from .common import console, print_json, user_errors
+from .common import EDITION_HELP, console, load_rules, print_json, user_errors
 
 
-def _edition(path: Path):
-    from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
-
-    doc = load_document(path)
+def _edition(spec: Optional[str]):
+    """--rules: a date, 'latest' (the default) or a file; an English edition with rules."""
+    doc = load_rules(spec)
     if doc.meta.language != OFFICIAL_LANG:
-        raise InputError("the rules to link against must be an English edition", path)
+        raise InputError("the rules to link against must be an English edition", spec)
     if not doc.rules:
-        raise InputError("no rules found in this edition", path)
+        raise InputError("no rules found in this edition", spec)
     return doc
 
 
@@ -38,11 +37,12 @@ def register(app: typer.Typer) -> None:
     def link(
         rulings: Path = typer.Argument(..., help="A rulings file: a rulings-page paste, an MTGJSON v3 set file / "
                                                  "v5 AllPrintings or AtomicCards, or Scryfall rulings (API list or bulk file)."),
-        rules: Path = typer.Option(..., "--rules", help="The English Comprehensive Rules edition to link to (TXT, PDF or DOCX)."),
+        rules: Optional[str] = typer.Option(None, "--rules", help="The English Comprehensive Rules edition to link to: " + EDITION_HELP + " (TXT, PDF or DOCX); default: latest."),
         cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s) whose foreign names resolve a localized card "
                                                               "name to English (and whose oracle ids name Scryfall rulings). Repeatable."),
         top: int = typer.Option(5, "--top", min=1, max=50, help="How many candidate rules to keep per ruling."),
         json_out: Optional[str] = typer.Option(None, "--json", help="Write the links (candidates, scores, evidence) as JSON to this file, or '-' for stdout."),
+        html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML page: each ruling with its ranked rules and their text."),
         translation: List[Path] = typer.Option([], "--translation", help="A translated rules document: each linked rule also shows its text there. Repeatable."),
         card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language of a paste's card name (pt, es, …); it also settles DD/MM vs MM/DD when no date does."),
     ):
@@ -68,14 +68,21 @@ def register(app: typer.Typer) -> None:
             return
         if json_out:
             write_json(json_out, data)
+        if html_out:
+            from ..io import atomic_write  # lazy: a command loads its stage only when it runs (CLI start-up time)
+            from ..link.report_html import render_links_html  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+            atomic_write(html_out, render_links_html(data))
         t = Table(title=f"{rulings.name}: {len(rs.rulings)} rulings ({rs.format}) → {doc.meta.effective_date}")
-        for col in ("card", "date", "ruling", "rule", "score", "evidence"):
+        for col in ("card", "date", "ruling", "rules (best first)", "best rule's text", "evidence"):
             t.add_column(col, overflow="fold")
         for lr in links[:200]:
             best = lr.candidates[0] if lr.candidates else None
             text = lr.ruling.text if len(lr.ruling.text) < 90 else lr.ruling.text[:87] + "…"
+            rule = doc.rule(best.rule) if best else None
+            rtext = "" if rule is None else (rule.text if len(rule.text) < 120 else rule.text[:117] + "…")
             t.add_row(lr.ruling.card.name if lr.ruling.card else "", lr.ruling.date or "", text,
-                      best.rule if best else "", f"{best.score:.2f}" if best else "",
+                      ", ".join(f"{c.rule} ({c.score:.2f})" for c in lr.candidates[:3]), rtext,
                       ", ".join(sorted({e.kind for e in best.evidence})) if best else "")
         console.print(t)
         if len(links) > 200:
@@ -88,7 +95,7 @@ def register(app: typer.Typer) -> None:
     def link_eval(
         gold: Path = typer.Argument(..., help="Gold links: JSON with a 'rulings' list of {text, primary, acceptable} "
                                               "(optional card, layout), as in rulings-dev/seed-rulings-gold.json."),
-        rules: Path = typer.Option(..., "--rules", help="The English edition the gold numbers refer to."),
+        rules: Optional[str] = typer.Option(None, "--rules", help="The English edition the gold numbers refer to: " + EDITION_HELP + "; default: latest."),
         cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s): the cards' rules text and layout become context."),
         baseline: bool = typer.Option(False, "--baseline", help="Also score a plain BM25 baseline over rule texts (needs bm25s, the 'test' extra)."),
         json_out: bool = typer.Option(False, "--json", help='Print {"n", "p_at_1", "r_at_5", "mrr"} (and "baseline" with --baseline).'),
@@ -105,11 +112,14 @@ def register(app: typer.Typer) -> None:
         ours = metrics([[c.rule for c in r] for r in ranked], items)
         result = dict(ours)
         if baseline:
-            try:
-                from ..link.baseline import BM25Baseline  # optional: bm25s is in the test extra only
+            from ..link.baseline import BM25Baseline  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+            try:  # bm25s is imported when the baseline is built
+                bl = BM25Baseline(doc)
             except ImportError:
-                raise InputError("the baseline needs bm25s: pip install 'crpipe[test]'") from None
-            result["baseline"] = metrics(BM25Baseline(doc).rank([g.text for g in items]), items)
+                raise InputError("--baseline needs bm25s (pip install bm25s, or the 'test' extra); "
+                                 "run without --baseline") from None
+            result["baseline"] = metrics(bl.rank([g.text for g in items]), items)
         if json_out:
             print_json(result)
             return

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from ..errors import CrpipeError
-from .common import console, print_json, user_errors
+from .common import EDITION_HELP, console, is_edition_name, load_rules, print_json, user_errors
 
 _SNIPPET = 70
 
@@ -69,14 +69,14 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def xref(
         rule: Optional[str] = typer.Argument(None, help="A rule number (601.2f), a section (6) or a glossary term (Persist)."),
-        doc_file: Path = typer.Option(..., "--doc", help="The rules document to read (any format `crpipe parse` reads)."),
+        doc_file: Optional[str] = typer.Option(None, "--doc", help="The rules document: " + EDITION_HELP + " (any format `crpipe parse` reads); default: latest."),
         depth: int = typer.Option(1, "--depth", min=1, max=10, help="Also follow citations up to N steps away (1 = direct only)."),
         json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
         dangling: bool = typer.Option(False, "--dangling", help="List every reference whose target does not exist (and every title mismatch)."),
         edges: bool = typer.Option(False, "--edges", help="Print the whole edge list as CSV (source,target,kind,raw), ranges expanded."),
         lang: Optional[str] = typer.Option(None, "--lang", help="Language code (en, pt, es); detected when omitted."),
         fmt: Optional[str] = typer.Option(None, "--format", help="Input format; detected when omitted."),
-        reference: Optional[Path] = typer.Option(None, "--reference", help="A full edition to resolve against what a fragment (a paste, a web card) lacks: such references become 'external' instead of dangling."),
+        reference: Optional[str] = typer.Option(None, "--reference", help="A full edition to resolve against what a fragment (a paste, a web card) lacks: such references become 'external' instead of dangling."),
     ):
         """Cross-references of a rules document.
 
@@ -85,14 +85,14 @@ def register(app: typer.Typer) -> None:
         `--edges` prints the graph's edge list as CSV.  Exit codes: 0 ok; 1 `--dangling` found
         dangling references; 2 unreadable input or unknown rule.
         """
-        from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..xref import build_graph, edges_csv, extract_references  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..xref.graph import within  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         if sum(bool(x) for x in (rule, dangling, edges)) != 1:
             raise CrpipeError("give exactly one of RULE, --dangling or --edges")
-        doc = load_document(doc_file, lang=lang, fmt=fmt)
-        refs = extract_references(doc, load_document(reference) if reference else None)
+        doc = load_rules(doc_file, lang=lang, fmt=fmt)
+        doc_name = Path(doc_file).name if doc_file and not is_edition_name(doc_file) else f"edition {doc.meta.effective_date}"
+        refs = extract_references(doc, load_rules(reference) if reference else None)
 
         if edges:
             sys.stdout.write(edges_csv(build_graph(doc, refs)))
@@ -101,12 +101,12 @@ def register(app: typer.Typer) -> None:
         if dangling:
             bad = [r for r in refs if r.status in ("dangling", "title-mismatch")]
             if json_out:
-                print_json({"file": str(doc_file), "references": len(refs),
+                print_json({"file": str(doc_file or doc_name), "references": len(refs),
                             "dangling": sum(r.status == "dangling" for r in bad),
                             "title_mismatch": sum(r.status == "title-mismatch" for r in bad),
                             "problems": [dict(r.to_dict(), text=_citing_text(doc, r)) for r in bad]})
             else:
-                t = Table(title=f"{doc_file.name}: {len(refs)} references, "
+                t = Table(title=f"{doc_name}: {len(refs)} references, "
                                 f"{sum(r.status == 'dangling' for r in bad)} dangling, "
                                 f"{sum(r.status == 'title-mismatch' for r in bad)} title mismatches")
                 for col in ("status", "source", "part", "cites", "detail", "text"):
@@ -121,7 +121,7 @@ def register(app: typer.Typer) -> None:
         g = build_graph(doc, refs)
         node = _node_id(doc, rule)
         if node not in g or g.nodes[node].get("kind") == "missing" and g.in_degree(node) == 0:
-            raise CrpipeError(f"no rule, section or glossary term {rule!r} in this document", doc_file)
+            raise CrpipeError(f"no rule, section or glossary term {rule!r} in this document", doc_file or doc_name)
         out_refs = [r for r in refs if r.source == node]
         in_refs = [r for r in refs if node in r.targets]
         cites, cited_by = within(g, node, depth), within(g, node, depth, reverse=True)

@@ -12,7 +12,6 @@ Truncated editions are left out of the chain (they would make rules vanish and c
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
@@ -20,9 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..io import cache_root, cache_write, dumps, read_bounded, read_cache_json, source_key
+from ..editions.catalog import as_catalog
+from ..editions.meta import quick_meta, read_edition
+from ..io import cache_root, cache_write, dumps, read_cache_json, source_key
 from ..model import Document
-from ..segment.official import DATE_RE, _iso, looks_official, parse_file
 from .classify import match_rules
 from .match import MATCHER_VERSION
 from .text import normalize
@@ -40,20 +40,13 @@ def _cache_key() -> str:
                                         here.parent / "segment" / "official.py"])
 
 
-def _read_edition(path: Path) -> tuple[bytes | None, str | None]:
-    """An edition's bytes through the bounded reader, or None and why it cannot be read."""
-    try:
-        return read_bounded(path), None
-    except InputError as e:
-        return None, e.message
-
-
 @dataclass(frozen=True)
 class Edition:
     label: str  # the file name's stem, e.g. "2021-04-19"
-    path: Path
+    path: Path | None  # None: in the embedded archive
     sha256: str
     effective_date: str | None  # as stated inside the document
+    ref: object = None  # the pipeline.editions.EditionRef it was read from
 
 
 @dataclass
@@ -122,10 +115,10 @@ class Lineage:
 class EditionArchive:
     """The editions in ``directory`` (``*.txt``), in effective-date order."""
 
-    def __init__(self, directory: str | Path, cache_dir: str | Path | None = None, memory: int = 3):
-        self.dir = Path(directory)
-        if not self.dir.is_dir():
-            raise InputError("not a folder of editions", self.dir)
+    def __init__(self, directory, cache_dir: str | Path | None = None, memory: int = 3):
+        # A folder (``--editions DIR``), or a Catalog: mirror + cache + the embedded archive.
+        self.catalog = as_catalog(directory)
+        self.dir = self.catalog.folder or self.catalog.mirror or Path(self.catalog.label)
         self.cache_dir_base = str(Path(cache_dir) if cache_dir else default_cache_dir())
         self.cache_dir = Path(self.cache_dir_base) / f"diff-{_cache_key()}"
         self._docs: OrderedDict[str, Document] = OrderedDict()
@@ -141,28 +134,14 @@ class EditionArchive:
     # -- the editions ---------------------------------------------------------------------
     def _scan(self) -> list[Edition]:
         found: list[Edition] = []
-        seen: set[str] = set()
-        for p in sorted(self.dir.glob("*.txt")):
-            data, why = _read_edition(p)
-            if data is None:
-                self.skipped.append({"file": p.name, "reason": why})
-                continue
-            sha = hashlib.sha256(data).hexdigest()
-            if sha in seen:
-                self.skipped.append({"file": p.name, "reason": "same bytes as another edition"})
-                continue
-            meta_path = self.cache_dir / "editions" / f"{sha}.json"
-            meta = _read_json(meta_path)
-            if meta is None:
-                meta = _quick_meta(p, data)
-                cache_write(meta_path, dumps(meta))
-            if meta.get("error"):
-                self.skipped.append({"file": p.name, "reason": meta["error"]})
-            elif meta.get("truncated"):
-                self.skipped.append({"file": p.name, "reason": "truncated edition"})
+        self.skipped += [{"file": Path(s["file"]).name, "reason": s["reason"]} for s in self.catalog.skipped]
+        self.skipped += [{"file": r.name, "reason": "same bytes as another edition"}
+                         for r in self.catalog.shadowed if r.source != "embedded" and self.catalog.folder is not None]
+        for r in self.catalog.editions:
+            if r.truncated:
+                self.skipped.append({"file": r.name, "reason": "truncated edition"})
             else:
-                seen.add(sha)
-                found.append(Edition(p.stem, p, sha, meta.get("effective_date")))
+                found.append(Edition(r.stem, r.path, r.sha256, r.date, r))
         return sorted(found, key=lambda e: (e.effective_date or e.label, e.label))
 
     def dates(self) -> list[str]:
@@ -187,7 +166,9 @@ class EditionArchive:
         e = self.editions[self.index(date)]
         doc = self._docs.get(e.sha256)
         if doc is None:
-            doc = parse_file(e.path)
+            doc = e.ref.parse()
+            if e.path is not None:
+                doc.meta.source_file = str(e.path)
             self._remember(e.sha256, doc)
         else:
             self._docs.move_to_end(e.sha256)
@@ -241,7 +222,7 @@ class EditionArchive:
         workers = min(2, os.cpu_count() or 1) if workers is None else workers
         if workers > 1 and len(todo) >= 8:
             chunks = [todo[len(todo) * w // workers: len(todo) * (w + 1) // workers] for w in range(workers)]
-            jobs = [(str(self.dir), self.cache_dir_base, c) for c in chunks if c]
+            jobs = [(self.catalog, self.cache_dir_base, c) for c in chunks if c]
             with ProcessPoolExecutor(max_workers=len(jobs)) as pool:
                 for _ in pool.map(_match_run, jobs):
                     pass
@@ -297,7 +278,7 @@ class EditionArchive:
         doc = self.load(self.editions[k].label)
         rule = doc.rule(rule_id)
         if rule is None:
-            raise InputError(f"no rule {rule_id} in edition {self.editions[k].label}", self.editions[k].path)
+            raise InputError(f"no rule {rule_id} in edition {self.editions[k].label}", self.editions[k].ref.where)
         E = self.editions
         # versions[i] = (number, text) for every edition the rule is in
         versions: dict[int, tuple[str, str]] = {k: (rule_id, rule.text)}
@@ -332,29 +313,13 @@ def _match_run(job) -> int:
 
 
 def _quick_meta(path: Path, data: bytes | None = None) -> dict:
-    """Effective date and completeness without a full parse or encoding detection (a cold
-    scan of 110 editions would otherwise decode each twice).  Only ASCII words are looked
-    at, so latin-1 reads every single-byte encoding well enough; UTF-16 is recognised by
-    its BOM or its NUL bytes.  Mirrors the parser's tests: the date line, and a Glossary
-    and a Credits heading after the Contents list's own entries."""
+    """:func:`pipeline.editions.meta.quick_meta` of a file (read through the bounded reader
+    unless its bytes are given), or ``{"error": why}`` when it cannot be read."""
     if data is None:
-        data, why = _read_edition(path)
+        data, why = read_edition(path)
         if data is None:
             return {"error": why}
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:200].count(b"\x00") > 50:
-        le = data[:2] == b"\xff\xfe" or (data[:2] != b"\xfe\xff" and data[1:2] == b"\x00")
-        text = data.decode("utf-16-le" if le else "utf-16-be", errors="replace").lstrip("\ufeff")
-    else:
-        text = data.decode("latin-1")
-    text = text.replace("\r\n", "\n").replace("\r", "\n")  # some editions end lines with a bare CR
-    if not looks_official(text.lstrip("\ufeff\xef\xbb\xbf")):
-        return {"error": "not an official Comprehensive Rules text"}
-    m = DATE_RE.search(text)
-    lines = [ln.strip() for ln in text.splitlines()]
-    gloss = [i for i, ln in enumerate(lines) if ln == "Glossary"]
-    credits = [i for i, ln in enumerate(lines) if ln == "Credits"]
-    return {"effective_date": _iso(m.group("date")) if m else None,
-            "truncated": not (len(gloss) >= 2 and bool(credits) and credits[-1] > gloss[-1])}
+    return quick_meta(data)
 
 
 _read_json = read_cache_json

@@ -17,6 +17,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from ..edition import edition_files
+from ..editions.catalog import EditionRef
 from ..ingest.decode import decode_bytes
 from ..io import read_bounded
 
@@ -73,12 +74,12 @@ def _swap(definition: str, old: str, new: str) -> str:
 
 
 @lru_cache(maxsize=16)
-def _renamed(folder: str, first: str, last: str) -> tuple[Renamed, ...]:
-    files = [f for f in edition_files(folder) if first <= f.stem <= last]
+def _renamed(files: tuple) -> tuple[Renamed, ...]:
     out: list[Renamed] = []
     prev: dict[str, str] | None = None
     for f in files:
-        g = glossary_of(decode_bytes(read_bounded(f), f).text)
+        data, where = (f.content(), f.where) if isinstance(f, EditionRef) else (read_bounded(f), f)
+        g = glossary_of(decode_bytes(data, where).text)
         if prev is not None and g:
             gone = [t for t in prev if t not in g]
             new = [t for t in g if t not in prev]
@@ -93,4 +94,4 @@ def _renamed(folder: str, first: str, last: str) -> tuple[Renamed, ...]:
 
 def renamed_terms(folder: str | Path, first: str, last: str) -> list[Renamed]:
     """Terms renamed by the editions after ``first`` up to ``last`` (file dates)."""
-    return list(_renamed(str(folder), first, last))
+    return list(_renamed(tuple(f for f in edition_files(folder) if first <= f.stem <= last)))

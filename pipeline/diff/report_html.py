@@ -62,6 +62,13 @@ def render_html(res: DiffResult, expand_moves: bool = False) -> str:
         f"{k['moved']} moved, {k['moved_modified']} moved and modified ({s['refs_only']} only update references). "
         f"{s['renumbered']} numbers changed, {s['numbers_without_successor']} have no successor."
         + (f" A plain line diff reports {ld['lines_changed']} changed lines." if ld else "") + "</p>")
+    if not s["changes"]:
+        same = o.effective_date == n.effective_date
+        out.append("<p class=nochange>" + escape(
+            f"No change: the {o.effective_date or 'old'} edition is the {n.effective_date or 'new'} edition, so its "
+            "rules, examples and glossary are identical." if same else
+            f"No change between the {o.effective_date or 'old'} and {n.effective_date or 'new'} editions: their "
+            "rules, examples and glossary are identical.") + "</p>")
     if res.cascades:
         out.append("<h2>Renumbering</h2>")
         for c in res.cascades:

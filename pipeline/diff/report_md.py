@@ -95,6 +95,9 @@ def render_markdown(res: DiffResult, expand_moves: bool = False) -> str:
             group = [c for c in gloss if c.kind == kind]
             if group:
                 lines += [f"### {KIND_TITLES[kind]} ({len(group)})", ""] + [_line(c) for c in group] + [""]
+    if not res.summary["changes"]:
+        lines += [f"No change: the {o.effective_date or 'old'} and {n.effective_date or 'new'} editions have "
+                  "identical rules, examples and glossary.", ""]
     if res.stale_references:
         lines += ["## References still using an old number", ""]
         lines += [f"- {esc(s['in'])}: {s['ref']} ({esc(s['reason'])})" for s in res.stale_references] + [""]

@@ -56,6 +56,8 @@ class Profile:
     #: extractor reads them) and the phrase that cites another rule.
     cue_words: tuple[tuple[str, str], ...] = ()
     see_rule: str = "see rule {rule}"
+    #: The Snowball stemmer of the language (search indexes words by their stems).
+    stemmer: str = "english"
 
     def example_re(self) -> re.Pattern:
         alts = "|".join(re.escape(m) for m in self.example_markers)
@@ -105,7 +107,7 @@ EN = register(Profile(
 ))
 
 PT = register(Profile(
-    lang="pt", name="Português",
+    lang="pt", name="Português", stemmer="portuguese",
     rule_words=("regra", "regras", "sub-regra", "sub-regras", "subregra", "subregras"),
     section_words=("seção", "secção", "seções", "secções"),
     see_words=("consulte", "veja", "ver", "vide", "conforme"),
@@ -137,7 +139,7 @@ PT = register(Profile(
 ))
 
 ES = register(Profile(
-    lang="es", name="Español",
+    lang="es", name="Español", stemmer="spanish",
     rule_words=("regla", "reglas", "subregla", "subreglas"),
     section_words=("sección", "secciones"),
     see_words=("véase", "véanse", "ver", "consulta", "consultar"),

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..edition import declared_date, edition_files
+from ..editions.catalog import EditionRef
 from ..ingest.bilingual import BilingualFile, Unit
 from ..ingest.decode import decode_bytes
 from ..ingest.language import is_english_paragraph, language_scores
@@ -53,13 +54,20 @@ def _light(s: str) -> str:
     return " ".join(s.split())
 
 
-def edition_paragraphs(path: Path, light: bool = False) -> frozenset:
-    """Every non-empty line of an English edition, in comparison form (memoised per file);
-    ``light``: spaces normalised only (fast, for pinning over the whole archive)."""
-    st = path.stat()
-    key = (str(path.resolve()), st.st_size, st.st_mtime_ns, light)
+def edition_paragraphs(path, light: bool = False) -> frozenset:
+    """Every non-empty line of an English edition (a file, or an :class:`EditionRef` of the
+    catalog), in comparison form (memoised per file); ``light``: spaces normalised only (fast,
+    for pinning over the whole archive)."""
+    if isinstance(path, EditionRef):
+        key = (path.sha256, light)
+    else:
+        st = path.stat()
+        key = (str(path.resolve()), st.st_size, st.st_mtime_ns, light)
     if key not in _PARAS:
-        text = decode_bytes(read_bounded(path), path).text
+        if isinstance(path, EditionRef):
+            text = decode_bytes(path.content(), path.where).text
+        else:
+            text = decode_bytes(read_bounded(path), path).text
         f = _light if light else norm
         _PARAS[key] = frozenset(n for n in (f(x) for x in text.splitlines()) if n)
     return _PARAS[key]

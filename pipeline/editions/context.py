@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .diff import EditionArchive
-from .edition import infer_base_edition
-from .errors import CrpipeError, InputError
-from .model import Document
-from .segment.official import parse_file
+from ..diff.history import EditionArchive
+from ..edition import infer_base_edition
+from ..errors import CrpipeError, InputError
+from ..model import Document
+from ..segment.official import parse_file
+from .catalog import Catalog, EditionRef
 
 
 @dataclass(kw_only=True)
@@ -67,6 +68,17 @@ def reference_only(reference: Document) -> EditionContext:
                                 "range": None})
 
 
+def editions_of(reference) -> Catalog | Path | None:
+    """The editions behind ``reference``: a Catalog or a folder as they are; None for one
+    edition (a file or an :class:`EditionRef`)."""
+    if isinstance(reference, Catalog):
+        return reference
+    if isinstance(reference, EditionRef):
+        return None
+    p = Path(reference)
+    return p if p.is_dir() else None
+
+
 def newest_edition(labels) -> str | None:
     """The one definition of *current*: the newest English edition available to the command
     (the folder of editions it was given, or the one edition file).  Every report and the
@@ -86,12 +98,23 @@ def resolve_editions(target: Document, reference: str | Path,
     ``reference``: a folder of editions (``YYYY-MM-DD.txt``) or one edition file.  With a
     single file it is both base and current, and numbers map to themselves.
     """
-    ref = Path(reference)
+    if isinstance(reference, EditionRef):  # one edition named by its date
+        reference = reference.path or reference
+    if isinstance(reference, EditionRef):  # ... from the embedded archive
+        base = reference.parse()
+        same = current is None
+        cur_doc = base if same else (current if isinstance(current, Document) else parse_file(current))
+        info = {"label": reference.stem, "how": "the given reference edition", "range": None}
+        return EditionContext(base=base, base_label=reference.stem, current=cur_doc,
+                              current_label=reference.stem if same else cur_doc.meta.effective_date,
+                              map_number=(lambda n: n) if same else None, info=info)
+    # A Catalog (mirror + cache + embedded archive) works as a folder of editions.
+    ref = reference if isinstance(reference, Catalog) else Path(reference)
     cur_doc: Document | None = current if isinstance(current, Document) else None
     cur_path = Path(current) if current is not None and not isinstance(current, Document) else None
     if cur_path is not None and not cur_path.is_file():
         raise InputError("current English edition not found", cur_path)
-    if ref.is_file():
+    if isinstance(ref, Path) and ref.is_file():
         base = parse_file(ref)
         if cur_doc is None:
             cur_doc = parse_file(cur_path) if cur_path else base
@@ -100,7 +123,7 @@ def resolve_editions(target: Document, reference: str | Path,
         return EditionContext(base=base, base_label=ref.stem, current=cur_doc,
                               current_label=_label(cur_doc, cur_path) if not same else ref.stem,
                               map_number=(lambda n: n) if same else None, info=info)
-    if not ref.is_dir():
+    if isinstance(ref, Path) and not ref.is_dir():
         raise InputError("reference is neither an edition file nor a folder of editions", ref)
 
     archive = EditionArchive(ref)
@@ -129,7 +152,7 @@ def resolve_editions(target: Document, reference: str | Path,
     else:
         base_label, how = candidates[-1], "the latest edition consistent with the translation"
     if base_label is None:
-        raise InputError("the current edition is not in the folder of editions, and no base edition was found", ref)
+        raise InputError("the current edition is not in the folder of editions, and no base edition was found", str(ref))
     base_doc = cur_doc if base_label == cur_label else archive.load(base_label)
     mapper = None
     if cur_label is not None:

@@ -1,0 +1,210 @@
+"""One rule by its number, its name or a glossary term: what ``crpipe show`` prints.
+
+A query is a rule number (``601.2f``, ``120.4.`` as the rules print it), a keyword or
+other heading (``Persist``), or a glossary term.  A number the edition does not have is
+looked up in the older editions and followed to its number today, with a note.  The view
+holds the rule's title path, its text, examples and subrules, what it cites and what
+cites it, its history in one line and the glossary entry of its name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rapidfuzz import process
+
+from .diff.history import EditionArchive
+from .edition import _is_heading
+from .editions.catalog import default_catalog
+from .errors import InputError
+from .model import Document, Rule
+from .rulenum import RuleNumber, sort_ids
+from .text import fold
+from .xref import extract_references
+
+
+@dataclass
+class RuleView:
+    query: str
+    edition: str | None  # the date stated inside the edition shown
+    rule: str
+    found_as: str  # number, old-number, heading, glossary
+    title_path: list[tuple[str, str]] = field(default_factory=list)  # (number, title), outermost first
+    text: str = ""
+    examples: list[str] = field(default_factory=list)
+    subrules: list[dict] = field(default_factory=list)  # {id, text, examples, depth}
+    cites: list[str] = field(default_factory=list)
+    cited_by: list[str] = field(default_factory=list)
+    history: str | None = None
+    notes: list[str] = field(default_factory=list)
+    glossary: list[dict] = field(default_factory=list)  # {term, definition}
+    translation: dict | None = None
+
+    def to_dict(self) -> dict:
+        return {"query": self.query, "edition": self.edition, "rule": self.rule, "found_as": self.found_as,
+                "title_path": [{"id": i, "title": t} for i, t in self.title_path], "text": self.text,
+                "examples": self.examples, "subrules": self.subrules, "cites": self.cites,
+                "cited_by": self.cited_by, "history": self.history, "notes": self.notes,
+                "glossary": self.glossary, "translation": self.translation}
+
+
+def _fold(s: str) -> str:
+    return " ".join(fold(s).split())
+
+
+def _descendants(doc: Document, rule: Rule, depth: int = 1) -> list[dict]:
+    out = []
+    for cid in rule.children:
+        c = doc.rule(cid)
+        if c is None:
+            continue
+        out.append({"id": c.id, "text": c.text, "examples": [e.text for e in c.examples], "depth": depth})
+        out += _descendants(doc, c, depth + 1)
+    return out
+
+
+def title_path(doc: Document, rule: Rule) -> list[tuple[str, str]]:
+    """Section, then every ancestor whose text is a heading (``7 Additional Rules`` →
+    ``702 Keyword Abilities`` → ``702.79 Persist``)."""
+    chain = []
+    cur = doc.rule(rule.parent) if rule.parent else None
+    while cur is not None:
+        chain.append(cur)
+        cur = doc.rule(cur.parent) if cur.parent else None
+    path = []
+    sec = next((s for s in doc.sections if str(s.number) == str(rule.section)), None)
+    if sec is not None:
+        path.append((str(sec.number), sec.title))
+    for r in reversed(chain):
+        if r.level == "rule" or _is_heading(r.text):
+            path.append((r.id, r.text))
+    return path
+
+
+def find_heading(doc: Document, name: str) -> Rule | None:
+    """The rule whose heading is ``name`` (a keyword such as Persist, "Split Cards")."""
+    want = _fold(name)
+    return next((r for r in doc.rules if r.level != "lettered" and _is_heading(r.text) and _fold(r.text) == want), None)
+
+
+def _glossary_entries(doc: Document, name: str) -> list:
+    want = _fold(name)
+    return [g for g in doc.glossary if _fold(g.term) == want or _fold(g.term.split(",")[0]) == want]
+
+
+def _history_line(lin) -> str:
+    parts = []
+    for s in lin.spans:
+        a, b = s.get("first_effective") or s["first"], s.get("last_effective") or s["last"]
+        parts.append(f"{s['number']} {a} … {b}" if a != b else f"{s['number']} {a}")
+    line = "; ".join(parts)
+    if lin.appeared:
+        line = f"new in {lin.appeared}: " + line
+    if lin.disappeared:
+        line += f"; removed in {lin.disappeared}"
+    if lin.text_changes:
+        line += f" (text changed {len(lin.text_changes)}×, last in {lin.text_changes[-1]['effective_date'] or lin.text_changes[-1]['edition']})"
+    return line
+
+
+def _follow_old_number(arch, number: str, k: int) -> tuple[str | None, str, str] | None:
+    """The newest edition before position ``k`` holding ``number``, and its number at ``k``.
+
+    Returns ``(number at k or None if removed, the edition label, its stated date)``.
+    """
+    for i in range(k - 1, -1, -1):
+        e = arch.editions[i]
+        doc = arch.load(e.label)
+        if doc.rule(number) is not None:
+            return arch.map_number(number, e.label, arch.editions[k].label), e.label, e.effective_date or e.label
+    return None
+
+
+def show_rule(query: str, edition: str | None = None, *, catalog=None, translation: Document | None = None,
+              history: bool = True) -> RuleView:
+    q = query.strip()
+    number = q.rstrip(".") if RuleNumber.try_parse(q.rstrip(".")) else None
+    cat = catalog or default_catalog()
+    ref = cat.resolve(edition or "latest")
+    doc = ref.parse()
+    arch = None
+
+    def archive():
+        nonlocal arch
+        if arch is None:
+            arch = EditionArchive(cat)
+            arch._remember(ref.sha256, doc)  # parsed already
+        return arch
+
+    view = RuleView(q, doc.meta.effective_date, "", "number")
+    rule = doc.rule(number) if number else None
+    glossary = []
+    if number and rule is None:
+        a = archive()
+        k = a.index(ref.stem)
+        found = _follow_old_number(a, number, k)
+        if found is None:
+            raise InputError(f"no rule {number} in the {view.edition} edition or any earlier one", ref.where)
+        now, label, date = found
+        if now is None:
+            old = a.load(label)
+            raise InputError(f"rule {number} was last in the {date} edition ({old.rule(number).text[:80]!r}) "
+                             f"and has no successor in the {view.edition} edition", ref.where)
+        view.notes.append(f"{number} is the number in the {date} edition and earlier; "
+                          f"in the {view.edition} edition it is {now}")
+        rule, view.found_as = doc.rule(now), "old-number"
+    elif rule is None:
+        rule = find_heading(doc, q)
+        glossary = _glossary_entries(doc, q)
+        view.found_as = "heading"
+        if rule is None and glossary:
+            target = next((r for g in glossary for r in g.refs if doc.rule(r)), None)
+            rule = doc.rule(target) if target else None
+            view.found_as = "glossary"
+        if rule is None and not glossary and translation is not None:
+            tr = find_heading(translation, q)  # a keyword named in the translation ("Persistir")
+            rule = doc.rule(tr.id) if tr is not None else None
+            if rule is not None:
+                view.notes.append(f"{q!r} is the {translation.meta.language} name of {rule.id} {rule.text}")
+        if rule is None and not glossary:
+            names = [g.term for g in doc.glossary]
+            near = [m[0] for m in process.extract(q, names, limit=3, score_cutoff=70)]
+            hint = f"; did you mean {', '.join(near)}?" if near else ""
+            raise InputError(f"no rule, heading or glossary term {q!r} in the {view.edition} edition{hint}", ref.where)
+    if rule is not None and not glossary:
+        glossary = _glossary_entries(doc, rule.text) if len(rule.text.split()) <= 4 else []
+    view.glossary = [{"term": g.term, "definition": g.definition} for g in glossary]
+    if rule is None:  # a glossary term that points at no rule
+        view.rule = glossary[0].term
+        return view
+    view.rule = rule.id
+    twins = [r for r in doc.rules if r.id == rule.id and r is not rule]
+    if twins:  # five official editions print a number twice (the integrity findings name them)
+        view.notes.append(f"the {view.edition} edition prints {rule.id} {len(twins) + 1} times; shown: the first; "
+                          + "; ".join(f"also: {t.text[:100]!r}" for t in twins))
+    view.title_path = title_path(doc, rule)
+    view.text = rule.text
+    view.examples = [e.text for e in rule.examples]
+    view.subrules = _descendants(doc, rule)
+    refs = extract_references(doc)
+    inside = {rule.id} | {s["id"] for s in view.subrules}
+    view.cites = sort_ids({t for r in refs if r.source == rule.id for t in r.targets if t != rule.id})
+    view.cited_by = sorted({r.source for r in refs if rule.id in r.targets and r.source not in inside},
+                           key=lambda s: (s.startswith("glossary:"), RuleNumber.try_parse(s) or RuleNumber.parse("999"), s))
+    if history and not ref.truncated:
+        try:
+            lin = archive().lineage(rule.id, ref.stem)
+            view.history = _history_line(lin)
+        except InputError:
+            view.history = None
+    if translation is not None:
+        view.translation = _translated(translation, rule.id, q if view.found_as == "heading" else None)
+    return view
+
+
+def _translated(doc: Document, rule_id: str, name: str | None) -> dict | None:
+    r = doc.rule(rule_id) or (find_heading(doc, name) if name else None)
+    if r is None:
+        return {"language": doc.meta.language, "rule": None, "note": f"no rule {rule_id} in {doc.meta.source_name}"}
+    return {"language": doc.meta.language, "rule": r.id, "text": r.text, "examples": [e.text for e in r.examples],
+            "subrules": _descendants(doc, r), "source": doc.meta.source_name}
