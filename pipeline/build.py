@@ -303,7 +303,7 @@ def _report(ctx: BuildContext, previous: dict | None) -> dict:
     return {
         "reference": {"edition": (ctx.reference.meta.effective_date if ctx.reference else None),
                       "found": bool(ctx.reference), "sha256": ctx.reference.meta.sha256 if ctx.reference else None},
-        # One definition of "current" (pipeline.editions.newest_edition), as every report prints it.
+        # One definition of "current" (pipeline.editions.context.newest_edition: the Catalog's latest), as every report prints it.
         "current_edition": ctx.current_edition,
         "inputs": [{"path": str(i.path.relative_to(ctx.corpus)), "language": i.language, "role": i.role}
                    for i in ctx.inputs],

@@ -79,12 +79,11 @@ def editions_of(reference) -> Catalog | Path | None:
     return p if p.is_dir() else None
 
 
-def newest_edition(labels) -> str | None:
-    """The one definition of *current*: the newest English edition available to the command
-    (the folder of editions it was given, or the one edition file).  Every report and the
-    build summary print it; keep it here so a resolver of "latest"/dates can replace it."""
-    labels = sorted(labels)
-    return labels[-1] if labels else None
+def newest_edition(catalog: Catalog) -> str:
+    """The one definition of *current*: the newest complete English edition available to the
+    command, i.e. the catalog's ``latest`` (the folder of editions it was given, or the mirror,
+    cache and embedded archive), named by its label.  Every report and the build summary print it."""
+    return catalog.latest().stem
 
 
 def _label(doc: Document, path: Path | None) -> str | None:
@@ -137,7 +136,7 @@ def resolve_editions(target: Document, reference: str | Path,
         if cur_label is None:
             cur_label = next((e.label for e in archive.editions if e.effective_date == cur_doc.meta.effective_date), None)
     else:
-        cur_label = newest_edition(labels)
+        cur_label = newest_edition(archive.catalog)
         cur_doc = archive.load(cur_label)
     be = target.meta.base_edition
     if not be or not be.get("first"):
