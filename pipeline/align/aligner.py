@@ -193,7 +193,7 @@ def align_documents(target: Document, base: Document, current: Document | None =
                   base_date=(base_info or {}).get("label") or base.meta.effective_date,
                   current_date=current_label or (current.meta.effective_date if current else None),
                   map_number=map_number, termbase=tb, cards=cards, complete=complete,
-                  editions_dir=str(editions_dir) if editions_dir else None,
+                  editions_dir=editions_dir,
                   term_renderings=units.term_renderings() if units is not None else None)
     issues = run_all(ctx, only)
     by_row: dict[str | None, list[Issue]] = {}

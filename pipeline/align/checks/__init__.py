@@ -61,7 +61,7 @@ class Context:
     cards: object | None = None  # pipeline.rulings.names.NameIndex
     complete: bool = False  # the translation covers the whole edition (missing rules matter)
     #: The folder of English editions (renames learnt from their glossaries); None with one edition file.
-    editions_dir: str | None = None
+    editions_dir: object | None = None  # a folder of editions (Path) or a pipeline.editions.Catalog
     #: English glossary term -> the translation's own rendering (its translated glossary).
     term_renderings: dict | None = None
     cache: dict = field(default_factory=dict)
