@@ -84,7 +84,7 @@ def read_bounded(path: str | Path, limit: int | None = None, truncate: bool = Fa
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror}", p) from None
     if stat.S_ISDIR(st.st_mode):
-        raise InputError(f"is a folder, not a {what}", p)
+        raise InputError(f"is a directory, not a {what}", p)
     if not stat.S_ISREG(st.st_mode):
         raise InputError(f"not a regular file ({special_kind(st.st_mode)}): not a {what}", p)
     if st.st_size > limit and not truncate:
