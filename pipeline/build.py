@@ -53,6 +53,8 @@ class BuildContext:
     #: input name -> the English editions it is read against (the editions step), or why not.
     editions: dict[str, EditionContext] = field(default_factory=dict)
     edition_errors: dict[str, str] = field(default_factory=dict)
+    #: The current English edition the editions step chose (the newest available), for the summary.
+    current_edition: str | None = None
     outputs: list[Path] = field(default_factory=list)
     skipped: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -301,6 +303,8 @@ def _report(ctx: BuildContext, previous: dict | None) -> dict:
     return {
         "reference": {"edition": (ctx.reference.meta.effective_date if ctx.reference else None),
                       "found": bool(ctx.reference), "sha256": ctx.reference.meta.sha256 if ctx.reference else None},
+        # One definition of "current" (pipeline.editions.context.newest_edition: the Catalog's latest), as every report prints it.
+        "current_edition": ctx.current_edition,
         "inputs": [{"path": str(i.path.relative_to(ctx.corpus)), "language": i.language, "role": i.role}
                    for i in ctx.inputs],
         "outputs": [{"file": f, "sha256": sha256_file(ctx.out / f), "stage": ctx.output_stage.get(f, "")} for f in files],

@@ -78,6 +78,8 @@ class Cipher:
         self.en_numbers = NUMBER_WORDS["en"]
 
     def word(self, w: str) -> str:
+        if "-" in w.strip("-"):  # "two-player": a count inside a hyphenated word is kept as one ("dois jogadores")
+            return "-".join(self.word(x) if x else x for x in w.split("-"))
         lw = w.casefold()
         if lw in self.en_numbers and self.en_numbers[lw] in self.numbers:
             out = self.numbers[self.en_numbers[lw]]

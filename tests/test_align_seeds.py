@@ -151,5 +151,8 @@ def test_build_stage_writes_reports(tmp_path, cr_2025):
     names = sorted(p.name for p in ctx.outputs)
     assert names == [f"align-es-{seed.stem}.{x}" for x in ("csv", "html", "json", "xlf")]
     data = json.loads((tmp_path / f"align-es-{seed.stem}.json").read_text(encoding="utf-8"))
-    assert data["base_edition"]["label"] == "2025-11-14" and data["current_edition"] == "2025-11-14"
+    # Issue 12: one definition of "current" everywhere, the newest edition available to the command
+    # (the build's folder of editions), as in the CLI; the seed is consistent with it, so it is the base too.
+    newest = sorted(p.stem for p in EDITIONS.glob("????-??-??.txt"))[-1]
+    assert data["current_edition"] == newest and data["base_edition"]["label"] == newest
     assert [s["stage"] for s in ctx.skipped] == ["align: card names"]  # no MTGJSON in this manifest

@@ -236,3 +236,52 @@ def test_report_driven_over_devtools(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def _big_result(n: int = 4000) -> AlignResult:
+    """A 4,000-rule translation: every tenth rule's English changed, every seventh has a finding."""
+    checks = [Check("damage.typo", "damage", "warning", "typo")]
+    rows = []
+    for k in range(n):
+        rid = f"{100 + k // 40}.{k % 40 + 1}"
+        src = f"Rule text number {k} about the stack and priority."
+        cur = src.replace("priority", "the priority") if k % 10 == 0 else src
+        issues = [Issue("damage.typo", "damage", "warning", rid, "typo", (0, 5), "Regra", "Regra", rid)] if k % 7 == 0 else []
+        rows.append(Row(rid, rid, rid, "aligned", "number", target=f"Regra número {k} sobre a pilha e a prioridade.",
+                        source=src, current=cur, issues=issues))
+    cov = {"units": n, "translated": n, "share": 1.0, "by_section": {"1": {"name": "section 1", "units": n,
+           "translated": n, "share": 1.0}}, "untranslated_rules": [], "stale_units": []}
+    upd = {"base": "2020-11-20", "current": "2026-01-16", "to_update": [r.id for r in rows if r.english_changed],
+           "new": [], "removed": [], "rules": []}
+    return AlignResult({"name": "big.po", "language": "pt"}, {"label": "2020-11-20", "how": "pinned"}, "2026-01-16",
+                       rows, checks, Score(40000, 1.0, 1.0, {}), coverage=cov, update=upd)
+
+
+def test_summary_first_and_small_on_4000_rules():
+    page = render_html(_big_result())
+    # Summary (coverage, rules to update, findings by check) before the first rule row.
+    first_row = page.index('<tr class="row')
+    for h in ("<h2>Coverage</h2>", "<h2>Rules to update</h2>", "<h2>Findings</h2>", "<h2>Top problems</h2>"):
+        assert page.index(h) < first_row, h
+    assert "<b>400</b> translated rules" in page  # every tenth rule's English changed
+    # Unchanged English is not written twice: a row costs well under 1 kB.
+    assert len(page.encode()) / 4000 < 1000, len(page.encode())
+    assert page.count("<ins>") == 400 and page.count('class="same">unchanged<') == 3600
+
+
+@needs_chromium
+def test_4000_rules_paged_in_headless_chromium(tmp_path):
+    page = tmp_path / "big.html"
+    page.write_text(render_html(_big_result()), encoding="utf-8")
+    proc = _chromium(["--dump-dom", page.as_uri() + "#page=2"], tmp_path)
+    assert proc.returncode == 0 and _console_errors(proc.stderr) == [], proc.stderr[-2000:]
+    rows = re.findall(r'<tr class="row[^"]*"[^>]*>', proc.stdout)
+    shown = [r for r in rows if "hidden" not in r]
+    assert len(rows) == 4000 and len(shown) == 100  # one page at a time
+    assert 'id="r-102.21"' in shown[0]  # the first rule of page 2 (row 101)
+    assert re.search(r'id="page">2 / 40<', proc.stdout)
+    # "rules to update" view: 400 rows match, the first page shows 100 of them.
+    proc = _chromium(["--dump-dom", page.as_uri() + "#update=1"], tmp_path)
+    shown = [r for r in re.findall(r'<tr class="row[^"]*"[^>]*>', proc.stdout) if "hidden" not in r]
+    assert len(shown) == 100 and all('data-update="1"' in r for r in shown)
+    assert re.search(r'id="shown">400<', proc.stdout)

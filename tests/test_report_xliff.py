@@ -42,11 +42,14 @@ def test_translate_toolkit_reads_units_sources_targets_notes(tmp_path):
     store = xliff2.Xliff2File.parsefile(str(p))
     units = [u for u in store.units if not u.isheader()]
     assert [u.getid() for u in units] == ["601.2b", "614.12a", "missing-702.79b"]
-    assert units[0].source == "If the spell is modal (see rule 702.46)."
+    # Issue 12: the update XLIFF carries the current English; the base English is a note.
+    assert units[0].source == "If the spell is modal (see rule 702.47)."
+    assert any("see rule 702.46" in n for n in _notes(units[0]))
     assert units[0].target == "Se a mágica é modal (consulte a regra 702.46)."
     assert any("cites 702.46, renumbered 702.47" in n for n in _notes(units[0]))
     assert units[1].target == "Texto <script>alert(1)</script> & «aspas»"
-    assert units[1].source == 'Text & "quotes"'
+    assert units[1].source == "Text"  # the current English; the base one is a note
+    assert any('Text & "quotes"' in n for n in _notes(units[1]))
     assert any("number inferred" in n for n in _notes(units[1]))
     assert any("702.79b is not translated" in n for n in _notes(units[2]))
     assert not units[2].target
@@ -59,8 +62,10 @@ def test_structure_is_xliff_2_core():
     unit = root.find(f"{{{NS}}}file/{{{NS}}}unit")
     # Core order inside a unit: notes before segments.
     assert [etree.QName(c).localname for c in unit] == ["notes", "segment"]
-    note = unit.find(f"{{{NS}}}notes/{{{NS}}}note")
-    assert note.get("category") == "references.stale" and note.get("priority") == "5"
+    notes = unit.findall(f"{{{NS}}}notes/{{{NS}}}note")
+    assert [n.get("category") for n in notes] == ["old-source", "references.stale"]
+    assert notes[1].get("priority") == "5"
+    assert unit.find(f"{{{NS}}}segment").get("state") == "needs-review"  # its English changed
 
 
 def test_deterministic():

@@ -10,15 +10,20 @@ Each base rule then goes to the current edition through the renumbering map.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 from collections import Counter
 
 from ..model import Document, Rule
+from ..profiles import PROFILES
 from ..rulenum import RuleNumber
+from ..segment.hunspell import dictionary_path, missing_reason
+from ..segment.units import _is_english
 from ..xref.extract import extract_from_text
 from .checks import Context, Pair, all_checks, run_all
 from .model import SEVERITY_POINTS, AlignResult, Issue, Row, RowMethod, RowStatus, Score, segment_of
 from .termbase import load_termbase
 from .text import english_names, number_anchors, symbol_spans, words
+from .update import update_plan
 
 #: A translation holding at least this share of the base edition's rules is a full translation:
 #: every untranslated rule is reported missing.  Below it (a paste, a web card) only gaps are.
@@ -105,9 +110,11 @@ def _gaps(target: Document, paired_base: list[str], base: Document) -> list[str]
     return missing
 
 
-def build_rows(target: Document, base: Document, current: Document | None, map_number) -> tuple[list[tuple], bool]:
+def build_rows(target: Document, base: Document, current: Document | None, map_number,
+               accounted: set[str] | None = None) -> tuple[list[tuple], bool]:
     """Rows (with their rules) in translation order, then the missing rules; and whether the
-    translation is complete."""
+    translation is complete.  ``accounted``: base rules a bilingual file holds as units (its
+    untranslated ones are coverage, not missing rules); only base rules outside it are missing."""
     lang = target.meta.language
     by_number: dict[str, str] = {}
     seen_base: set[str] = set()
@@ -145,7 +152,9 @@ def build_rows(target: Document, base: Document, current: Document | None, map_n
         row = Row(r.id, bid, cid, status, method, segment_of(r), segment_of(b), segment_of(c), r.inferred_number)
         rows.append((row, r, b, c))
     claimed = set(by_number.values()) | set(by_content.values())
-    if complete:
+    if accounted is not None:
+        missing = [b.id for b in base.rules if b.id not in claimed and b.id not in accounted]
+    elif complete:
         missing = [b.id for b in base.rules if b.id not in claimed]
     else:
         missing = _gaps(target, [row.base_id for row, *_ in rows if row.base_id], base)
@@ -167,16 +176,25 @@ def score_of(target: Document, issues: list[Issue]) -> Score:
 
 def align_documents(target: Document, base: Document, current: Document | None = None, *,
                     map_number=None, base_info: dict | None = None, current_label: str | None = None,
-                    termbase=None, cards=None, only: set[str] | None = None) -> AlignResult:
+                    termbase=None, cards=None, only: set[str] | None = None, units=None,
+                    editions_dir=None) -> AlignResult:
     """Align ``target`` (a translation) with ``base`` (its English base edition) and ``current``;
-    run every check.  ``map_number``: base number -> current number (None: gone)."""
+    run every check.  ``map_number``: base number -> current number (None: gone).
+    ``units``: a :class:`~pipeline.align.bilingual.UnitsInfo` when the translation came from a
+    bilingual file (coverage instead of missing rules; findings point back to units)."""
     tb = termbase if termbase is not None else load_termbase()
-    rows, complete = build_rows(target, base, current, map_number)
+    accounted = units.accounted if units is not None else None
+    text_coverage = None
+    if units is None:
+        target, accounted, text_coverage = _split_english(target, base)
+    rows, complete = build_rows(target, base, current, map_number, accounted)
     pairs = [Pair(row, t, b, c) for row, t, b, c in rows]
     ctx = Context(lang=target.meta.language, target_doc=target, base_doc=base, current_doc=current, pairs=pairs,
                   base_date=(base_info or {}).get("label") or base.meta.effective_date,
                   current_date=current_label or (current.meta.effective_date if current else None),
-                  map_number=map_number, termbase=tb, cards=cards, complete=complete)
+                  map_number=map_number, termbase=tb, cards=cards, complete=complete,
+                  editions_dir=editions_dir,
+                  term_renderings=units.term_renderings() if units is not None else None)
     issues = run_all(ctx, only)
     by_row: dict[str | None, list[Issue]] = {}
     for i in issues:
@@ -192,12 +210,56 @@ def align_documents(target: Document, base: Document, current: Document | None =
     result_rows = [p.row for p in pairs]
     info = dict(base_info or {})
     info.setdefault("label", base.meta.effective_date)
+    translation = {"name": target.meta.source_name, "language": target.meta.language, "kind": target.meta.kind,
+                   "source": target.meta.source_file, "sha256": target.meta.sha256, "complete": complete,
+                   "format": target.meta.format, "effective_date": target.meta.effective_date,
+                   "effective_date_text": target.meta.effective_date_text}
+    if units is not None:
+        translation["complete"] = units.coverage.translated >= units.coverage.units
+        for r in result_rows:
+            r.units = units.units_of(r.id)
+    elif text_coverage is not None:
+        translation["complete"] = complete and not text_coverage["untranslated_rules"]
+    cov = units.coverage.to_dict() if units is not None else text_coverage
+    plan = update_plan(result_rows, base, current, map_number, info.get("label"), ctx.current_date,
+                       (cov or {}).get("untranslated_rules") or ())
     return AlignResult(
-        translation={"name": target.meta.source_name, "language": target.meta.language, "kind": target.meta.kind,
-                     "source": target.meta.source_file, "sha256": target.meta.sha256, "complete": complete},
+        update=plan, translation=translation, coverage=units.coverage.to_dict() if units is not None else text_coverage,
         base_edition=info, current_edition=ctx.current_date, rows=result_rows, checks=all_checks(),
         score=score_of(target, [i for r in result_rows for i in r.issues]),
-        notes=[] if tb else ["no term base"])
+        notes=_notes(tb, target.meta.language))
+
+
+def _notes(tb, lang: str | None) -> list[str]:
+    out = [] if tb else ["no term base"]
+    if lang in PROFILES and dictionary_path(lang) is None:
+        out.append(missing_reason(lang))
+    return out
+
+
+def _split_english(target: Document, base: Document):
+    """A translation's rules still in English (per-paragraph language identification) are
+    coverage, not text to check: returns the translated rules only, the English rules' ids
+    (accounted for, not missing) and the coverage; ``(target, None, None)`` when all are translated."""
+    lang = target.meta.language
+    if lang not in PROFILES or PROFILES[lang].official:
+        return target, None, None
+    eng = {r.id for r in target.rules
+           if _is_english(segment_of(r), segment_of(base.rule(r.id)), lang)}
+    by: dict[str, Counter] = {}
+    for r in target.rules:
+        c = by.setdefault(str(r.section or r.id[0]), Counter())
+        c["units"] += 1
+        c["translated"] += r.id not in eng
+    cov = {"units": len(target.rules), "translated": len(target.rules) - len(eng), "unit": "rule",
+           "share": round((len(target.rules) - len(eng)) / max(1, len(target.rules)), 4),
+           "by_section": {k: {"name": f"section {k}", "units": c["units"], "translated": c["translated"],
+                              "share": round(c["translated"] / max(1, c["units"]), 4)} for k, c in sorted(by.items())},
+           "untranslated_rules": [r.id for r in target.rules if r.id in eng], "stale_units": []}
+    if not eng:
+        return target, None, cov
+    kept = dataclasses.replace(target, rules=[r for r in target.rules if r.id not in eng], _index=None, _indexed=-1)
+    return kept, eng, cov
 
 
 def _issue_key(i: Issue):

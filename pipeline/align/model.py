@@ -68,11 +68,22 @@ class Row:
     current: str = ""  # the current edition's English
     inferred_number: bool = False
     issues: list[Issue] = field(default_factory=list)
+    #: The bilingual file's units this rule came from: ``[{"id", "location", "piece"}]``.
+    units: list[dict] = field(default_factory=list)
+
+    @property
+    def english_changed(self) -> bool:
+        """The English moved between the base and the current edition (text, examples or number)."""
+        return bool(self.base_id) and (self.current_id != self.base_id or " ".join(self.source.split())
+                                        != " ".join(self.current.split()))
 
     def to_dict(self) -> dict:
-        return {"id": self.id, "base_id": self.base_id, "current_id": self.current_id, "status": self.status,
-                "method": self.method, "target": self.target, "source": self.source, "current": self.current,
-                "inferred_number": self.inferred_number, "findings": [i.to_dict() for i in self.issues]}
+        d = {"id": self.id, "base_id": self.base_id, "current_id": self.current_id, "status": self.status,
+             "method": self.method, "target": self.target, "source": self.source, "current": self.current,
+             "inferred_number": self.inferred_number, "findings": [i.to_dict() for i in self.issues]}
+        if self.units:
+            d["units"] = list(self.units)
+        return d
 
 
 @dataclass
@@ -98,6 +109,10 @@ class AlignResult:
     checks: list[Check]
     score: Score
     notes: list[str] = field(default_factory=list)
+    #: Bilingual input: translated share overall and per section, untranslated rules, stale units.
+    coverage: dict | None = None
+    #: The update workflow (:func:`pipeline.align.update.update_plan`): rules whose English changed.
+    update: dict | None = None
 
     @property
     def issues(self) -> list[Issue]:
@@ -122,5 +137,7 @@ class AlignResult:
             "counts": self.counts(),
             "score": self.score.to_dict(),
             "notes": list(self.notes),
+            "coverage": self.coverage,
+            "update": self.update,
             "rows": [r.to_dict() for r in self.rows],
         }

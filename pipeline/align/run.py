@@ -7,9 +7,10 @@ from pathlib import Path
 from ..ingest.loader import load_document
 from ..model import Document
 from ..rulings.reader import load_card_index
+from ..editions.catalog import Catalog, EditionRef
+from ..editions.context import editions_of, resolve_editions
 from .aligner import align_documents
-from ..editions.catalog import Catalog
-from ..editions.context import resolve_editions
+from .bilingual import align_bilingual, is_bilingual
 from .model import AlignResult
 from .termbase import load_termbase
 
@@ -27,15 +28,20 @@ def align_file(translation: str | Path | Document, reference: str | Path, curren
                cards: list | None = None) -> AlignResult:
     """Read a translation (any format ingestion reads) and align it.
 
-    ``reference``: a folder of English editions or one edition file; ``current``: the
+    ``reference``: a folder of English editions, a :class:`Catalog` (every known edition) or one
+    edition (a file or an :class:`EditionRef`); ``current``: the
     current English edition (default: the newest in the folder); ``cards``: MTGJSON files.
     """
+    if not isinstance(translation, Document) and fmt in (None, "po", "xliff"):
+        if fmt is not None or is_bilingual(Path(translation)):
+            return align_bilingual(translation, reference, current, lang=lang, termbase=load_termbase(termbase),
+                                   cards=load_cards(cards))
+    editions = editions_of(reference)
     if isinstance(translation, Document):
         doc = translation
     else:
-        ref = reference if isinstance(reference, Catalog) else Path(getattr(reference, "path", None) or reference)
-        editions = ref if isinstance(ref, Catalog) or ref.is_dir() else None
         doc = load_document(translation, lang=lang, fmt=fmt, editions_dir=editions)
     ed = resolve_editions(doc, reference, current)
     return align_documents(doc, ed.base, ed.current, map_number=ed.map_number, base_info=ed.info,
-                           current_label=ed.current_label, termbase=load_termbase(termbase), cards=load_cards(cards))
+                           current_label=ed.current_label, termbase=load_termbase(termbase), cards=load_cards(cards),
+                           editions_dir=editions)

@@ -27,7 +27,7 @@ def stage_align(ctx) -> None:
             ctx.skip("align", f"{name}: {ctx.edition_errors.get(name, 'no base edition')}")
             continue
         res = align_documents(doc, ed.base, ed.current, map_number=ed.map_number, base_info=ed.info,
-                              current_label=ed.current_label, termbase=tb, cards=cards)
+                              current_label=ed.current_label, termbase=tb, cards=cards, editions_dir=ctx.editions_dir)
         stem = f"align-{doc.meta.language}-{name}"
         ctx.write(f"{stem}.json", render_json(res))
         ctx.write(f"{stem}.html", render_html(res))

@@ -119,7 +119,9 @@ def term_regex(term: str) -> re.Pattern:
         if not p:
             continue
         out.append(r"[\s-]+" if p.strip(" -") == "" else _word_pattern(p.casefold()))
-    return re.compile(r"(?<![\w-])" + "".join(out) + r"(?![\w-])", re.IGNORECASE)
+    # A Portuguese enclitic pronoun may follow a verb ("conjurá-lo", "sacrificá-la", "tornar-se").
+    return re.compile(r"(?<![\w-])" + "".join(out) + r"(?!\w)(?!-(?!(?:l[oa]s?|se|lhes?|n[oa]s?|me|te)\b))",
+                      re.IGNORECASE)
 
 
 def find_all(text: str, forms, taken: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:

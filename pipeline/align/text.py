@@ -24,6 +24,9 @@ _SENT_END = re.compile(r"(?<=[.!?:;])[”»\")]*\s+(?=[¿¡“«\"(A-ZÀ-Ý0-9{]
 
 #: Number words that carry a count, per language (the profiles' data).
 NUMBER_WORDS: dict[str, dict[str, int]] = {p.lang: dict(p.number_words) for p in PROFILES.values()}
+#: Words before a number word that make it no count ("no two objects"), per language.
+_NEGATED = {p.lang: re.compile(rf"\b(?:{'|'.join(map(re.escape, p.count_negators))})\s+$")
+            for p in PROFILES.values() if p.count_negators}
 # "twice" is "duas vezes" / "dos veces": the count survives as a number word on the other side.
 
 #: Lower-case words allowed inside an English card name ("Orb of Dreams", "Act of Treason").
@@ -88,14 +91,18 @@ def number_anchors(text: str, lang: str, exclude=()) -> list[tuple[int, tuple[in
             continue
         out.append((int(v) if v.is_integer() else v, m.span()))
     table = NUMBER_WORDS.get(lang, {})
-    for w in words(t):
+    negated = _NEGATED.get(lang)
+    # "two-player", "four-card": the count inside a hyphenated word counts ("dois jogadores").
+    parts = [Token(m.group(), w.start + m.start(), w.start + m.start() + len(m.group()))
+             for w in words(t) for m in re.finditer(r"[^\W\d_]+", w.text)]
+    for w in parts:
         if not w.text.islower() and not w.text.isupper():
             # "Two-Headed Giant", "Gigante de Duas Cabeças": names; a sentence-initial count
             # is skipped on both sides alike.
             continue
         v = table.get(w.text)
-        if v is not None:
-            out.append((v, (w.start, w.end)))
+        if v is not None and not (negated and negated.search(t[max(0, w.start - 12):w.start])):
+            out.append((v, (w.start, w.end)))  # "no two objects": not a count
     out.sort(key=lambda x: x[1])
     return out
 

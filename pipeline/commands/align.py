@@ -35,7 +35,8 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def align(
         translation: Path = typer.Argument(..., help="A translated rules document (any format ingestion reads: "
-                                           "TXT, PDF, DOCX, HTML, a paste, a web-viewer card)."),
+                                           "TXT, PDF, DOCX, HTML, a paste, a web-viewer card) or a bilingual "
+                                           "translator file (gettext PO/POT, XLIFF 1.2/2.0)."),
         reference: Optional[str] = typer.Option(None, "--reference", help="A folder of English editions (YYYY-MM-DD.txt), "
                                                 "one English edition file, or a date; default: every known edition "
                                                 "(CRPIPE_MIRROR, cache, embedded archive)."),
@@ -45,12 +46,15 @@ def register(app: typer.Typer) -> None:
         html_out: Optional[Path] = typer.Option(None, "--html", help="Write the side-by-side HTML report here."),
         xliff_out: Optional[Path] = typer.Option(None, "--xliff", help="Write XLIFF 2.0 (one unit per rule, findings as notes)."),
         csv_out: Optional[Path] = typer.Option(None, "--csv", help="Write the findings as CSV."),
+        po_out: Optional[Path] = typer.Option(None, "--po", help="Write the update as a gettext PO (msgid = current "
+                                              "English, msgstr = the translation, fuzzy where the English changed)."),
         cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s) (v3 set/AllSets, v5 set/AllPrintings/"
                                          "AtomicCards) for the card-name check; repeat the option for several."),
         termbase: Optional[Path] = typer.Option(None, "--termbase", help="A term base YAML file "
                                                 "(default: the shipped pipeline/data/termbase.yaml)."),
         lang: Optional[str] = typer.Option(None, "--lang", help="Language of the translation (pt, es); detected when omitted."),
-        fmt: Optional[str] = typer.Option(None, "--format", help="Input format; detected when omitted."),
+        fmt: Optional[str] = typer.Option(None, "--format", help="Input format (txt, paste, webcard, pdf, docx, html, "
+                                          "po, xliff); detected when omitted."),
         fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding has this severity or worse "
                                     "(error, warning, info, never)."),
     ):
@@ -72,7 +76,7 @@ def register(app: typer.Typer) -> None:
         cur = load_rules(current) if current is not None else None
         res = align_file(translation, ref, cur, lang=lang, fmt=fmt, termbase=termbase, cards=cards or None)
         write_reports(res, json_path=json_out if json_out not in (None, "-") else None, html_path=html_out,
-                      csv_path=csv_out, xliff_path=xliff_out)
+                      csv_path=csv_out, xliff_path=xliff_out, po_path=po_out)
         if json_out == "-":
             print_json(res.to_dict())
         else:

@@ -1,5 +1,6 @@
 """The build stage: for each translation, what changed in English between the edition it
-was translated from (its base edition) and the reference edition.
+was translated from (its base edition) and the current edition (the newest available, as
+the alignment's "rules to update" read it).
 
 The base edition is the one the build's editions step chose for the alignment too
 (``ctx.editions``: :func:`pipeline.editions.resolve_editions`, over issue 3's base-edition
@@ -38,7 +39,7 @@ def stage_diff(ctx) -> None:
         if not ed.info.get("range") or not (ed.info["range"] or {}).get("first"):
             ctx.skip(STAGE, f"{name}: the base edition is unknown ({ed.info.get('how')})")
             continue
-        res = diff_documents(ed.base, ctx.reference)
+        res = diff_documents(ed.base, ed.current)
         d = res.to_dict()
         d["translation"] = {"name": name, "language": doc.meta.language, "base_edition": ed.base_label,
                             "how": ed.info.get("how"), "range": ed.info.get("range")}

@@ -4,7 +4,8 @@ The *base* edition is the one the translation was made from: ingestion infers th
 of consistent editions (:func:`pipeline.edition.infer_base_edition`); we take the current
 edition when it is in that range (the translation is up to date), else the range's last
 edition (the latest English the translation still agrees with).  The *current* edition
-is ``--current``, else the newest of the folder.  Numbers travel from base to current
+is ``--current``, else the newest of the folder (:func:`newest_edition`, the one definition
+of *current*, in the build as in the CLI).  Numbers travel from base to current
 through :meth:`pipeline.diff.EditionArchive.map_number` (composed consecutive diffs).
 
 A build resolves this once per translation (:func:`stage_editions`) into an
@@ -38,6 +39,24 @@ class EditionContext:
     #: How the base edition was chosen, as the reports show it: ``label``, ``how``, ``range``
     #: (``first``/``last``/``confidence`` or None) and, when inferred, ``evidence``.
     info: dict = field(default_factory=dict)
+    #: The folder of editions the numbers travel through (None: a single edition file).
+    archive: EditionArchive | None = field(default=None, repr=False)
+
+    def mapper_to(self, edition: str | None) -> Callable[[str], str | None] | None:
+        """Base-edition number -> its number in ``edition`` (a label or an effective date), for
+        a stage pinned to an edition other than *current* (the linker's reference edition)."""
+        if edition is None or edition == self.current_label:
+            return self.map_number
+        if self.archive is None or edition == self.base_label:
+            return (lambda n: n) if edition == self.base_label else None
+        try:
+            target = self.archive.editions[self.archive.index(edition)].label
+        except CrpipeError:
+            return None
+
+        def mapper(n: str, _a=self.archive, _b=self.base_label, _t=target) -> str | None:
+            return _a.map_number(n, _b, _t)
+        return mapper
 
 
 def reference_only(reference: Document) -> EditionContext:
@@ -47,6 +66,24 @@ def reference_only(reference: Document) -> EditionContext:
                           map_number=lambda n: n,
                           info={"label": label, "how": "only the reference edition is available (no mirror of editions)",
                                 "range": None})
+
+
+def editions_of(reference) -> Catalog | Path | None:
+    """The editions behind ``reference``: a Catalog or a folder as they are; None for one
+    edition (a file or an :class:`EditionRef`)."""
+    if isinstance(reference, Catalog):
+        return reference
+    if isinstance(reference, EditionRef):
+        return None
+    p = Path(reference)
+    return p if p.is_dir() else None
+
+
+def newest_edition(catalog: Catalog) -> str:
+    """The one definition of *current*: the newest complete English edition available to the
+    command, i.e. the catalog's ``latest`` (the folder of editions it was given, or the mirror,
+    cache and embedded archive), named by its label.  Every report and the build summary print it."""
+    return catalog.latest().stem
 
 
 def _label(doc: Document, path: Path | None) -> str | None:
@@ -99,7 +136,7 @@ def resolve_editions(target: Document, reference: str | Path,
         if cur_label is None:
             cur_label = next((e.label for e in archive.editions if e.effective_date == cur_doc.meta.effective_date), None)
     else:
-        cur_label = labels[-1]
+        cur_label = newest_edition(archive.catalog)
         cur_doc = archive.load(cur_label)
     be = target.meta.base_edition
     if not be or not be.get("first"):
@@ -122,7 +159,7 @@ def resolve_editions(target: Document, reference: str | Path,
             return _a.map_number(n, _b, _c)
     info = {"label": base_label, "how": how, "range": rng, "evidence": list(be.get("evidence", []))[:12]}
     return EditionContext(base=base_doc, base_label=base_label, current=cur_doc, current_label=cur_label,
-                          map_number=mapper, info=info)
+                          map_number=mapper, info=info, archive=archive)
 
 
 def editions_for(ctx, name: str) -> EditionContext | None:
@@ -137,11 +174,14 @@ def editions_for(ctx, name: str) -> EditionContext | None:
         ed = reference_only(ctx.reference)
     else:
         try:
-            ed = resolve_editions(ctx.translations[name], ctx.editions_dir, ctx.reference)
+            # "current" is the newest edition available (newest_edition), as in the CLI; the
+            # linker, pinned to the reference edition, maps numbers with EditionContext.mapper_to.
+            ed = resolve_editions(ctx.translations[name], ctx.editions_dir, None)
         except CrpipeError as e:
             ctx.edition_errors[name] = e.message
             return None
     ctx.editions[name] = ed
+    ctx.current_edition = ed.current_label
     return ed
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..profiles import PROFILES
+from ..profiles import OFFICIAL_LANG, PROFILES
 
 _WORD = re.compile(r"[^\W\d_]+")
 MIN_WORDS = 8
@@ -48,3 +48,13 @@ def detect_language(text: str) -> tuple[str | None, str]:
     if s1 - s2 < 0.02:
         return None, f"undecided between {best} and {second} ({figures})"
     return best, f"{s1:.0%} of {n} words are {PROFILES[best].name} function words ({figures})"
+
+
+def is_english_paragraph(text: str, lang: str, min_words: int = 6) -> bool:
+    """A paragraph of a translation still in English: more English function words than the
+    language's (per-paragraph identification; an untranslated unit or a pasted English rule)."""
+    if lang == OFFICIAL_LANG:
+        return False
+    scores, n = language_scores(text)
+    en = scores.get(OFFICIAL_LANG, 0)
+    return n >= min_words and en >= 0.2 and en > 1.5 * scores.get(lang, 0)

@@ -49,12 +49,15 @@ def translation_maps(translations: dict[str, Document], reference: Document,
                     raise CrpipeError(edition_errors[name])
                 else:
                     ed = resolve_editions(doc, editions_dir, reference)
-                if ed.map_number is not None:
+                # The rulings are linked against the reference edition, which need not be current.
+                ref_label = reference.meta.effective_date if reference is not None else ed.current_label
+                to_ref = ed.mapper_to(ref_label)
+                if to_ref is not None:
                     for r in doc.rules:
-                        cur = ed.map_number(r.id)
+                        cur = to_ref(r.id)
                         if cur:
                             tm.to_translation.setdefault(cur, r.id)
-                    tm.how = f"renumbered from base edition {ed.base_label} to {ed.current_label}"
+                    tm.how = f"renumbered from base edition {ed.base_label} to {ref_label}"
             except (CrpipeError, ImportError, OSError, KeyError, ValueError) as e:
                 tm.how = f"numbers taken as they are (renumbering unavailable: {getattr(e, 'message', e)})"
         out.append(tm)

@@ -43,6 +43,8 @@ class Profile:
     official: bool = False
     #: Number words that carry a count ("one"/"um"/"uno" are left out: they double as articles).
     number_words: tuple[tuple[str, int], ...] = ()
+    #: Words that turn the number word after them into no count at all ("no two objects").
+    count_negators: tuple[str, ...] = ()
     #: The locale's quotation marks (opening, closing) and marks that are foreign to it.
     quotes: tuple[str, str] = ("“", "”")
     foreign_quotes: str = ""
@@ -96,8 +98,11 @@ EN = register(Profile(
     card_header_words=("Rule",),
     official=True,
     number_words=(("zero", 0), ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6), ("seven", 7),
-                  ("eight", 8), ("nine", 9), ("ten", 10), ("eleven", 11), ("twelve", 12), ("twenty", 20),
-                  ("twice", 2), ("thrice", 3)),
+                  ("eight", 8), ("nine", 9), ("ten", 10), ("eleven", 11), ("twelve", 12), ("thirteen", 13),
+                  ("fourteen", 14), ("fifteen", 15), ("sixteen", 16), ("seventeen", 17), ("eighteen", 18),
+                  ("nineteen", 19), ("twenty", 20), ("thirty", 30), ("forty", 40), ("fifty", 50), ("sixty", 60),
+                  ("seventy", 70), ("eighty", 80), ("ninety", 90), ("hundred", 100), ("twice", 2), ("thrice", 3)),
+    count_negators=("no",),
     stopwords=frozenset("the of and to a in is that it for as with on be by or this are an if its can".split()),
 ))
 
@@ -111,12 +116,19 @@ PT = register(Profile(
     example_markers=("Exemplo", "Exemplos"),
     glossary_heading=("Glossário",),
     subrules_heading=("Sub-regras", "Subregras"),
-    effective_date_patterns=(r"(?:válidas|vigentes|em vigor|efetivas)\s+(?:na data de|a partir de|desde)\s+(?P<date>\d{1,2}º? de [a-zç]+ de \d{4})",),
+    # "Estas regras entram em vigor em 20 de Novembro de 2020.", "… são válidas a partir de 14 de
+    # novembro de 2025", "… vigentes desde …": months capitalised or not (re.I in the reader).
+    effective_date_patterns=(r"(?:válidas|vigentes|em vigor|efetivas|vigoram|valem)\s+(?:na data de\s+|a partir de\s+|desde\s+|em\s+|de\s+)?(?:o dia\s+)?(?P<date>\d{1,2}º? de [^\W\d_]+ de \d{4})",),
     months=("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro",
             "outubro", "novembro", "dezembro"),
     card_header_words=("Regra",),
     number_words=(("zero", 0), ("dois", 2), ("duas", 2), ("três", 3), ("quatro", 4), ("cinco", 5), ("seis", 6),
-                  ("sete", 7), ("oito", 8), ("nove", 9), ("dez", 10), ("onze", 11), ("doze", 12), ("vinte", 20)),
+                  ("sete", 7), ("oito", 8), ("nove", 9), ("dez", 10), ("onze", 11), ("doze", 12), ("treze", 13),
+                  ("catorze", 14), ("quatorze", 14), ("quinze", 15), ("dezesseis", 16), ("dezasseis", 16),
+                  ("dezessete", 17), ("dezassete", 17), ("dezoito", 18), ("dezenove", 19), ("dezanove", 19),
+                  ("vinte", 20), ("trinta", 30), ("quarenta", 40), ("cinquenta", 50), ("cinqüenta", 50),
+                  ("sessenta", 60), ("setenta", 70), ("oitenta", 80), ("noventa", 90), ("cem", 100),
+                  ("dobro", 2), ("triplo", 3)),
     foreign_quotes='"«»',
     spelling_variant="pt-BR",
     cue_words=(("rule", "regra"), ("rules", "regras"), ("see", "consulte"), ("section", "seção"), ("and", "e"),
@@ -136,12 +148,17 @@ ES = register(Profile(
     example_markers=("Ejemplo", "Ejemplos"),
     glossary_heading=("Glosario",),
     subrules_heading=("Subreglas",),
-    effective_date_patterns=(r"(?:válidas|vigentes|en vigor|efectivas)\s+(?:desde el|a partir del|desde)\s+(?P<date>\d{1,2} de [a-z]+ de \d{4})",),
+    # "Estas reglas son válidas desde el 14 de noviembro de 2025", "… válidas a partir del …",
+    # "… entran en vigor el …".
+    effective_date_patterns=(r"(?:válidas|vigentes|en vigor|efectivas)\s+(?:desde el\s+|desde\s+|a partir del?\s+|el\s+|a partir de el\s+)?(?:día\s+)?(?P<date>\d{1,2}º? de [^\W\d_]+ de(?:l)? \d{4})",),
     months=("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
             "octubre", "noviembre", "diciembre"),
     card_header_words=("Regla",),
     number_words=(("cero", 0), ("dos", 2), ("tres", 3), ("cuatro", 4), ("cinco", 5), ("seis", 6), ("siete", 7),
-                  ("ocho", 8), ("nueve", 9), ("diez", 10), ("once", 11), ("doce", 12), ("veinte", 20)),
+                  ("ocho", 8), ("nueve", 9), ("diez", 10), ("once", 11), ("doce", 12), ("trece", 13), ("catorce", 14),
+                  ("quince", 15), ("dieciséis", 16), ("diecisiete", 17), ("dieciocho", 18), ("diecinueve", 19),
+                  ("veinte", 20), ("treinta", 30), ("cuarenta", 40), ("cincuenta", 50), ("sesenta", 60),
+                  ("setenta", 70), ("ochenta", 80), ("noventa", 90), ("cien", 100), ("doble", 2), ("triple", 3)),
     quotes=("«", "»"),
     foreign_quotes='"',
     inverted_marks=True,

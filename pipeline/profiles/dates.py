@@ -32,7 +32,7 @@ def _parse_date(s: str, months: tuple[str, ...]) -> str | None:
     folded = [fold(m) for m in months]
     m = re.match(r"(?P<month>[^\W\d_]+)\s+(?P<day>\d{1,2}),\s*(?P<year>\d{4})", s)  # November 14, 2025
     if not m:
-        m = re.match(r"(?P<day>\d{1,2})º?\s+de\s+(?P<month>[^\W\d_]+)\s+de\s+(?P<year>\d{4})", s)  # 14 de novembro de 2025
+        m = re.match(r"(?P<day>\d{1,2})º?\s+de\s+(?P<month>[^\W\d_]+)\s+del?\s+(?P<year>\d{4})", s)  # 14 de novembro de 2025, 14 de noviembre del 2025
     if not m:
         return None
     month = fold(m.group("month"))

@@ -11,6 +11,7 @@ from pathlib import Path
 from ..io import atomic_write, dumps
 from .findings_csv import render_csv
 from .html import render_html
+from .update_po import render_update_po
 from .xliff import render_xliff
 
 
@@ -18,7 +19,8 @@ def render_json(result) -> str:
     return dumps(result.to_dict())
 
 
-def write_reports(result, *, json_path=None, html_path=None, csv_path=None, xliff_path=None) -> list[Path]:
+def write_reports(result, *, json_path=None, html_path=None, csv_path=None, xliff_path=None,
+                  po_path=None) -> list[Path]:
     """Write the requested reports (each atomically); returns the paths written."""
     # Render everything first: a failure leaves no report half-written or missing alone.
     todo = []
@@ -30,4 +32,6 @@ def write_reports(result, *, json_path=None, html_path=None, csv_path=None, xlif
         todo.append((csv_path, render_csv(result)))
     if xliff_path:
         todo.append((xliff_path, render_xliff(result)))
+    if po_path:
+        todo.append((po_path, render_update_po(result)))
     return [atomic_write(p, data) for p, data in todo]

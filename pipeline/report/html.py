@@ -1,10 +1,15 @@
-"""A self-contained HTML page: English base / translation / current English side by side.
+"""A self-contained HTML page a translator can act on: the summary first (coverage, rules to
+update, findings by check, the rules with the most problems), then one row per rule: English
+base / translation / what changed in the English since (a word diff, or "unchanged").
 
 Findings are highlighted inline in the translation (``<mark>`` with the message as its
-title) and listed under each row; filters by check and severity hide rows, and the
-filter also reads the URL fragment (``#check=references.stale&severity=warning``) so a
-link can open a filtered view.  Every piece of text goes through :func:`html.escape`:
-a rule holding ``<script>`` shows it as text.  No external resources, no timestamps.
+title) and listed under each row; filters by check, severity and "rules to update" hide rows,
+and the filter also reads the URL fragment (``#check=references.stale&severity=warning``,
+``#update=1``, ``#page=3``) so a link can open a filtered view.  Rows are shown a page at a
+time (100) and laid out lazily by the browser (``content-visibility``), so a 4,000-unit
+translation opens fast; the current English is written only where it differs from the base.
+Every piece of text goes through :func:`html.escape`: a rule holding ``<script>`` shows it as
+text.  No external resources, no timestamps.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import html
 import json
 
 from ..align.model import Issue, Row
+from ..diff.worddiff import word_diff
 
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:1.5em;color:#222}
@@ -22,6 +28,9 @@ th{background:#f3f3f3;text-align:left} .rules td{width:31%} .rules td.id{width:7
 mark.info{background:#bfdbfe} ul.f{margin:.3em 0 0 1em;padding:0;font-size:.9em} li.error{color:#991b1b} li.warning{color:#92400e}
 li.info{color:#1e40af} .status{font-size:.8em;color:#555} .filters{margin:1em 0;padding:.6em;background:#fafafa;border:1px solid #ddd}
 .counts td.n{text-align:right;font-family:monospace} tr.missing td{background:#fff5f5}
+tr.row{content-visibility:auto;contain-intrinsic-size:auto 6em} del{background:#fecaca} ins{background:#bbf7d0;text-decoration:none}
+.same{color:#777;font-style:italic} .summary{display:flex;flex-wrap:wrap;gap:1.5em} .summary section{flex:1 1 22em}
+.pager{margin:.6em 0} .pager button{margin-right:.4em}
 """
 
 _JS = r"""
@@ -29,19 +38,28 @@ _JS = r"""
   var sel=document.getElementById('check-filter');
   var boxes=Array.prototype.slice.call(document.querySelectorAll('input.sev'));
   var only=document.getElementById('only-findings');
+  var upd=document.getElementById('only-update');
   var rows=Array.prototype.slice.call(document.querySelectorAll('tr.row'));
+  var PAGE=100, page=0;
   function apply(){
     var check=sel.value;
     var sevs=boxes.filter(function(b){return b.checked;}).map(function(b){return b.value;});
-    var shown=0;
+    var match=[];
     rows.forEach(function(r){
       var items=Array.prototype.slice.call(r.querySelectorAll('li[data-check]'));
       var hit=items.some(function(li){
         return (check==='all' || li.getAttribute('data-check')===check) && sevs.indexOf(li.getAttribute('data-severity'))>=0;});
       var ok=(check==='all' && !only.checked) ? true : hit;
-      r.hidden=!ok; if(ok){shown++;}
+      if(upd.checked && r.getAttribute('data-update')!=='1'){ ok=false; }
+      r.hidden=true; if(ok){match.push(r);}
     });
-    document.getElementById('shown').textContent=String(shown);
+    var pages=Math.max(1,Math.ceil(match.length/PAGE));
+    if(page>=pages){page=pages-1;} if(page<0){page=0;}
+    match.slice(page*PAGE,(page+1)*PAGE).forEach(function(r){r.hidden=false;});
+    document.getElementById('shown').textContent=String(match.length);
+    document.getElementById('page').textContent=String(page+1)+' / '+String(pages);
+    document.getElementById('prev').disabled=(page===0);
+    document.getElementById('next').disabled=(page>=pages-1);
   }
   function fromHash(){
     var h=window.location.hash.replace(/^#/,'');
@@ -51,10 +69,15 @@ _JS = r"""
       if(k==='check' && sel.querySelector('option[value="'+v.replace(/"/g,'')+'"]')){ sel.value=v; }
       if(k==='severity'){ var want=v.split(','); boxes.forEach(function(b){ b.checked=want.indexOf(b.value)>=0; }); }
       if(k==='only'){ only.checked=(v==='1'); }
+      if(k==='update'){ upd.checked=(v==='1'); }
+      if(k==='page'){ page=Math.max(0,(parseInt(v,10)||1)-1); }
     });
   }
-  sel.addEventListener('change',apply); only.addEventListener('change',apply);
-  boxes.forEach(function(b){b.addEventListener('change',apply);});
+  function reset(){ page=0; apply(); }
+  sel.addEventListener('change',reset); only.addEventListener('change',reset); upd.addEventListener('change',reset);
+  document.getElementById('prev').addEventListener('click',function(){page--;apply();});
+  document.getElementById('next').addEventListener('click',function(){page++;apply();});
+  boxes.forEach(function(b){b.addEventListener('change',reset);});
   window.addEventListener('hashchange',function(){fromHash();apply();});
   fromHash(); apply();
   document.documentElement.setAttribute('data-ready','1');
@@ -81,6 +104,27 @@ def highlight(text: str, issues: list[Issue]) -> str:
     return "".join(out)
 
 
+def diff_html(old: str, new: str) -> str:
+    """The English word diff base -> current: deletions in ``<del>``, insertions in ``<ins>``."""
+    tag = {"=": None, "-": "del", "+": "ins"}
+    out = []
+    for op, text in word_diff(old, new):
+        t = tag[op]
+        out.append(_e(text) if t is None else f"<{t}>{_e(text)}</{t}>")
+    return "".join(out)
+
+
+def _current_cell(r: Row) -> str:
+    if not r.current:
+        return '<span class="same">not in the current edition</span>' if r.base_id and r.id else ""
+    if not r.source or r.status == "missing":
+        return f'<div class="seg" lang="en">{_e(r.current)}</div>'
+    if not r.english_changed:
+        return '<span class="same">unchanged</span>'
+    moved = f'<div class="status">now {_e(r.current_id)}</div>' if r.current_id != r.base_id else ""
+    return f'{moved}<div class="seg" lang="en">{diff_html(r.source, r.current)}</div>'
+
+
 def _row(r: Row) -> str:
     checks = sorted({i.check for i in r.issues})
     sevs = sorted({i.severity for i in r.issues})
@@ -92,11 +136,56 @@ def _row(r: Row) -> str:
     ids = (f'{_e(r.id or "—")}<div class="status">{_e(r.status)} · {_e(r.method)}</div>'
            f'<div class="status">base {_e(r.base_id or "—")}<br>now {_e(r.current_id or "—")}</div>')
     cls = "row missing" if r.status == "missing" else "row"
-    return (f'<tr class="{cls}" data-checks="{_e(" ".join(checks))}" data-severities="{_e(" ".join(sevs))}">'
-            f'<td class="id">{ids}</td><td><div class="seg" lang="en">{_e(r.source)}</div></td>'
+    update = "1" if r.id and r.english_changed else "0"
+    units = "".join(f'<div class="status">{_e(u["location"])}</div>' for u in r.units[:3])
+    return (f'<tr class="{cls}" id="r-{_e(r.id or r.base_id)}" data-update="{update}" data-checks="{_e(" ".join(checks))}" '
+            f'data-severities="{_e(" ".join(sevs))}">'
+            f'<td class="id">{ids}{units}</td><td><div class="seg" lang="en">{_e(r.source)}</div></td>'
             f'<td><div class="seg">{highlight(r.target, r.issues)}</div>'
             + (f'<ul class="f">{items}</ul>' if items else "") +
-            f'</td><td><div class="seg" lang="en">{_e(r.current)}</div></td></tr>')
+            f'</td><td>{_current_cell(r)}</td></tr>')
+
+
+def _summary(result, sev_count: dict) -> str:
+    """Coverage, rules to update, findings by check, the rules with the most problems."""
+    parts = []
+    cov = result.coverage
+    if cov:
+        unit = cov.get("unit", "unit")
+        secs = "".join(f'<tr><td>{_e(v["name"])}</td><td class="n">{v["translated"]} / {v["units"]}</td>'
+                       f'<td class="n">{100 * v["share"]:.0f} %</td></tr>' for v in cov["by_section"].values())
+        unt = cov.get("untranslated_rules") or []
+        stale = cov.get("stale_units") or []
+        parts.append(f'<section><h2>Coverage</h2><p><b>{cov["translated"]:,}</b> of {cov["units"]:,} {unit}s translated '
+                     f'({100 * cov["share"]:.0f} %); {len(unt):,} rules untranslated'
+                     + (f'; <b>{len(stale)}</b> stale units (English no longer in the base edition)' if stale else "")
+                     + f'.</p><table class="counts"><tr><th>section</th><th>translated</th><th>share</th></tr>{secs}</table></section>')
+    up = result.update or {}
+    if up:
+        todo = up.get("to_update") or []
+        links = ", ".join(f'<a href="#r-{_e(x)}">{_e(x)}</a>' for x in todo[:40]) + (" …" if len(todo) > 40 else "")
+        parts.append(f'<section><h2>Rules to update</h2><p>English changed between the base edition '
+                     f'<b>{_e(up.get("base"))}</b> and the current <b>{_e(up.get("current"))}</b> in '
+                     f'<b>{len(todo)}</b> translated rules (<a href="#update=1&amp;only=0">show them</a>); '
+                     f'{len(up.get("new") or [])} rules are new, {len(up.get("removed") or [])} removed.</p>'
+                     f'<p>{links}</p></section>')
+    counts = result.counts()
+    by_check = sorted(((c, counts.get(c.id, 0)) for c in result.checks if counts.get(c.id, 0)),
+                      key=lambda x: ({"error": 0, "warning": 1, "info": 2}[x[0].severity], -x[1], x[0].id))
+    rows = "".join(f'<tr><td><a href="#check={_e(c.id)}&amp;only=1"><code>{_e(c.id)}</code></a></td><td>{_e(c.severity)}</td>'
+                   f'<td class="n">{n}</td></tr>' for c, n in by_check)
+    parts.append(f'<section><h2>Findings</h2><p>{sev_count["error"]} errors, {sev_count["warning"]} warnings, '
+                 f'{sev_count["info"]} info.</p><table class="counts"><tr><th>check</th><th>severity</th><th>count</th></tr>'
+                 f'{rows}</table></section>')
+    weight = {"error": 10, "warning": 3, "info": 0}
+    top = sorted((r for r in result.rows if r.issues), key=lambda r: (-sum(weight[i.severity] for i in r.issues),
+                                                                       r.id or r.base_id or ""))[:10]
+    items = "".join(f'<li><a href="#r-{_e(r.id or r.base_id)}">{_e(r.id or r.base_id)}</a>: '
+                    + _e("; ".join(sorted({i.check for i in r.issues}))) + "</li>" for r in top
+                    if any(i.severity != "info" for i in r.issues))
+    if items:
+        parts.append(f'<section><h2>Top problems</h2><ol>{items}</ol></section>')
+    return '<div class="summary">' + "".join(parts) + "</div>"
 
 
 def render_html(result) -> str:
@@ -123,10 +212,11 @@ def render_html(result) -> str:
 </head><body>
 <h1>Alignment report: {_e(name)} ({_e(lang)})</h1>
 <p>Base edition <b>{_e(be.get("label"))}</b> ({_e(be.get("how"))}; consistent range {_e(rng.get("first"))} … {_e(rng.get("last"))})
-· current edition <b>{_e(result.current_edition)}</b>
+· current edition <b>{_e(result.current_edition)}</b> (the newest edition available)
 · {len(result.rows)} rows · score <b>{sc.per_thousand_words:.1f}</b> penalty points per 1,000 words
 ({sc.words} words; {sev_count["error"]} errors, {sev_count["warning"]} warnings, {sev_count["info"]} info)</p>
-<details open><summary>Findings per check</summary>
+{_summary(result, sev_count)}
+<details><summary>Every check and what it looks for</summary>
 <table class="counts"><tr><th>check</th><th>severity</th><th>count</th><th>what it looks for</th></tr>{count_rows}</table>
 </details>
 <div class="filters" role="search">
@@ -135,10 +225,13 @@ def render_html(result) -> str:
 <label><input type="checkbox" class="sev" value="warning" checked> warnings</label>
 <label><input type="checkbox" class="sev" value="info" checked> info</label>
 <label><input type="checkbox" id="only-findings"> only rules with findings</label>
-· <span id="shown">{len(result.rows)}</span> rows shown
+<label><input type="checkbox" id="only-update"> only rules to update</label>
+· <span id="shown">{len(result.rows)}</span> rows match
+<div class="pager"><button type="button" id="prev">previous</button><button type="button" id="next">next</button>
+page <span id="page">1</span></div>
 </div>
 <table class="rules"><thead><tr><th>rule</th><th>English (base edition {_e(be.get("label"))})</th>
-<th>translation ({_e(lang)})</th><th>English (current {_e(result.current_edition)})</th></tr></thead>
+<th>translation ({_e(lang)})</th><th>English changes to {_e(result.current_edition)}</th></tr></thead>
 <tbody>{rows}</tbody></table>
 <script>{_JS}</script>
 </body></html>

@@ -24,6 +24,7 @@ from ..profiles import PROFILES, Profile
 from ..profiles.dates import declared_date
 from ..rulenum import RuleNumber
 from ..text import RULE, SUB
+from .backmatter import find_back_matter, parse_glossary
 from .spacing import repair_spacing
 
 #: A rule-number-shaped token.  A trailing letter belongs to the number unless another
@@ -78,7 +79,8 @@ class _Cues:
         # What may stand between two numbers of one reference list.
         self.list_gap = re.compile(rf"(?i)^\s*(?:,\s*)?(?:(?:{alt(p.conjunctions + p.range_words)})\s+)?"
                                    rf"(?:{alt(p.rule_words)})?\s*$|^\s*[–—-]\s*$|^\s*,\s*$")
-        self.example = re.compile(rf"(?:{alt(p.example_markers)})\s*:")
+        # English markers too: untranslated English paragraphs sit inside partial translations.
+        self.example = re.compile(rf"(?:{alt(tuple(dict.fromkeys(p.example_markers + ('Examples', 'Example'))))})\s*:")
 
 
 @functools.lru_cache(maxsize=32)
@@ -101,7 +103,11 @@ def find_candidates(text: str, profile: Profile) -> list[Candidate]:
         left = text[max(0, s - 60) : s]
         follow = text[e : e + 40]
         out.append(c)
-        if cues.rule_word.search(left):
+        rw = cues.rule_word.search(left)
+        if rw and rw.group().rstrip().endswith(".") and last_start is not None and _continues(last_start.number, num) \
+                and follow.lstrip(". ")[:1].isupper():
+            rw = None  # "…essas regras. 101.1. Sempre que…": a sentence ended; the numbering continues
+        if rw:
             c.kind, c.reason = "ref", "rule word before"
         elif cues.see_word.search(left):
             c.kind, c.reason = "ref", "see word before"
@@ -195,8 +201,17 @@ def segment_text(text: str, lang: str | None, *, kind: str = "paste", source: st
             doc.introduction = lead
             doc.findings.append(Finding("unassigned-text", f"text before the first rule: {lead[:60]!r}", "warning", line=1))
     cues = _cues(profile)
+    body_end = len(text)
+    if starts:
+        g_at, g_entries, c_at = find_back_matter(text, starts[-1].start)
+        if g_at is not None or c_at is not None:
+            body_end = min(x for x in (g_at, c_at) if x is not None)
+        if g_entries is not None:
+            doc.glossary = parse_glossary(text[g_entries:c_at if c_at is not None else len(text)])
+        if c_at is not None:
+            doc.credits = text[c_at:].strip()
     for i, c in enumerate(starts):
-        end = starts[i + 1].start if i + 1 < len(starts) else len(text)
+        end = starts[i + 1].start if i + 1 < len(starts) else body_end
         rule = Rule(id=str(c.number), text="", section=c.number.section, level=c.number.level, order=i + 1,
                     line=_line_of(text, c.start))
         if c.number.level != "rule":

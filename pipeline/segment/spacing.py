@@ -25,8 +25,10 @@ from pathlib import Path
 from ..errors import CrpipeError
 from ..io import cache_root, cache_write, read_bounded, read_bounded_gzip, read_bounded_text, source_key
 from ..model import Finding
-from ..profiles import PROFILES
+from ..ingest.language import is_english_paragraph
+from ..profiles import OFFICIAL_LANG, PROFILES
 from ..text import NUMBER
+from .hunspell import speller
 
 _DATA = Path(__file__).resolve().parents[1] / "data" / "lexicon"
 #: log-probability gain a split must show over the whole token (natural log).
@@ -182,7 +184,7 @@ def _build_lexicon(lang: str) -> Lexicon:
     return Lexicon(lang, frozenset(words), logprob, frozenset(fw))
 
 
-def split_glued(token: str, lex: Lexicon) -> tuple[str, str] | None:
+def split_glued(token: str, lex: Lexicon, english: bool = False) -> tuple[str, str] | None:
     """The two words ``token`` is made of, or None.
 
     Only a token found in no lexicon is split, and a unigram model decides where: both
@@ -195,6 +197,8 @@ def split_glued(token: str, lex: Lexicon) -> tuple[str, str] | None:
     whole = lex.logp(token)
     if whole > UNKNOWN:
         return None  # a word of the language, however rare ("deathtouch", "artefacto")
+    if known_word(token, lex.lang, english):
+        return None  # the language's Hunspell dictionary ("geralmente"); English in English text ("name")
     best = None
     for i in range(1, len(token) - 1):
         left, right = token[:i], token[i:]
@@ -207,15 +211,55 @@ def split_glued(token: str, lex: Lexicon) -> tuple[str, str] | None:
             continue
         if best is None or score > best[0]:
             best = (score, left, right)
+    if best is not None and _typo_score(token, lex) >= best[0]:
+        return None  # one slip of a frequent word ("comate" ~ "combate") beats two words ("com ate")
     return None if best is None else (best[1], best[2])
 
 
+#: log-probability of one typing slip (one letter added, lost, changed or two swapped).
+TYPO_COST = -4.0
+
+
+def _typo_score(token: str, lex: Lexicon) -> float:
+    """log P(token is a slip of its likeliest one-edit neighbour in the lexicon)."""
+    letters = set(token) | set("abcdefghijklmnopqrstuvwxyzáâãàçéêíóôõú")
+    cands = {token[:i] + token[i + 1:] for i in range(len(token))}
+    cands |= {token[:i] + token[i + 1] + token[i] + token[i + 2:] for i in range(len(token) - 1)}
+    for i in range(len(token) + 1):
+        for c in letters:
+            cands.add(token[:i] + c + token[i:])
+            if i < len(token):
+                cands.add(token[:i] + c + token[i + 1:])
+    cands.discard(token)
+    best = max((lex.logprob.get(c, UNKNOWN) for c in cands), default=UNKNOWN)
+    return best + TYPO_COST if best > UNKNOWN else UNKNOWN
+
+
+def known_word(token: str, lang: str, english: bool = False) -> bool:
+    """A word the language's Hunspell dictionary knows, or, in English text (an untranslated
+    paragraph inside a translation), an English word: "name" is never "na me"."""
+    if lang != OFFICIAL_LANG and token in lexicon(OFFICIAL_LANG) and (english or len(token) <= 5):
+        return True  # "name", "time": never "na me", "ti me"
+    sp = speller(lang)
+    return sp is not None and token in sp
+
+
 @lru_cache(maxsize=200_000)
-def _verdict(lang: str, tok: str) -> tuple[tuple[str, str] | None, bool]:
+def _verdict(lang: str, tok: str, english: bool = False) -> tuple[tuple[str, str] | None, bool]:
     """``(split or None, known word?)`` for one lowercase token, memoised: rules text
-    repeats its vocabulary, so most tokens are judged once."""
+    repeats its vocabulary, so most tokens are judged once.  ``english``: the paragraph is
+    English (per-paragraph language identification)."""
     lex = lexicon(lang)
-    return split_glued(tok, lex), tok in lex
+    parts = split_glued(tok, lex, english)
+    return parts, parts is None and (tok in lex or known_word(tok, lang, english))
+
+
+def _is_english_text(raw: str, lang: str) -> bool:
+    return is_english_paragraph(raw, lang, min_words=5)
+
+
+#: Web addresses are never repaired ("Magic.Wizards.com/Rules", "WPN.Wizards.com/en").
+_URL = re.compile(r"(?:https?://)?(?:[A-Za-z0-9-]+\.)+(?:com|org|net|br|es|io|gg|info)(?:/[^\s)\]”\"]*)?", re.I)
 
 
 def repair_spacing(raw: str, lang: str | None, base: int = 0, rule: str | None = None,
@@ -225,9 +269,12 @@ def repair_spacing(raw: str, lang: str | None, base: int = 0, rule: str | None =
     ``base`` is the offset of ``raw`` in the original document, so spans point there.
     """
     findings: list[Finding] = []
+    urls = [m.span() for m in _URL.finditer(raw)]
     # 1. numbers glued to words and punctuation glued to words: deterministic, always repaired.
     edits: list[tuple[int, int, str, str]] = []  # (start, end, replacement, kind)
     for m in _GLUE.finditer(raw):
+        if any(a <= m.end() <= b for a, b in urls):
+            continue
         edits.append((m.end(), m.end(), " ", "glued-number" if m.lastgroup == "num" else "glued-punctuation"))
     # 2. glued words, judged by the lexicon.
     lex = lexicon(lang) if lang else None
@@ -235,19 +282,22 @@ def repair_spacing(raw: str, lang: str | None, base: int = 0, rule: str | None =
         # Judge each distinct lowercase word once (names and sentence starts are not
         # judged); only the flagged ones are then located in the text.
         flagged = {}
+        english = _is_english_text(raw, lang)
         for tok in {t for t in _WORD.findall(raw) if t.islower()}:
-            parts, known = _verdict(lang, tok)
+            parts, known = _verdict(lang, tok, english)
             if parts or (not known and len(tok) >= 4):
                 flagged[tok] = parts
         for tok in sorted(flagged, key=lambda t: (raw.find(t), t)):
             parts = flagged[tok]
             for m in re.finditer(rf"(?<![{_L}'-]){re.escape(tok)}(?![{_L}'-])", raw):
+                if any(a <= m.start() < b for a, b in urls):
+                    continue
                 if parts:
                     at = m.start() + len(parts[0])
                     edits.append((at, at, " ", f"glued-word:{tok}"))
                 else:  # once per text: the span names the first occurrence
-                    findings.append(Finding("unknown-word", f"{tok!r} is not a {lang} word and splits into no "
-                                            "two words; kept as written (glued words or a typo)", "info",
+                    findings.append(Finding("unknown-word", f"{tok!r} is not a {lang} word (Hunspell and the "
+                                            "lexicon) and is not two glued words; kept as written: a typo?", "info",
                                             rule=rule, line=line, span=[base + m.start(), base + m.end()]))
                     break
     if not edits:

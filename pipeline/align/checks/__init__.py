@@ -60,6 +60,10 @@ class Context:
     termbase: object | None = None
     cards: object | None = None  # pipeline.rulings.names.NameIndex
     complete: bool = False  # the translation covers the whole edition (missing rules matter)
+    #: The folder of English editions (renames learnt from their glossaries); None with one edition file.
+    editions_dir: object | None = None  # a folder of editions (Path) or a pipeline.editions.Catalog
+    #: English glossary term -> the translation's own rendering (its translated glossary).
+    term_renderings: dict | None = None
     cache: dict = field(default_factory=dict)
 
     @property

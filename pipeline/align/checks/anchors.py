@@ -18,7 +18,48 @@ SYMBOLS = Check("anchors.symbols", "anchors", "error",
                 "Mana and tap symbols ({X}, {2}{B}{B}, {T}) differ from the English.")
 NAMES = Check("anchors.names", "anchors", "warning",
               "An English card name (in parentheses or quoted) does not occur in the English rule.")
-CHECKS = [NUMBERS, SYMBOLS, NAMES]
+LIST_ITEMS = Check("anchors.list-items", "anchors", "error",
+                   "Items of an English list of names (types, planes, sets) that the translation keeps in "
+                   "English are absent: a list item was dropped.")
+CHECKS = [NUMBERS, SYMBOLS, NAMES, LIST_ITEMS]
+
+_ITEM = r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*){0,3}"
+#: "Alara, Arkhos, Azgol, …, and Zendikar": at least four capitalised items, commas, a final and/or.
+_LIST_RE = re.compile(rf"(?<![\w’']){_ITEM}(?:, {_ITEM}){{2,}},? (?:and|or) {_ITEM}")
+
+
+def _list_items(src: str) -> list[str]:
+    out = []
+    for m in _LIST_RE.finditer(src):
+        items = [x.strip() for x in re.split(r",\s*(?:and |or )?|\s(?:and|or)\s", m.group()) if x.strip()]
+        out.extend(items)
+    return out
+
+
+def _missing_items(src: str, tgt: str) -> tuple[list[str], int]:
+    """English list items absent from the translation, when the translation keeps most of the
+    list as written (names: planes, creature types); ``(absent, listed)``."""
+    items = _list_items(src)
+    if len(items) < 4:
+        return [], len(items)
+    tf = fold(tgt)
+    en = lexicon("en")
+
+    def has(w: str) -> bool:
+        return re.search(rf"(?<!\w){re.escape(fold(w))}(?!\w)", tf) is not None
+
+    present = [x for x in items if has(x)]
+    if len(present) < 0.6 * len(items):
+        return [], len(items)  # a translated list (card types, colours): words differ, nothing to count
+    absent = []
+    for x in items:
+        if x in present:
+            continue
+        # Only a proper name can be missed for sure: "Time", "Moon", "Wildfire" may be translated.
+        proper = [w for w in re.findall(r"[\w'’-]+", x) if w.casefold().replace("’", "'") not in en.words]
+        if proper and not all(has(w) for w in proper):
+            absent.append(x)
+    return absent, len(items)
 
 
 def _english_looking(name: str, ctx) -> bool:
@@ -50,6 +91,10 @@ def run(ctx) -> list:
         s_nums = number_anchors(p.source_text, "en", [s for _, s, _ in src_refs])
         tc, sc = Counter(v for v, _ in t_nums), Counter(v for v, _ in s_nums)
         for v in sorted(tc - sc, key=str):
+            if v in sc or v == 0:
+                # A count the English has (repeated for clarity: "cada uma das quatro categorias"),
+                # or "zero" for "nothing": wording, not a changed count.
+                continue
             span = next(s for x, s in t_nums if x == v)
             out.append(ctx.issue(NUMBERS, p, f"the count {_fmt(v)} is not in the English "
                                  f"(English has {', '.join(map(_fmt, sorted(sc, key=str))) or 'none'})", span))
@@ -63,6 +108,11 @@ def run(ctx) -> list:
             out.append(ctx.issue(SYMBOLS, p, f"symbol {v} is not in the English the same number of times", span))
         for v in sorted(sc - tc):
             out.append(ctx.issue(SYMBOLS, p, f"English symbol {v} is missing ({(sc - tc)[v]} fewer)"))
+        absent, listed = _missing_items(p.source_text, p.target_text)
+        if absent:
+            out.append(ctx.issue(LIST_ITEMS, p, f"{len(absent)} of the English list's {listed} items are absent: "
+                                 + ", ".join(absent[:20]) + ("…" if len(absent) > 20 else ""),
+                                 suggestion=", ".join(absent[:20])))
         src_fold = fold(p.source_text)
         src_names = [n for n, _ in cap_phrases(p.source_text)]
         quoted = quoted_names(p.target_text)

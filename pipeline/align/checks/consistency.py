@@ -13,6 +13,8 @@ import re
 from collections import defaultdict
 
 from ...findings import Check
+from ...text import fold
+from ..lexicon import _stop_words
 from ..text import normalize_sentence, sentences
 
 SOURCE = Check("consistency.source", "consistency", "warning",
@@ -27,6 +29,22 @@ MIN_WORDS = 5
 
 def _key(s: str) -> str:
     return _NUM.sub("#", normalize_sentence(s))
+
+
+_WORDS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+def _content_key(s: str, stop: frozenset) -> str:
+    """The sentence's content words in order, without function words and accents: two
+    renderings that differ only in articles, demonstratives, contractions or prepositions
+    ("em seu"/"no seu", "esta"/"essa", "depois do"/"após o") say the same thing, and a
+    translator would not harmonise them; a changed content word or a typo still differs."""
+    out = []
+    for w in _WORDS.findall(_NUM.sub(" ", s).casefold()):
+        if w in stop:
+            continue
+        out.append(fold(w))
+    return " ".join(out)
 
 
 def sentence_pairs(pair) -> list[tuple[str, str, tuple[int, int]]]:
@@ -58,7 +76,16 @@ def _minority(groups: dict, ctx, check: Check, what: str) -> list:
     return out
 
 
+#: Function words a translator varies freely (beyond spaCy's stop words): demonstratives,
+#: contractions, prepositions and near-synonymous connectives.
+_FREE = {"pt": "este esta estes estas esse essa esses essas isto isso aquele aquela aquilo num numa nuns numas "
+               "dum duma após depois antes ao aos à às pelo pela pelos pelas então ele ela eles elas tem têm",
+         "es": "este esta estos estas ese esa esos esas esto eso aquel aquella al del tras después entonces "
+               "él ella ellos ellas"}
+
+
 def run(ctx) -> list:
+    stop = frozenset(_stop_words(ctx.lang)) | frozenset(_FREE.get(ctx.lang, "").split())
     by_src: dict[str, list] = defaultdict(list)
     by_tgt: dict[str, list] = defaultdict(list)
     for i, p in enumerate(ctx.aligned):
@@ -66,7 +93,7 @@ def run(ctx) -> list:
             if len(s.split()) < MIN_WORDS:
                 continue
             ks, kt = _key(s), _key(t)
-            by_src[ks].append((kt, i, p, span, t))
+            by_src[ks].append((_NUM.sub("#", _content_key(t, stop)), i, p, span, t))
             by_tgt[kt].append((ks, i, p, span, s))
     out = _minority(by_src, ctx, SOURCE, "this English sentence is translated differently in rule {rule}")
     for iss in _minority(by_tgt, ctx, TARGET, "this translation stands for a different English sentence in rule {rule}"):

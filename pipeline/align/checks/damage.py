@@ -20,6 +20,7 @@ from ...text import NUMBER
 from ..lexicon import Lexicon, lexicon
 from ..text import cap_phrases, english_names, fold, masked, normalize_sentence, sentences, words
 from ...profiles import PROFILES
+from ...segment.hunspell import speller
 
 GLUED = Check("damage.glued", "damage", "warning", "Words or numbers glued together (a lost space).")
 TYPO = Check("damage.typo", "damage", "warning", "A word outside the language's lexicon, one or two edits from a word in it.")
@@ -143,6 +144,7 @@ def run(ctx) -> list:
     prof = PROFILES.get(lang)
     en = None if prof is not None and prof.official else _lex(ctx, "en")
     glues = _ingestion_glues(ctx)
+    hun = speller(lang)
     doc_words = Counter(w.text.casefold() for p in ctx.pairs if p.target is not None for w in words(p.target_text))
     doc_vocab = _Vocab(sorted(w for w, n in doc_words.items() if n >= 2 and len(w) >= 4))
     ratios = []
@@ -200,8 +202,11 @@ def run(ctx) -> list:
                 known = lw in lex.words
                 eng = en is not None and not known and len(lw) > 1 and lw in en.words
                 if not known and not eng and w.text.isalpha() and len(lw) >= 4 and not w.text[:1].isupper() \
-                        and lw not in src_fold and not any(a <= w.start < b for a, b in flagged):
+                        and lw not in src_fold and not any(a <= w.start < b for a, b in flagged) \
+                        and not (hun is not None and w.text in hun):  # Hunspell knows it: "geralmente"
                     parts = _split(w.text, lex)
+                    if parts and hun is not None and not (parts[0] in hun and parts[1] in hun):
+                        parts = None
                     if parts:
                         add(GLUED, f"“{w.text}” reads as “{parts[0]} {parts[1]}”", (w.start, w.end),
                             suggestion=f"{parts[0]} {parts[1]}")
@@ -225,6 +230,8 @@ def run(ctx) -> list:
                 ws = [w.text.casefold() for w in words(text[a:b])]
                 if len(ws) < 4:
                     continue
+                if sum(w[:1].isupper() for w in text[a:b].split()) >= 0.6 * len(text[a:b].split()):
+                    continue  # a list of names (card names kept in English)
                 verbatim = normalize_sentence(text[a:b]) in src_sents
                 en_share = sum(w in en.words for w in ws) / len(ws)
                 only_share = sum(w in en.words and w not in lex.words for w in ws) / len(ws)
@@ -260,6 +267,8 @@ def run(ctx) -> list:
             n = len(text) - sum(b - a + 3 for _, (a, b) in english_names(text))
             ratios.append((math.log(max(n, 1) / len(src)), p))
     out.extend(_length_outliers(ctx, ratios))
+    if hun is not None:
+        hun.save()
     return out
 
 

@@ -6,15 +6,20 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ...diff.renamed_terms import renamed_terms
 from ...findings import Check
 from ..termbase import find_all
 
 RENAMED = Check("terminology.renamed", "terminology", "warning",
-                "The translation uses the rendering of an English term the current edition has renamed.")
+                "The translation uses the rendering of an English term the current edition has renamed "
+                "(the term base's former names, and renames learnt from the editions' own glossaries: a "
+                "term that disappears while one with the same definition appears).")
 AVOID = Check("terminology.avoid", "terminology", "warning",
               "The translation uses a rendering the term base marks as not approved.")
 MISSING = Check("terminology.missing", "terminology", "warning",
-                "The English uses a term-base term but the translation has none of its approved renderings.")
+                "The English uses a term-base term but the translation has none of its approved renderings, "
+                "although the rest of this translation mostly uses them (a team's own rendering is learnt, "
+                "not flagged).")
 VARIANT = Check("terminology.variant", "terminology", "info",
                 "The document mixes interchangeable approved variants of one term; the majority one is suggested.")
 CHECKS = [RENAMED, AVOID, MISSING, VARIANT]
@@ -36,10 +41,42 @@ def _scattered(text: str, form: str) -> bool:
     return len(form.split()) > 1 and len(parts) > 1 and all(find_all(text, (w,)) for w in parts)
 
 
+def _mid_sentence(text: str, i: int) -> bool:
+    before = text[:i].rstrip()
+    return bool(before) and before[-1] not in ".:;!?\n“\"(«"
+
+
 def _terms(ctx):
     tb = ctx.termbase
     # Longer English terms first, so "converted mana cost" claims its words before "mana cost".
     return sorted(tb.terms, key=lambda t: -len(t.en)) if tb else []
+
+
+def _history_renames(ctx, seen: set) -> list:
+    """Renames between the base and the current edition learnt from the glossaries of the
+    editions in between (:mod:`pipeline.diff.renamed_terms`).  The old term's rendering is the
+    translation's own (its glossary), or the English term kept as it is ("tribal")."""
+    if not (ctx.editions_dir and ctx.base_date and ctx.current_date) or ctx.base_date >= ctx.current_date:
+        return []
+    out = []
+    for r in renamed_terms(ctx.editions_dir, ctx.base_date, ctx.current_date):
+        forms = {r.old}
+        own = (ctx.term_renderings or {}).get(r.old)
+        if own:
+            forms.add(own)
+        for p in ctx.pairs:
+            if p.target is None or (p.row.id, r.old.casefold()) in seen:
+                continue
+            cur = "\n".join([p.current.text, *p.current.example_texts]) if p.current is not None else ""
+            if find_all(cur, (r.old,)):
+                continue  # the current English still says it here
+            spans = find_all(p.target_text, sorted(forms, key=len, reverse=True))
+            if spans:
+                seen.add((p.row.id, r.old.casefold()))
+                out.append(ctx.issue(RENAMED, p, f"“{p.target_text[spans[0][0]:spans[0][1]]}” renders “{r.old}”, "
+                                     f"which the English renamed “{r.new}” on {r.edition} (learnt from the "
+                                     "editions' glossaries)", spans[0], suggestion=r.new))
+    return out
 
 
 def run(ctx) -> list:
@@ -51,6 +88,11 @@ def run(ctx) -> list:
     cur = ctx.current_date or ""
     uses: dict[str, Counter] = {}
     where: list[tuple] = []
+    # Per term: in how many rules with the English term the translation uses an approved
+    # rendering, and the candidate "missing" findings; decided after the whole document is seen.
+    kept: Counter = Counter()
+    missing: dict[str, list] = {}
+    renamed_seen: set[tuple] = set()
     for p in ctx.pairs:
         if p.target is None:
             continue
@@ -65,6 +107,9 @@ def run(ctx) -> list:
                     continue
                 for span in find_all(text, f.renderings.get(lang, ()), t_taken):
                     t_taken.append(span)
+                    if (p.row.id, f.en.casefold()) in renamed_seen:
+                        continue  # one finding per rule and term: the translator fixes them together
+                    renamed_seen.add((p.row.id, f.en.casefold()))
                     out.append(ctx.issue(RENAMED, p, f"“{text[span[0]:span[1]]}” renders “{f.en}”, which the English "
                                          f"renamed “{t.en}” on {f.until}", span, suggestion=t.preferred(lang)))
                 s_taken += find_all(src, (f.en,), s_taken)
@@ -83,19 +128,33 @@ def run(ctx) -> list:
                     found.append((_as_written(text[span[0]:span[1]], approved, form), span))
             if not found and any(_scattered(text, form) for form in approved):
                 found.append((approved[0], None))  # "efeitos de substituição e/ou de prevenção"
+            if not found and find_all(text, approved):
+                found.append((approved[0], None))  # inside a longer term's rendering ("habilidades desencadeadas")
             for _, span in found:
                 if span is not None:
                     t_taken.append(span)
             s_hits = find_all(src, (t.en,), s_taken) if p.base is not None else []
+            if p.base is not None and p.base.level != "rule":
+                # Inside an English name ("Elephant Graveyard", "Library of Alexandria"): a capitalised
+                # term in mid-sentence is a name the translation keeps; headings are title case.
+                s_hits = [h for h in s_hits if not (src[h[0]].isupper() and _mid_sentence(src, h[0]))]
             s_taken += s_hits
+            if found and s_hits:
+                kept[t.en] += 1
             if found:
                 if t.interchangeable:
                     uses.setdefault(t.en, Counter()).update(f for f, _ in found)
                     where.extend((t, f, span, p) for f, span in found if span is not None)
             elif s_hits and not hits_avoid and t.check and p.base is not None:
-                out.append(ctx.issue(MISSING, p, f"the English says “{src[s_hits[0][0]:s_hits[0][1]]}”; none of "
+                missing.setdefault(t.en, []).append(ctx.issue(MISSING, p, f"the English says “{src[s_hits[0][0]:s_hits[0][1]]}”; none of "
                                      f"{', '.join('“' + a.rstrip('*') + '”' for a in approved)} is used",
                                      suggestion=t.preferred(lang)))
+    out.extend(_history_renames(ctx, renamed_seen))
+    for term, found in missing.items():
+        # The translation's own majority decides: when most of its rules with this English term
+        # use none of the approved renderings, that is the team's rendering, not a defect.
+        if kept[term] >= 2 * len(found) and kept[term] >= 3:
+            out.extend(found)
     for t, form, span, p in where:
         c = uses.get(t.en)
         if c and len(c) > 1:
