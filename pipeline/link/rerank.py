@@ -1,0 +1,206 @@
+"""The learned re-ranker: candidates from several views, ordered by a LightGBM lambdarank model.
+
+Stage one (``Linker._views``) scores every candidate rule in each view: BM25 over the rule's
+text read under its headings, over its best sentence and its best example; glossary
+definitions mapped to the rules they cite; keyword / keyword-action / heading / glossary
+names found in the ruling (and, apart, in the card's own text); the card's context (its
+text and its other rulings) and the three-digit rules it lands in; the card's layout;
+rule numbers written in the ruling; fuzzy sentence similarity; the hand-weighted sum of all
+these (the linker as it was before it learned).
+
+Stage two pools the best candidates of each view, the parents and children of the best
+ones and their neighbours in the citation graph, describes each by the features below and
+orders them by a model trained on labelled rulings of six sets plus the rules' own examples
+(``python -m pipeline.link.train``; the model ships in ``pipeline/data/link-ranker.txt``, so
+linking never trains).  Whether a general rule beats a specific one is the model's call,
+learned from the labels (the candidate's depth, descendants and its parent's and children's
+scores are features), not a fixed preference.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .index import STATIC_FEATURES
+
+MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "link-ranker.txt"
+
+#: Signals (``Views.signals``) that become features, in order.
+SIGNALS = ("keyword", "topic", "glossary", "definition", "layout", "reference", "card_keyword", "card_topic",
+           "card_glossary")
+
+FEATURES = (
+    "hand_score", "hand_gap", "hand_rank", "text", "text_gap", "whole", "best_sentence", "best_example",
+    "text_rank", "context", "context_topic", "has_context", *SIGNALS, "fuzzy", "parent_text", "children_text",
+    "cites_text", "cited_by_text", "is_parent_of_best", "is_child_of_best", *STATIC_FEATURES, "query_lemmas",
+)
+
+#: How a person reads each feature in an explanation.
+LABELS = {
+    "hand_score": "all views summed", "hand_gap": "all views summed (vs best)", "hand_rank": "rank by all views",
+    "text": "rule text (BM25)", "text_gap": "rule text (vs best)", "whole": "rule text and headings (BM25)",
+    "best_sentence": "best rule sentence (BM25)", "best_example": "best example (BM25)", "text_rank": "rank by text",
+    "context": "card's text and rulings", "context_topic": "card's topic (three-digit rule)",
+    "has_context": "card context known", "keyword": "keyword named", "topic": "heading topic named",
+    "glossary": "glossary term named", "definition": "glossary definition", "layout": "card layout",
+    "reference": "rule number named", "card_keyword": "keyword on the card", "card_topic": "heading topic on the card",
+    "card_glossary": "glossary term on the card", "fuzzy": "similar sentence", "parent_text": "parent rule's text",
+    "children_text": "subrules' text", "cites_text": "rules it cites", "cited_by_text": "rules citing it",
+    "is_parent_of_best": "parent of the best text match", "is_child_of_best": "subrule of the best text match",
+    "depth": "depth", "descendants": "subrules under it", "section": "section", "keyword_rule": "keyword rule (701/702)",
+    "letter": "letter", "first_letter": "first lettered subrule", "examples": "has examples", "length": "rule length",
+    "query_lemmas": "ruling length",
+}
+
+#: How many of each view's best candidates enter the pool.
+POOL = {"hand": 40, "whole": 10, "best_sentence": 10, "best_example": 8, "context": 8, "neighbours": 6}
+CHUNK = 64  # rulings scored per model call (bounded memory: views are dense over all rules)
+
+
+class RankerUnavailable(RuntimeError):
+    pass
+
+
+@dataclass
+class Ranker:
+    booster: object
+    meta: dict
+
+    @classmethod
+    def load(cls, path: Path = MODEL_PATH) -> "Ranker":
+        try:
+            import lightgbm as lgb
+        except ImportError as e:  # pragma: no cover - lightgbm is a core dependency
+            raise RankerUnavailable(f"lightgbm is not installed: {e}") from None
+        if not path.is_file():
+            raise RankerUnavailable(f"no ranker model at {path}")
+        booster = lgb.Booster(model_str=path.read_text(encoding="utf-8"))
+        names = tuple(booster.feature_name())
+        if names != FEATURES:
+            raise RankerUnavailable(f"{path.name} was trained on other features; retrain: python -m pipeline.link.train")
+        meta_path = path.with_suffix(".json")
+        meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
+        return cls(booster, meta)
+
+    @classmethod
+    def shipped(cls) -> "Ranker | None":
+        """The model in ``pipeline/data`` (None when it is missing or stale: the linker then
+        ranks by the hand-weighted views, as it did before it learned)."""
+        return _shipped()
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        return self.booster.predict(x, num_threads=1)
+
+    def contributions(self, x: np.ndarray) -> np.ndarray:
+        return self.booster.predict(x, pred_contrib=True, num_threads=1)
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped() -> Ranker | None:
+    try:
+        return Ranker.load()
+    except RankerUnavailable:
+        return None
+
+
+def _top(v: np.ndarray, k: int) -> np.ndarray:
+    if k >= len(v):
+        return np.arange(len(v))
+    idx = np.argpartition(-v, k - 1)[:k]
+    return idx[v[idx] > 0] if k else idx
+
+
+def features(linker, v, q) -> tuple[np.ndarray, np.ndarray]:
+    """The candidate pool for one ruling and its feature matrix (pool x FEATURES)."""
+    ix = linker.ix
+    n = len(ix.ids)
+    text = v.text
+    neigh = np.asarray(ix.cites @ text).ravel()
+    neigh_by = np.asarray(ix.cites.T @ text).ravel()
+    hand_top = _top(v.score, POOL["hand"])
+    best = int(hand_top[np.argmax(v.score[hand_top])]) if len(hand_top) else 0
+    best_text = int(np.argmax(text)) if n else 0
+    parts = [hand_top, _top(v.whole, POOL["whole"]), _top(v.best_sent, POOL["best_sentence"]),
+             _top(v.best_ex, POOL["best_example"]), _top(neigh, POOL["neighbours"]), _top(neigh_by, POOL["neighbours"])]
+    if q.context is not None:
+        parts.append(_top(q.context[0], POOL["context"]))
+    head = hand_top[np.argsort(-v.score[hand_top], kind="stable")[:10]]
+    parents = ix.parent_row[head]
+    parts.append(parents[parents >= 0])
+    parts.append(np.flatnonzero(np.isin(ix.parent_row, head[:5])))
+    pool = np.unique(np.concatenate(parts).astype(np.int64))
+
+    children = np.zeros(n)
+    has_p = ix.parent_row >= 0
+    np.maximum.at(children, ix.parent_row[has_p], text[has_p])
+    pr = ix.parent_row[pool]
+    parent_text = np.where(pr >= 0, text[np.maximum(pr, 0)], 0.0)
+
+    hs = v.score[pool]
+    ts = text[pool]
+    cols = [
+        hs, hs - hs.max(), _ranks(hs), ts, ts - ts.max(), v.whole[pool], v.best_sent[pool], v.best_ex[pool], _ranks(ts),
+        q.context[0][pool] if q.context is not None else np.zeros(len(pool)),
+        q.context[1][pool] if q.context is not None else np.zeros(len(pool)),
+        np.full(len(pool), float(q.context is not None)),
+        *[(v.signals[s][pool] if s in v.signals else np.zeros(len(pool))) for s in SIGNALS],
+        v.fuzzy[pool] if v.fuzzy is not None else np.zeros(len(pool)),
+        parent_text, children[pool], neigh[pool], neigh_by[pool],
+        (pool == ix.parent_row[best_text]).astype(float), (pr == best_text).astype(float),
+    ]
+    x = np.column_stack(cols + [ix.static[pool], np.full(len(pool), float(len(v.lem)))])
+    return pool, x
+
+
+def _ranks(s: np.ndarray) -> np.ndarray:
+    order = np.lexsort((np.arange(len(s)), -s))
+    r = np.empty(len(s))
+    r[order] = np.arange(len(s))
+    return np.log1p(r)
+
+
+def rerank(linker, queries, top: int):
+    """Rank each query's pool by the model; explain the shown candidates by their largest
+    feature contributions."""
+    from .linker import Candidate, Evidence
+
+    out = []
+    for start in range(0, len(queries), CHUNK):
+        chunk = queries[start:start + CHUNK]
+        pending = []
+        for q, ss in chunk:
+            v = linker._views(q, ss)
+            pool, x = features(linker, v, q)
+            pending.append((q, v, pool, x))
+        scores = linker.ranker.predict(np.vstack([p[3] for p in pending])) if pending else []
+        k = 0
+        shown_x, shown = [], []
+        for q, v, pool, x in pending:
+            s = scores[k:k + len(pool)]
+            k += len(pool)
+            order = np.lexsort((pool, -s))[:top]
+            shown.append((q, v, pool[order], s[order]))
+            shown_x.append(x[order])
+        contrib = linker.ranker.contributions(np.vstack(shown_x)) if shown_x else []
+        k = 0
+        for q, v, rows, s in shown:
+            cands = []
+            for r, sc in zip(rows.tolist(), s.tolist()):
+                ev = linker._evidence(v, q, r)
+                ev.append(Evidence("model", explain(contrib[k]), float(sc)))
+                k += 1
+                cands.append(Candidate(linker.ix.ids[r], float(sc), ev))
+            out.append(cands)
+    return out
+
+
+def explain(contrib: np.ndarray, n: int = 4) -> str:
+    """The features that moved a candidate most (SHAP values of the model), signed."""
+    c = contrib[:-1]
+    order = np.argsort(-np.abs(c), kind="stable")[:n]
+    return "learned ranker: " + ", ".join(f"{LABELS[FEATURES[i]]} {c[i]:+.2f}" for i in order if abs(c[i]) >= 0.01)

@@ -1,0 +1,181 @@
+"""Retrain the linker's re-ranker (reproducible: fixed seeds, one thread order, sorted inputs).
+
+    python -m pipeline.link.train [--labels tests/data/linking/labels.json] [--rules EN.txt]
+                                  [--sets DIR] [--out pipeline/data/link-ranker.txt]
+
+Training queries: the *train* split of the labelled rulings (primary rule: relevance 2,
+acceptable rules: 1) and, as weak labels, every example of the rules (an example belongs to
+its rule). An example is asked against an index without its own examples (two folds of
+rules), so it cannot find itself. Hyper-parameters (tree size, rounds, the weight of the
+weak queries) are chosen by 5-fold cross-validation within the train split, grouped by
+card; the test split is never read here. The card context of a labelled ruling is the
+card's rules text and all its rulings in the six set files the sample was drawn from
+(``--sets``), as ``crpipe link`` sees them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import hashlib
+import itertools
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .evaluate import GoldItem, gold_inputs, load_gold, metrics
+from .rerank import FEATURES, MODEL_PATH, features
+
+ROOT = Path(__file__).resolve().parents[2]
+SETS = ("AKH", "HOU", "XLN", "RIX", "DOM", "GRN")  # the only sets whose rulings may be read
+SEED = 15
+GRID = {"num_leaves": (7, 15), "num_boost_round": (150, 400), "example_weight": (0.3, 1.0),
+        "min_data_in_leaf": (20,)}
+BASE = {"objective": "lambdarank", "learning_rate": 0.05, "feature_fraction": 0.8, "bagging_fraction": 0.8,
+        "bagging_freq": 1, "lambdarank_truncation_level": 20, "eval_at": [1, 5], "verbosity": -1,
+        "seed": SEED, "deterministic": True, "force_row_wise": True, "num_threads": 1}
+
+
+def _queries(linker, texts, **kw):
+    """(pool, features) per text, with the linker's views (hand-weighted stage one)."""
+    out = []
+    for q, ss in linker._queries(texts, kw.get("layouts"), kw.get("cards"), kw.get("contexts")):
+        v = linker._views(q, ss)
+        out.append(features(linker, v, q))
+    return out
+
+
+def _labels(pool_ids: list[str], primary: str, hits: frozenset[str]) -> np.ndarray:
+    return np.array([2 if r == primary else (1 if r in hits else 0) for r in pool_ids], dtype=np.int32)
+
+
+def build_examples(doc, full_ix):
+    """Weak queries: each rule example, asked against an index without its rule's examples."""
+    from .index import build_index
+    from .linker import Linker
+
+    out = []
+    for fold in (0, 1):
+        held = {r.id for r in doc.rules if r.examples and int(hashlib.sha256(r.id.encode()).hexdigest(), 16) % 2 == fold}
+        d = copy.deepcopy(doc)
+        for r in d.rules:
+            if r.id in held:
+                r.examples = []
+        ix = build_index(d)
+        ix.static = full_ix.static  # what a candidate is does not change with the fold
+        lk = Linker(ix, ranker=None)
+        items = [(ex, r.id) for r in doc.rules if r.id in held and r.id in ix.pos for ex in r.example_texts]
+        items = [(t[len("Example:"):].strip() if t.startswith("Example:") else t, rid) for t, rid in items]
+        feats = _queries(lk, [t for t, _ in items])
+        for (t, rid), (pool, x) in zip(items, feats):
+            ids = [ix.ids[i] for i in pool]
+            out.append({"group": f"example:{rid}", "ids": ids, "x": x, "y": _labels(ids, rid, frozenset([rid])),
+                        "weak": True})
+    return out
+
+
+def build_labelled(linker, gold: list[GoldItem], rulings) -> list[dict]:
+    feats = _queries(linker, [g.text for g in gold], **gold_inputs(gold, rulings=rulings))
+    out = []
+    for g, (pool, x) in zip(gold, feats):
+        ids = [linker.ix.ids[i] for i in pool]
+        out.append({"group": g.card or g.id, "ids": ids, "x": x, "y": _labels(ids, g.primary, g.hits), "weak": False,
+                    "gold": g})
+    return out
+
+
+def fit(rows: list[dict], params: dict):
+    import lightgbm as lgb
+
+    p = dict(BASE)
+    p.update({k: v for k, v in params.items() if k not in ("num_boost_round", "example_weight")})
+    x = np.vstack([r["x"] for r in rows])
+    y = np.concatenate([r["y"] for r in rows])
+    group = [len(r["y"]) for r in rows]
+    # Per-query weights, expanded to rows (LightGBM ranking reads one weight per row, the
+    # query's first row's weight counting for the query).
+    w = np.concatenate([np.full(len(r["y"]), params["example_weight"] if r["weak"] else 1.0) for r in rows])
+    ds = lgb.Dataset(x, y, group=group, weight=w, feature_name=list(FEATURES), free_raw_data=False)
+    return lgb.train(p, ds, num_boost_round=params["num_boost_round"])
+
+
+def ranked(booster, rows: list[dict]) -> list[list[str]]:
+    out = []
+    for r in rows:
+        s = booster.predict(r["x"], num_threads=1)
+        order = np.lexsort((np.arange(len(s)), -s))
+        out.append([r["ids"][i] for i in order])
+    return out
+
+
+def _folds(rows: list[dict], k: int = 5) -> list[int]:
+    cards = sorted({r["group"] for r in rows})
+    fold_of = {c: int(hashlib.sha256(f"{SEED}:{c}".encode()).hexdigest(), 16) % k for c in cards}
+    return [fold_of[r["group"]] for r in rows]
+
+
+def cross_validate(train: list[dict], weak: list[dict], k: int = 5) -> list[dict]:
+    folds = _folds(train, k)
+    results = []
+    keys = sorted(GRID)
+    for combo in itertools.product(*(GRID[key] for key in keys)):
+        params = dict(zip(keys, combo))
+        ranks, golds = [], []
+        for f in range(k):
+            fit_rows = [r for r, fo in zip(train, folds) if fo != f] + (weak if params["example_weight"] > 0 else [])
+            held = [r for r, fo in zip(train, folds) if fo == f]
+            b = fit(fit_rows, params)
+            ranks += ranked(b, held)
+            golds += [r["gold"] for r in held]
+        m = metrics(ranks, golds)
+        results.append({"params": params, **m})
+        print(json.dumps(results[-1], sort_keys=True), file=sys.stderr)
+    return results
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--labels", default=str(ROOT / "tests" / "data" / "linking" / "labels.json"))
+    mirror = os.environ.get("CRPIPE_MIRROR", str(ROOT.parent / "shared" / "corpus" / "cr-en" / "txt"))
+    ap.add_argument("--rules", default=str(Path(mirror) / "2025-11-14.txt"))
+    ap.add_argument("--sets", default=str(ROOT.parent / "shared" / "corpus" / "rulings" / "mtgjson3"))
+    ap.add_argument("--out", default=str(MODEL_PATH))
+    args = ap.parse_args(argv)
+
+    from ..ingest.loader import load_document
+    from ..rulings import read_rulings
+    from .index import build_index
+    from .linker import Linker
+
+    doc = load_document(Path(args.rules))
+    ix = build_index(doc)
+    linker = Linker(ix, ranker=None)
+    rulings = [r for s in SETS for r in read_rulings(Path(args.sets) / f"{s}.json").rulings]
+    gold = load_gold(args.labels, split="train")
+    train = build_labelled(linker, gold, rulings)
+    weak = build_examples(doc, ix)
+    in_pool = sum(any(y > 0 for y in r["y"]) for r in train) / len(train)
+    print(f"train: {len(train)} labelled rulings (gold in pool {in_pool:.3f}), {len(weak)} rule examples",
+          file=sys.stderr)
+    hand = metrics([[r["ids"][i] for i in np.lexsort((np.arange(len(r["ids"])), -r["x"][:, 0]))] for r in train], gold)
+    cv = cross_validate(train, weak)
+    best = max(cv, key=lambda r: (r["mrr"], r["p_at_1"], r["r_at_5"]))
+    booster = fit(train + (weak if best["params"]["example_weight"] > 0 else []), best["params"])
+    out = Path(args.out)
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text(booster.model_to_string(num_iteration=-1), encoding="utf-8")
+    os.replace(tmp, out)
+    meta = {"labels": Path(args.labels).name, "labels_sha256": hashlib.sha256(Path(args.labels).read_bytes()).hexdigest(),
+            "edition": doc.meta.effective_date, "train_rulings": len(train), "example_queries": len(weak),
+            "gold_in_pool_train": round(in_pool, 4), "hand_weighted_on_train": hand, "chosen": best,
+            "cross_validation": cv, "features": list(FEATURES), "base_params": {k: v for k, v in BASE.items()}}
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(json.dumps({"chosen": best, "hand_weighted_on_train": hand}, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
