@@ -275,8 +275,10 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
     sent_example = np.array([j >= len(ss) - len(r.examples) for r, ss in zip(cands, sent_texts) for j in range(len(ss))],
                             dtype=bool)
     parent_row = np.array([pos.get(parent.get(rid) or "", -1) for rid in ids], dtype=np.int64)
-    static = np.array([_static(r, len(subtree[r.id]), len(body_l[i])) for i, r in enumerate(cands)], dtype=np.float64)
     cites = _citations(doc, pos)
+    cited_by = np.asarray(cites.sum(axis=0)).ravel()
+    static = np.array([_static(r, len(subtree[r.id]), len(body_l[i])) + (float(cited_by[i]),) for i, r in enumerate(cands)],
+                      dtype=np.float64)
     title_text = {r.id: r.text.strip() for r in titles}
     headings = []
     for rid in ids:
@@ -295,7 +297,7 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
 
 
 #: Per-candidate facts that do not depend on the ruling (columns of ``RuleIndex.static``).
-STATIC_FEATURES = ("depth", "descendants", "section", "keyword_rule", "letter", "first_letter", "examples", "length")
+STATIC_FEATURES = ("depth", "descendants", "section", "keyword_rule", "letter", "first_letter", "examples", "length", "cited_by")
 
 
 def _static(rule, n_sub: int, n_lemmas: int) -> tuple[float, ...]:

@@ -37,7 +37,7 @@ SIGNALS = ("keyword", "topic", "glossary", "definition", "layout", "reference", 
 FEATURES = (
     "hand_score", "hand_gap", "hand_rank", "text", "text_gap", "whole", "best_sentence", "best_example",
     "text_rank", "context", "context_topic", "has_context", *SIGNALS, "fuzzy", "parent_text", "children_text",
-    "cites_text", "cited_by_text", "is_parent_of_best", "is_child_of_best", *STATIC_FEATURES, "query_lemmas",
+    "cites_text", "cited_by_text", "is_parent_of_best", "is_child_of_best", *STATIC_FEATURES, "query_lemmas", "rule_prior", "root_prior", "neighbour", "neighbour_gap",
 )
 
 #: How a person reads each feature in an explanation.
@@ -54,7 +54,9 @@ LABELS = {
     "is_parent_of_best": "parent of the best text match", "is_child_of_best": "subrule of the best text match",
     "depth": "depth", "descendants": "subrules under it", "section": "section", "keyword_rule": "keyword rule (701/702)",
     "letter": "letter", "first_letter": "first lettered subrule", "examples": "has examples", "length": "rule length",
-    "query_lemmas": "ruling length",
+    "query_lemmas": "ruling length", "cited_by": "rules citing it (count)",
+    "rule_prior": "how often it governs labelled rulings",
+    "neighbour": "similar labelled ruling", "neighbour_gap": "similar labelled ruling (vs best)", "root_prior": "how often its section governs",
 }
 
 #: How many of each view's best candidates enter the pool.
@@ -67,9 +69,104 @@ class RankerUnavailable(RuntimeError):
 
 
 @dataclass
+class Prior:
+    """How often each rule (and each three-digit rule) governs the training rulings: a
+    ruling paraphrasing a general rule (608.2h, 603.3) is found through it, not its words."""
+
+    rule: np.ndarray  # per candidate row
+    root: np.ndarray
+    rows: np.ndarray  # the most frequent rules: always in the pool
+
+    @classmethod
+    def from_counts(cls, ix, counts: dict, n_queries: int, k: int = 25) -> "Prior":
+        rule = np.zeros(len(ix.ids))
+        root_c: dict[str, float] = {}
+        for rid, c in counts.items():
+            root_c[rid.split(".")[0]] = root_c.get(rid.split(".")[0], 0.0) + c
+            if rid in ix.pos:
+                rule[ix.pos[rid]] += c
+        root = np.array([root_c.get(rid.split(".")[0], 0.0) for rid in ix.ids])
+        n = max(n_queries, 1)
+        rows = np.lexsort((np.arange(len(rule)), -rule))[:k]
+        return cls(rule / n, root / n, rows[rule[rows] > 0])
+
+    @classmethod
+    def empty(cls, ix) -> "Prior":
+        return cls(np.zeros(len(ix.ids)), np.zeros(len(ix.ids)), np.empty(0, dtype=np.int64))
+
+
+def label_counts(items) -> dict[str, float]:
+    """Primary rules count 1, acceptable ones 0.5 (the prior's evidence)."""
+    out: dict[str, float] = {}
+    for primary, acceptable in items:
+        out[primary] = out.get(primary, 0.0) + 1.0
+        for a in acceptable:
+            out[a] = out.get(a, 0.0) + 0.5
+    return out
+
+
+class Neighbours:
+    """The labelled training rulings as a memory: a ruling worded like one labelled 608.2h
+    ("as it last existed on the battlefield") points to 608.2h even when the rule's own
+    words differ.  BM25 over the memory in the rule index's vocabulary and idf."""
+
+    def __init__(self, linker, items: list[dict]):
+        from .index import _bm25
+        from .text import with_bigrams
+
+        ix = linker.ix
+        self.items = items
+        queries = linker._queries([x["text"] for x in items], None, [x.get("card") for x in items], None)
+        docs = [[t for t in with_bigrams(q.lemmas) if t in ix.vocab] for q, _ in queries]
+        m, _ = _bm25(docs, ix.vocab, 1.2, 0.75, idf=ix.idf) if docs else (None, None)
+        self.matrix = m.tocsc() if m is not None else None
+        rows, owners, weights = [], [], []
+        for j, x in enumerate(items):
+            for rid, w in [(x["primary"], 1.0)] + [(a, 0.5) for a in x.get("acceptable", [])]:
+                if rid in ix.pos:
+                    rows.append(ix.pos[rid]), owners.append(j), weights.append(w)
+        self.rows = np.array(rows, dtype=np.int64)
+        self.owner = np.array(owners, dtype=np.int64)
+        self.weight = np.array(weights)
+        self.n = len(ix.ids)
+
+    def similarity(self, linker, lem: list[str]) -> np.ndarray:
+        if self.matrix is None:
+            return np.zeros(0)
+        return linker._bm25_query(self.matrix, lem)
+
+    def rule_scores(self, sim: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
+        """Per rule: the best similarity of a memory ruling labelled with it (scaled 0..1)."""
+        out = np.zeros(self.n)
+        if not len(sim) or not len(self.rows):
+            return out
+        s = sim if allowed is None else np.where(allowed, sim, 0.0)
+        top = s.max()
+        if top <= 0:
+            return out
+        np.maximum.at(out, self.rows, self.weight * s[self.owner] / top)
+        return out
+
+
+@dataclass
 class Ranker:
     booster: object
     meta: dict
+    _priors: dict = None
+
+    def prior(self, ix) -> Prior:
+        self._priors = self._priors or {}
+        if id(ix) not in self._priors:
+            p = self.meta.get("prior") or {}
+            self._priors = {id(ix): Prior.from_counts(ix, p.get("counts", {}), p.get("queries", 0))}
+        return self._priors[id(ix)]
+
+    def neighbours(self, linker) -> "Neighbours | None":
+        key = ("nb", id(linker.ix))
+        if key not in (self._priors or {}):
+            items = self.meta.get("neighbours") or []
+            self._priors = {**(self._priors or {}), key: Neighbours(linker, items) if items else None}
+        return self._priors[key]
 
     @classmethod
     def load(cls, path: Path = MODEL_PATH) -> "Ranker":
@@ -115,8 +212,9 @@ def _top(v: np.ndarray, k: int) -> np.ndarray:
     return idx[v[idx] > 0] if k else idx
 
 
-def features(linker, v, q) -> tuple[np.ndarray, np.ndarray]:
-    """The candidate pool for one ruling and its feature matrix (pool x FEATURES)."""
+def features(linker, v, q, prior: Prior, nb: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The candidate pool for one ruling and its feature matrix (pool x FEATURES).
+    ``nb``: the neighbour view (``Neighbours.rule_scores``) when a labelled memory is known."""
     ix = linker.ix
     n = len(ix.ids)
     text = v.text
@@ -133,6 +231,9 @@ def features(linker, v, q) -> tuple[np.ndarray, np.ndarray]:
     parents = ix.parent_row[head]
     parts.append(parents[parents >= 0])
     parts.append(np.flatnonzero(np.isin(ix.parent_row, head[:5])))
+    parts.append(prior.rows)
+    if nb is not None:
+        parts.append(_top(nb, POOL["neighbours"]))
     pool = np.unique(np.concatenate(parts).astype(np.int64))
 
     children = np.zeros(n)
@@ -153,7 +254,9 @@ def features(linker, v, q) -> tuple[np.ndarray, np.ndarray]:
         parent_text, children[pool], neigh[pool], neigh_by[pool],
         (pool == ix.parent_row[best_text]).astype(float), (pr == best_text).astype(float),
     ]
-    x = np.column_stack(cols + [ix.static[pool], np.full(len(pool), float(len(v.lem)))])
+    nbp = nb[pool] if nb is not None else np.zeros(len(pool))
+    x = np.column_stack(cols + [ix.static[pool], np.full(len(pool), float(len(v.lem))), prior.rule[pool],
+                                prior.root[pool], nbp, nbp - nbp.max()])
     return pool, x
 
 
@@ -173,9 +276,12 @@ def rerank(linker, queries, top: int):
     for start in range(0, len(queries), CHUNK):
         chunk = queries[start:start + CHUNK]
         pending = []
+        prior = linker.ranker.prior(linker.ix)
+        memory = linker.ranker.neighbours(linker)
         for q, ss in chunk:
             v = linker._views(q, ss)
-            pool, x = features(linker, v, q)
+            nb = memory.rule_scores(memory.similarity(linker, v.lem)) if memory is not None else None
+            pool, x = features(linker, v, q, prior, nb)
             pending.append((q, v, pool, x))
         scores = linker.ranker.predict(np.vstack([p[3] for p in pending])) if pending else []
         k = 0

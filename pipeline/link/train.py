@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from .evaluate import GoldItem, gold_inputs, load_gold, metrics
-from .rerank import FEATURES, MODEL_PATH, features
+from .rerank import FEATURES, MODEL_PATH, Neighbours, Prior, features, label_counts
 
 ROOT = Path(__file__).resolve().parents[2]
 SETS = ("AKH", "HOU", "XLN", "RIX", "DOM", "GRN")  # the only sets whose rulings may be read
@@ -39,20 +39,68 @@ BASE = {"objective": "lambdarank", "learning_rate": 0.05, "feature_fraction": 0.
         "seed": SEED, "deterministic": True, "force_row_wise": True, "num_threads": 1}
 
 
-def _queries(linker, texts, **kw):
-    """(pool, features) per text, with the linker's views (hand-weighted stage one)."""
+def _queries(linker, texts, prior, memory=None, groups=None, **kw):
+    """(pool, features, similarity to the memory) per text, with the linker's views.  The
+    pool takes neighbours from other cards only (``groups``: the memory rulings' cards)."""
     out = []
-    for q, ss in linker._queries(texts, kw.get("layouts"), kw.get("cards"), kw.get("contexts")):
+    qs = linker._queries(texts, kw.get("layouts"), kw.get("cards"), kw.get("contexts"))
+    for i, (q, ss) in enumerate(qs):
         v = linker._views(q, ss)
-        out.append(features(linker, v, q))
+        sim = memory.similarity(linker, v.lem) if memory is not None else np.zeros(0)
+        nb = None
+        if memory is not None:
+            own = (kw.get("cards") or [None] * len(texts))[i]
+            nb = memory.rule_scores(sim, np.array([g != own for g in groups]) if own else None)
+        pool, x = features(linker, v, q, prior, nb)
+        out.append((pool, x, sim))
     return out
+
+
+_PRIOR_COLS = [FEATURES.index("rule_prior"), FEATURES.index("root_prior"), FEATURES.index("neighbour"),
+               FEATURES.index("neighbour_gap")]
+
+
+def _counts(rows: list[dict]) -> dict[str, float]:
+    return label_counts((r["gold"].primary, sorted(r["gold"].hits - {r["gold"].primary})) for r in rows)
+
+
+def with_priors(ix, fit_rows: list[dict], eval_rows: list[dict], memory: Neighbours, inner: int = 5
+                ) -> tuple[list[dict], list[dict]]:
+    """Fill the prior columns without leaking a query's own label into its features: a
+    labelled training query gets the prior of the other inner folds; weak queries and the
+    evaluated ones get the prior of every labelled training query."""
+    lab = [r for r in fit_rows if not r["weak"]]
+    fold = {id(r): int(hashlib.sha256(f"inner:{r['group']}".encode()).hexdigest(), 16) % inner for r in lab}
+
+    def put(r, p: Prior, allowed: np.ndarray) -> dict:
+        x = r["x"].copy()
+        x[:, _PRIOR_COLS[0]] = p.rule[r["pool"]]
+        x[:, _PRIOR_COLS[1]] = p.root[r["pool"]]
+        nb = memory.rule_scores(r["sim"], allowed)[r["pool"]]
+        x[:, _PRIOR_COLS[2]] = nb
+        x[:, _PRIOR_COLS[3]] = nb - nb.max()
+        return {**r, "x": x}
+
+    n_mem = len(memory.items)
+    full = Prior.from_counts(ix, _counts(lab), len(lab))
+    full_mask = np.zeros(n_mem, dtype=bool)
+    full_mask[[r["mem"] for r in lab]] = True
+    per, masks = {}, {}
+    for f in range(inner):
+        rest = [r for r in lab if fold[id(r)] != f]
+        per[f] = Prior.from_counts(ix, _counts(rest), len(rest))
+        masks[f] = np.zeros(n_mem, dtype=bool)
+        masks[f][[r["mem"] for r in rest]] = True
+    fit_out = [put(r, per[fold[id(r)]], masks[fold[id(r)]]) if not r["weak"] else put(r, full, full_mask)
+               for r in fit_rows]
+    return fit_out, [put(r, full, full_mask) for r in eval_rows]
 
 
 def _labels(pool_ids: list[str], primary: str, hits: frozenset[str]) -> np.ndarray:
     return np.array([2 if r == primary else (1 if r in hits else 0) for r in pool_ids], dtype=np.int32)
 
 
-def build_examples(doc, full_ix):
+def build_examples(doc, full_ix, prior: Prior, memory: Neighbours, groups):
     """Weak queries: each rule example, asked against an index without its rule's examples."""
     from .index import build_index
     from .linker import Linker
@@ -69,21 +117,27 @@ def build_examples(doc, full_ix):
         lk = Linker(ix, ranker=None)
         items = [(ex, r.id) for r in doc.rules if r.id in held and r.id in ix.pos for ex in r.example_texts]
         items = [(t[len("Example:"):].strip() if t.startswith("Example:") else t, rid) for t, rid in items]
-        feats = _queries(lk, [t for t, _ in items])
-        for (t, rid), (pool, x) in zip(items, feats):
+        feats = _queries(lk, [t for t, _ in items], prior, memory, groups)
+        for (t, rid), (pool, x, sim) in zip(items, feats):
             ids = [ix.ids[i] for i in pool]
-            out.append({"group": f"example:{rid}", "ids": ids, "x": x, "y": _labels(ids, rid, frozenset([rid])),
-                        "weak": True})
+            out.append({"group": f"example:{rid}", "ids": ids, "pool": pool, "x": x, "sim": sim,
+                        "y": _labels(ids, rid, frozenset([rid])), "weak": True})
     return out
 
 
-def build_labelled(linker, gold: list[GoldItem], rulings) -> list[dict]:
-    feats = _queries(linker, [g.text for g in gold], **gold_inputs(gold, rulings=rulings))
+def memory_items(gold: list[GoldItem]) -> list[dict]:
+    return [{"text": g.text, "card": g.card, "primary": g.primary, "acceptable": sorted(g.hits - {g.primary})}
+            for g in gold]
+
+
+def build_labelled(linker, gold: list[GoldItem], rulings, prior: Prior, memory: Neighbours) -> list[dict]:
+    groups = [g.card for g in gold]
+    feats = _queries(linker, [g.text for g in gold], prior, memory, groups, **gold_inputs(gold, rulings=rulings))
     out = []
-    for g, (pool, x) in zip(gold, feats):
+    for j, (g, (pool, x, sim)) in enumerate(zip(gold, feats)):
         ids = [linker.ix.ids[i] for i in pool]
-        out.append({"group": g.card or g.id, "ids": ids, "x": x, "y": _labels(ids, g.primary, g.hits), "weak": False,
-                    "gold": g})
+        out.append({"group": g.card or g.id, "ids": ids, "pool": pool, "x": x, "sim": sim, "mem": j,
+                    "y": _labels(ids, g.primary, g.hits), "weak": False, "gold": g})
     return out
 
 
@@ -117,7 +171,7 @@ def _folds(rows: list[dict], k: int = 5) -> list[int]:
     return [fold_of[r["group"]] for r in rows]
 
 
-def cross_validate(train: list[dict], weak: list[dict], k: int = 5) -> list[dict]:
+def cross_validate(ix, train: list[dict], weak: list[dict], memory: Neighbours, k: int = 5) -> list[dict]:
     folds = _folds(train, k)
     results = []
     keys = sorted(GRID)
@@ -127,6 +181,7 @@ def cross_validate(train: list[dict], weak: list[dict], k: int = 5) -> list[dict
         for f in range(k):
             fit_rows = [r for r, fo in zip(train, folds) if fo != f] + (weak if params["example_weight"] > 0 else [])
             held = [r for r, fo in zip(train, folds) if fo == f]
+            fit_rows, held = with_priors(ix, fit_rows, held, memory)
             b = fit(fit_rows, params)
             ranks += ranked(b, held)
             golds += [r["gold"] for r in held]
@@ -155,15 +210,19 @@ def main(argv=None) -> int:
     linker = Linker(ix, ranker=None)
     rulings = [r for s in SETS for r in read_rulings(Path(args.sets) / f"{s}.json").rulings]
     gold = load_gold(args.labels, split="train")
-    train = build_labelled(linker, gold, rulings)
-    weak = build_examples(doc, ix)
+    # The pool's always-present rules: the train split's most frequent (features: per fold).
+    pool_prior = Prior.from_counts(ix, label_counts((g.primary, sorted(g.hits - {g.primary})) for g in gold), len(gold))
+    memory = Neighbours(linker, memory_items(gold))
+    train = build_labelled(linker, gold, rulings, pool_prior, memory)
+    weak = build_examples(doc, ix, pool_prior, memory, [g.card for g in gold])
     in_pool = sum(any(y > 0 for y in r["y"]) for r in train) / len(train)
     print(f"train: {len(train)} labelled rulings (gold in pool {in_pool:.3f}), {len(weak)} rule examples",
           file=sys.stderr)
     hand = metrics([[r["ids"][i] for i in np.lexsort((np.arange(len(r["ids"])), -r["x"][:, 0]))] for r in train], gold)
-    cv = cross_validate(train, weak)
+    cv = cross_validate(ix, train, weak, memory)
     best = max(cv, key=lambda r: (r["mrr"], r["p_at_1"], r["r_at_5"]))
-    booster = fit(train + (weak if best["params"]["example_weight"] > 0 else []), best["params"])
+    fit_rows, _ = with_priors(ix, train + (weak if best["params"]["example_weight"] > 0 else []), [], memory)
+    booster = fit(fit_rows, best["params"])
     out = Path(args.out)
     tmp = out.with_suffix(".tmp")
     tmp.write_text(booster.model_to_string(num_iteration=-1), encoding="utf-8")
@@ -171,7 +230,9 @@ def main(argv=None) -> int:
     meta = {"labels": Path(args.labels).name, "labels_sha256": hashlib.sha256(Path(args.labels).read_bytes()).hexdigest(),
             "edition": doc.meta.effective_date, "train_rulings": len(train), "example_queries": len(weak),
             "gold_in_pool_train": round(in_pool, 4), "hand_weighted_on_train": hand, "chosen": best,
-            "cross_validation": cv, "features": list(FEATURES), "base_params": {k: v for k, v in BASE.items()}}
+            "cross_validation": cv, "features": list(FEATURES),
+            "prior": {"counts": dict(sorted(_counts(train).items())), "queries": len(train)},
+            "neighbours": memory_items(gold), "base_params": {k: v for k, v in BASE.items()}}
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(json.dumps({"chosen": best, "hand_weighted_on_train": hand}, sort_keys=True))
     return 0

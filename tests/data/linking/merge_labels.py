@@ -85,7 +85,7 @@ def main(folder: str) -> None:
             o = _items(p)
             ov[name] = {"blind_labeller": mine, "items": [{"id": i, "original": theirs.get(i), "blind": o[i]} for i in sorted(o)],
                         "agreement": agreement({i: theirs[i] for i in o if i in theirs}, o)}
-    all_first = {i: x["original"] for v in ov.values() for x in v["items"] if x["original"]}
+    all_first = {x["id"]: x["original"] for v in ov.values() for x in v["items"] if x["original"]}
     all_second = {x["id"]: x["blind"] for v in ov.values() for x in v["items"]}
     summary = {"overlaps": ov, "overall": agreement(all_first, all_second)}
     (HERE / "agreement.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False, sort_keys=True) + "\n",
