@@ -8,7 +8,7 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from ..errors import InputError
+from ..errors import CrpipeError, InputError
 from ..io import write_json
 from .common import console, print_json, user_errors
 
@@ -86,37 +86,69 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def link_eval(
         gold: Path = typer.Argument(..., help="Gold links: JSON with a 'rulings' list of {text, primary, acceptable} "
-                                              "(optional card, layout), as in rulings-dev/seed-rulings-gold.json."),
+                                              "(optional card, layout, card_text, split, governed), as in "
+                                              "rulings-dev/seed-rulings-gold.json or tests/data/linking/labels.json."),
         rules: Path = typer.Option(..., "--rules", help="The English edition the gold numbers refer to."),
-        cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s): the cards' rules text and layout become context."),
+        cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s): the cards' rules text and layout become context; "
+                                                              "the rulings they hold become each card's other rulings, as "
+                                                              "`crpipe link` on that file would see them."),
+        split: Optional[str] = typer.Option(None, "--split", help="Only the gold rulings of this split (train or test)."),
         baseline: bool = typer.Option(False, "--baseline", help="Also score a plain BM25 baseline over rule texts (needs bm25s, the 'test' extra)."),
-        json_out: bool = typer.Option(False, "--json", help='Print {"n", "p_at_1", "r_at_5", "mrr"} (and "baseline" with --baseline).'),
+        compare: bool = typer.Option(False, "--compare", help="Also score the hand-weighted linker (the views summed, no learned ranker)."),
+        json_out: bool = typer.Option(False, "--json", help='Print {"n", "p_at_1", "r_at_5", "mrr", "breakdown"} '
+                                                             '(and "baseline" / "hand_weighted").'),
     ):
         """Measure the linker on gold links: precision at 1, recall at 5 and mean reciprocal
-        rank (a hit is the primary rule or any acceptable one)."""
-        from ..link.evaluate import gold_inputs, load_gold, metrics
-        from ..rulings import load_card_index
+        rank (a hit is the primary rule or any acceptable one), recall per section, and how
+        wrong first answers relate to the gold rule (too general, too specific, a sibling…).
+        Rulings labelled ``governed: false`` are left out."""
+        from ..link.evaluate import breakdown, gold_inputs, load_gold, metrics
+        from ..link.index import build_index
+        from ..link.linker import Linker
+        from ..rulings import load_card_index, read_rulings
 
-        items = load_gold(gold)
+        items = load_gold(gold, split=split)
         doc = _edition(rules)
         idx = load_card_index(cards) if cards else None
-        ranked = _linker(doc).link_texts([g.text for g in items], top=20, **gold_inputs(items, idx))
-        ours = metrics([[c.rule for c in r] for r in ranked], items)
-        result = dict(ours)
+        ctx_rulings = []
+        for p in cards:
+            try:
+                ctx_rulings.extend(read_rulings(p).rulings)
+            except CrpipeError:
+                pass  # a card file without rulings still gives card text
+        kw = gold_inputs(items, idx, ctx_rulings or None)
+        ix = build_index(doc)
+        texts = [g.text for g in items]
+        ranked = [[c.rule for c in r] for r in Linker(ix).link_texts(texts, top=20, **kw)]
+        result = dict(metrics(ranked, items))
+        result["breakdown"] = breakdown(ranked, items, {str(sec.number): sec.title for sec in doc.sections})
+        rows = [("crpipe linker", result)]
+        if compare:
+            hand = [[c.rule for c in r] for r in Linker(ix, ranker=None).link_texts(texts, top=20, **kw)]
+            result["hand_weighted"] = metrics(hand, items)
+            rows.append(("hand-weighted views (no learning)", result["hand_weighted"]))
         if baseline:
             try:
                 from ..link.baseline import BM25Baseline
             except ImportError:
                 raise InputError("the baseline needs bm25s: pip install 'crpipe[test]'") from None
-            result["baseline"] = metrics(BM25Baseline(doc).rank([g.text for g in items]), items)
+            result["baseline"] = metrics(BM25Baseline(doc).rank(texts), items)
+            rows.append(("BM25 baseline (bm25s)", result["baseline"]))
         if json_out:
             print_json(result)
             return
-        t = Table(title=f"{gold.name}: {ours['n']} rulings against {doc.meta.effective_date}")
+        t = Table(title=f"{gold.name}{f' ({split})' if split else ''}: {result['n']} rulings against {doc.meta.effective_date}")
         for col in ("method", "P@1", "R@5", "MRR"):
             t.add_column(col)
-        t.add_row("crpipe linker", f"{ours['p_at_1']:.3f}", f"{ours['r_at_5']:.3f}", f"{ours['mrr']:.3f}")
-        if baseline:
-            b = result["baseline"]
-            t.add_row("BM25 baseline (bm25s)", f"{b['p_at_1']:.3f}", f"{b['r_at_5']:.3f}", f"{b['mrr']:.3f}")
+        for name, m in rows:
+            t.add_row(name, f"{m['p_at_1']:.3f}", f"{m['r_at_5']:.3f}", f"{m['mrr']:.3f}")
         console.print(t)
+        t = Table(title="crpipe linker by section of the gold rule")
+        for col in ("section", "n", "P@1", "R@5"):
+            t.add_column(col)
+        for sec, m in result["breakdown"]["sections"].items():
+            t.add_row(f"{sec} {m['title']}", str(m["n"]), f"{m['p_at_1']:.3f}", f"{m['r_at_5']:.3f}")
+        console.print(t)
+        miss = result["breakdown"]["first_answer_misses"]
+        console.print("wrong first answers vs the gold rule: " + ", ".join(f"{k} {v}" for k, v in miss.items())
+                      + "  (general: an ancestor of it; specific: a subrule of it)")

@@ -96,3 +96,54 @@ def gold_inputs(gold: list[GoldItem], cards=None, rulings=None) -> dict:
     return {"cards": [r.card.name if r.card else None for r in gold_r],
             "layouts": [g.layout or (r.card.layout if r.card else None) for g, r in zip(gold, gold_r)],
             "contexts": contexts}
+
+
+def relation(got: str, want: str) -> str:
+    """How a wrong first answer relates to the gold rule: ``general`` (an ancestor of it),
+    ``specific`` (a descendant), ``sibling`` (same parent), ``same-rule`` (same three-digit
+    rule), ``same-section`` or ``elsewhere``."""
+    def chain(rid: str) -> list[str]:
+        out = [rid]
+        while True:
+            head, _, tail = rid.rpartition(".")
+            if tail and tail[-1].isalpha():
+                rid = rid.rstrip("abcdefghijkmnpqrstuvwxyz")
+            elif head:
+                rid = head
+            else:
+                return out
+            out.append(rid)
+    g, w = chain(got), chain(want)
+    if got in w:
+        return "general"
+    if want in g:
+        return "specific"
+    if len(g) > 1 and len(w) > 1 and g[1] == w[1]:
+        return "sibling"
+    if g[-1] == w[-1]:
+        return "same-rule"
+    if got[0] == want[0]:
+        return "same-section"
+    return "elsewhere"
+
+
+def breakdown(rankings: list[list[str]], gold: list[GoldItem], sections: dict[str, str] | None = None) -> dict:
+    """Per section of the primary rule: n, P@1, R@5; and for first answers that miss, how
+    they relate to the primary rule (general vs specific confusion)."""
+    sections = sections or {}
+    per: dict[str, list[list[str]]] = {}
+    per_gold: dict[str, list[GoldItem]] = {}
+    confusion: dict[str, int] = {}
+    for ranked, g in zip(rankings, gold):
+        sec = g.primary[0]
+        per.setdefault(sec, []).append(ranked)
+        per_gold.setdefault(sec, []).append(g)
+        if ranked and ranked[0] not in g.hits:
+            k = relation(ranked[0], g.primary)
+            confusion[k] = confusion.get(k, 0) + 1
+    out = {}
+    for sec in sorted(per):
+        m = metrics(per[sec], per_gold[sec])
+        out[sec] = {"title": sections.get(sec, ""), "n": m["n"], "p_at_1": m["p_at_1"], "r_at_5": m["r_at_5"]}
+    order = ("general", "specific", "sibling", "same-rule", "same-section", "elsewhere")
+    return {"sections": out, "first_answer_misses": {k: confusion.get(k, 0) for k in order}}
