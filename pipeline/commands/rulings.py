@@ -45,14 +45,17 @@ def register(app: typer.Typer) -> None:
         translation: List[Path] = typer.Option([], "--translation", help="A translated rules document: each linked rule also shows its text there. Repeatable."),
         card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language of a paste's card name (pt, es, …); it also settles DD/MM vs MM/DD when no date does."),
     ):
-        """Rank the rules of an English edition for each ruling, with a score and the evidence
-        (matched terms, keyword, heading topic, glossary term, renamed term, card layout,
-        explicit reference, similar rule sentence).
+        """Rank the rules of an English edition for each ruling, with a score and what carried
+        each link: the views that found it (matched terms, keyword, heading topic, glossary
+        term or definition, renamed term, card layout and context, explicit reference,
+        similar rule sentence, similar labelled ruling) and, for the first answers, the
+        learned ranker's largest feature contributions.  The table shows the top candidates
+        (``--top``) with the title each rule sits under.
 
         Exit codes: 0 linked; 2 unreadable rules or rulings file (nothing written).
         """
         from ..ingest.loader import load_document
-        from ..link.run import link_set, links_to_dict
+        from ..link.run import link_set, links_to_dict, rule_heading
         from ..link.translations import translation_maps
         from ..rulings import load_card_index, read_rulings
 
@@ -60,7 +63,7 @@ def register(app: typer.Typer) -> None:
         rs = read_rulings(rulings, cards=idx, card_lang=card_lang)
         doc = _edition(rules)
         maps = translation_maps({p.stem: load_document(p) for p in translation}, doc) if translation else []
-        links = link_set(_linker(doc), rs, top=top)
+        links = link_set(_linker(doc), rs, top=top, explain=min(top, 5))
         data = links_to_dict(rs, links, doc, maps)
         if json_out == "-":
             print_json(data)
@@ -68,17 +71,21 @@ def register(app: typer.Typer) -> None:
         if json_out:
             write_json(json_out, data)
         t = Table(title=f"{rulings.name}: {len(rs.rulings)} rulings ({rs.format}) → {doc.meta.effective_date}")
-        for col in ("card", "date", "ruling", "rule", "score", "evidence"):
+        for col in ("card", "ruling", "#", "rule", "under", "score", "why"):
             t.add_column(col, overflow="fold")
-        for lr in links[:200]:
-            best = lr.candidates[0] if lr.candidates else None
+        shown = 50
+        for lr in links[:shown]:
             text = lr.ruling.text if len(lr.ruling.text) < 90 else lr.ruling.text[:87] + "…"
-            t.add_row(lr.ruling.card.name if lr.ruling.card else "", lr.ruling.date or "", text,
-                      best.rule if best else "", f"{best.score:.2f}" if best else "",
-                      ", ".join(sorted({e.kind for e in best.evidence})) if best else "")
+            for rank, c in enumerate(lr.candidates, 1):
+                model = next((e.detail for e in c.evidence if e.kind == "model"), "")
+                views = ", ".join(sorted({e.kind for e in c.evidence if e.kind != "model"}))
+                why = f"{model.removeprefix('learned ranker: ')} [{views}]" if model else views
+                t.add_row(lr.ruling.card.name if (lr.ruling.card and rank == 1) else "", text if rank == 1 else "",
+                          str(rank), c.rule, rule_heading(doc, c.rule), f"{c.score:.2f}", why,
+                          end_section=rank == len(lr.candidates))
         console.print(t)
-        if len(links) > 200:
-            console.print(f"… {len(links) - 200} more rulings (use --json for all)")
+        if len(links) > shown:
+            console.print(f"… {len(links) - shown} more rulings (use --json for all)")
         for n in rs.notes:
             console.print(f"note: {n}")
 

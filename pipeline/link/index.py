@@ -85,6 +85,9 @@ class RuleIndex:
     parent_row: np.ndarray | None = None  # candidate -> its parent's row (-1: a heading or none)
     static: np.ndarray | None = None  # candidates x STATIC_FEATURES
     cites: sparse.csr_matrix | None = None  # candidate i cites candidate j (text and examples)
+    cited: sparse.csr_matrix | None = None  # the transpose: candidate j is cited by candidate i
+    children_rows: list[np.ndarray] = field(default_factory=list)  # candidate -> rows of its direct subrules
+    children_pad: np.ndarray | None = None  # the same, padded with -1 (candidates x most children)
     headings: list[str] = field(default_factory=list)  # candidate -> "702.127 Aftermath" (nearest title)
 
     def rows(self, root: str) -> np.ndarray:
@@ -293,7 +296,9 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
                      layout_roots=layout_roots, gloss_matrix=gloss_matrix.tocsc(), gloss_rows=gloss_rows,
                      doc_terms=[frozenset(matrix.indices[matrix.indptr[i]:matrix.indptr[i + 1]].tolist()) for i in range(len(ids))],
                      gloss_labels=gloss_labels, all_ids=frozenset(r.id for r in rules),
-                     sent_example=sent_example, parent_row=parent_row, static=static, cites=cites, headings=headings)
+                     sent_example=sent_example, parent_row=parent_row, static=static, cites=cites, headings=headings,
+                     cited=cites.T.tocsr(), children_rows=(kids := _children_rows(parent_row)),
+                     children_pad=_padded(kids))
 
 
 #: Per-candidate facts that do not depend on the ruling (columns of ``RuleIndex.static``).
@@ -306,6 +311,21 @@ def _static(rule, n_sub: int, n_lemmas: int) -> tuple[float, ...]:
     return (2.0 if letter else 1.0, float(n_sub - 1), float(rule.id[0]), float(rule.id.startswith(("701.", "702."))),
             float(ord(letter) - ord("a") + 1) if letter else 0.0, float(letter == "a"), float(len(rule.examples)),
             float(n_lemmas))
+
+
+def _children_rows(parent_row: np.ndarray) -> list[np.ndarray]:
+    kids: list[list[int]] = [[] for _ in range(len(parent_row))]
+    for i, p in enumerate(parent_row.tolist()):
+        if p >= 0:
+            kids[p].append(i)
+    return [np.array(k, dtype=np.int64) for k in kids]
+
+
+def _padded(rows: list[np.ndarray]) -> np.ndarray:
+    out = np.full((len(rows), max((len(r) for r in rows), default=0) or 1), -1, dtype=np.int64)
+    for i, r in enumerate(rows):
+        out[i, :len(r)] = r
+    return out
 
 
 def _citations(doc: Document, pos: dict[str, int]) -> sparse.csr_matrix:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from rapidfuzz import fuzz
+from scipy import sparse
 
 from ..rulings.model import Ruling
 from .index import RuleIndex
@@ -102,16 +103,24 @@ class Linker:
 
     # -- public ------------------------------------------------------------------
     def link_texts(self, texts: list[str], layouts: list[str | None] | None = None, top: int = 5,
-                   cards: list[str | None] | None = None, contexts: list[str | None] | None = None) -> list[list[Candidate]]:
+                   cards: list[str | None] | None = None, contexts: list[str | None] | None = None,
+                   explain: int = 1) -> list[list[Candidate]]:
         """Rank rules for each text.  ``layouts``: the card's layout (split, flip, …);
         ``cards``: the card's English name ("A // B"), which is not read as rule words;
-        ``contexts``: what else is known about the card (its rules text, its other rulings)."""
+        ``contexts``: what else is known about the card (its rules text, its other rulings);
+        ``explain``: how many of each ruling's candidates the learned ranker explains feature
+        by feature (the views' evidence is given for all)."""
         queries = self._queries(texts, layouts, cards, contexts)
         if self.ranker is None:
-            return [self._rank(q, ss, top) for q, ss in queries]
+            out = []
+            for start in range(0, len(queries), 64):
+                chunk = queries[start:start + 64]
+                pre = self.batch_scores([q for q, _ in chunk])
+                out.extend(self._rank(q, ss, top, p) for (q, ss), p in zip(chunk, pre))
+            return out
         from .rerank import rerank
 
-        return rerank(self, queries, top)
+        return rerank(self, queries, top, explain)
 
     def _queries(self, texts, layouts, cards, contexts) -> list[tuple[_Query, list[list[str]]]]:
         """Each text as a query (lemmas, layout, the card's context scored once per card)
@@ -156,9 +165,9 @@ class Linker:
             out.append((_Query(text, joined(ss), layout, ctx_vec.get(key), ctx_trig.get(key)), [memo[s] for s in ss]))
         return out
 
-    def link(self, rulings: list[Ruling], top: int = 5) -> list[list[Candidate]]:
+    def link(self, rulings: list[Ruling], top: int = 5, explain: int = 1) -> list[list[Candidate]]:
         return self.link_texts([r.text for r in rulings], [r.card.layout if r.card else None for r in rulings], top,
-                               [r.card.name if r.card else None for r in rulings], card_contexts(rulings))
+                               [r.card.name if r.card else None for r in rulings], card_contexts(rulings), explain)
 
     def _card_topic(self, ctx: np.ndarray, n: int = 20) -> tuple[np.ndarray, np.ndarray]:
         """Spread the context's best matches over their three-digit rules: a card whose
@@ -240,19 +249,52 @@ class Linker:
                 lem = out
         return lem
 
-    def _views(self, q: _Query, sents: list[list[str]]) -> "Views":
+    def query_matrix(self, lems: list[list[str]]) -> sparse.csr_matrix:
+        """Queries x vocabulary: each query's lemma (and lemma pair) weights."""
+        rows, cols, vals = [], [], []
+        for i, lem in enumerate(lems):
+            counts: dict[int, float] = {}
+            for t in with_bigrams(lem):
+                c = self.ix.vocab.get(t)
+                if c is not None:
+                    counts[c] = counts.get(c, 0.0) + (self.w.bigram if "_" in t else 1.0)
+            rows.extend([i] * len(counts))
+            cols.extend(counts.keys())
+            vals.extend(counts.values())
+        return sparse.csr_matrix((np.array(vals, dtype=np.float64), (np.array(rows, dtype=np.int64),
+                                  np.array(cols, dtype=np.int64))), shape=(len(lems), len(self.ix.vocab)))
+
+    def batch_scores(self, queries: list[_Query], extra=None) -> list[tuple[np.ndarray, ...]]:
+        """BM25 of a batch of queries against the rules, their sentences and the glossary
+        definitions (and ``extra`` matrices), as one sparse product each: per query
+        ``(rules, sentences, definitions, *extra)``."""
+        ix = self.ix
+        q = self.query_matrix([self._aliases(x.lemmas, []) for x in queries])
+        mats = [ix.matrix, ix.sent_matrix]
+        if ix.gloss_matrix is not None:
+            mats.append(ix.gloss_matrix)
+        mats.extend(extra or [])
+        res = [(q @ m.T).toarray() for m in mats]
+        if ix.gloss_matrix is None:
+            res.insert(2, np.zeros((len(queries), 0)))
+        return [tuple(r[i] for r in res) for i in range(len(queries))]
+
+    def _views(self, q: _Query, sents: list[list[str]], pre: tuple[np.ndarray, ...] | None = None) -> "Views":
         """Every view's score for every candidate, and the hand-weighted sum of them
-        (today's linker, and the first stage of the learned one)."""
+        (today's linker, and the first stage of the learned one).  ``pre``: the query's
+        row of :meth:`batch_scores`."""
         ix, w = self.ix, self.w
         n = len(ix.ids)
         common: list[Evidence] = []
         lem = self._aliases(q.lemmas, common)
         sents = [self._aliases(s, []) for s in sents]
+        if pre is None:
+            pre = self.batch_scores([q])[0]
 
         # Text: BM25 of the query lemmas against every candidate (whole rule, best rule
         # sentence, best example).
-        whole = _unit(self._bm25_query(ix.matrix, lem))
-        per_sent = self._bm25_query(ix.sent_matrix, lem) if whole.any() else np.zeros(ix.sent_matrix.shape[0])
+        whole = _unit(pre[0])
+        per_sent = pre[1]
         best_sent = np.zeros(n)
         np.maximum.at(best_sent, ix.sent_rule, per_sent)
         best_ex = np.zeros(n)
@@ -291,7 +333,7 @@ class Linker:
                       "card_trigger", raw)
 
         if ix.gloss_matrix is not None and ix.gloss_matrix.shape[0]:
-            gs = self._bm25_query(ix.gloss_matrix, lem)
+            gs = pre[2]
             if gs.max() > 0:
                 gs = gs / gs.max()
                 for gi in np.argsort(-gs, kind="stable")[:3].tolist():
@@ -334,8 +376,8 @@ class Linker:
         v.short = short
         return v
 
-    def _rank(self, q: _Query, sents: list[list[str]], top: int) -> list[Candidate]:
-        v = self._views(q, sents)
+    def _rank(self, q: _Query, sents: list[list[str]], top: int, pre=None) -> list[Candidate]:
+        v = self._views(q, sents, pre)
         order = sorted(v.short.tolist(), key=lambda r: (-v.score[r], r))[:top]
         return [Candidate(self.ix.ids[r], float(v.score[r]), self._evidence(v, q, r)) for r in order]
 

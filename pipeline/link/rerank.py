@@ -219,7 +219,7 @@ def features(linker, v, q, prior: Prior, nb: np.ndarray | None = None) -> tuple[
     n = len(ix.ids)
     text = v.text
     neigh = np.asarray(ix.cites @ text).ravel()
-    neigh_by = np.asarray(ix.cites.T @ text).ravel()
+    neigh_by = np.asarray(ix.cited @ text).ravel()
     hand_top = _top(v.score, POOL["hand"])
     best = int(hand_top[np.argmax(v.score[hand_top])]) if len(hand_top) else 0
     best_text = int(np.argmax(text)) if n else 0
@@ -230,15 +230,14 @@ def features(linker, v, q, prior: Prior, nb: np.ndarray | None = None) -> tuple[
     head = hand_top[np.argsort(-v.score[hand_top], kind="stable")[:10]]
     parents = ix.parent_row[head]
     parts.append(parents[parents >= 0])
-    parts.append(np.flatnonzero(np.isin(ix.parent_row, head[:5])))
+    parts.extend(ix.children_rows[r] for r in head[:5].tolist())
     parts.append(prior.rows)
     if nb is not None:
         parts.append(_top(nb, POOL["neighbours"]))
     pool = np.unique(np.concatenate(parts).astype(np.int64))
 
-    children = np.zeros(n)
-    has_p = ix.parent_row >= 0
-    np.maximum.at(children, ix.parent_row[has_p], text[has_p])
+    text0 = np.append(text, 0.0)  # index -1 (no child) reads 0
+    children = text0[ix.children_pad[pool]].max(axis=1)
     pr = ix.parent_row[pool]
     parent_text = np.where(pr >= 0, text[np.maximum(pr, 0)], 0.0)
 
@@ -251,7 +250,7 @@ def features(linker, v, q, prior: Prior, nb: np.ndarray | None = None) -> tuple[
         np.full(len(pool), float(q.context is not None)),
         *[(v.signals[s][pool] if s in v.signals else np.zeros(len(pool))) for s in SIGNALS],
         v.fuzzy[pool] if v.fuzzy is not None else np.zeros(len(pool)),
-        parent_text, children[pool], neigh[pool], neigh_by[pool],
+        parent_text, children, neigh[pool], neigh_by[pool],
         (pool == ix.parent_row[best_text]).astype(float), (pr == best_text).astype(float),
     ]
     nbp = nb[pool] if nb is not None else np.zeros(len(pool))
@@ -267,9 +266,9 @@ def _ranks(s: np.ndarray) -> np.ndarray:
     return np.log1p(r)
 
 
-def rerank(linker, queries, top: int):
-    """Rank each query's pool by the model; explain the shown candidates by their largest
-    feature contributions."""
+def rerank(linker, queries, top: int, explain_n: int = 1):
+    """Rank each query's pool by the model; explain the first ``explain_n`` candidates by
+    their largest feature contributions (SHAP values cost about as much as ranking)."""
     from .linker import Candidate, Evidence
 
     out = []
@@ -278,9 +277,11 @@ def rerank(linker, queries, top: int):
         pending = []
         prior = linker.ranker.prior(linker.ix)
         memory = linker.ranker.neighbours(linker)
-        for q, ss in chunk:
-            v = linker._views(q, ss)
-            nb = memory.rule_scores(memory.similarity(linker, v.lem)) if memory is not None else None
+        extra = [memory.matrix] if memory is not None and memory.matrix is not None else []
+        pre = linker.batch_scores([q for q, _ in chunk], extra)
+        for (q, ss), p in zip(chunk, pre):
+            v = linker._views(q, ss, p[:3])
+            nb = memory.rule_scores(p[3]) if extra else None
             pool, x = features(linker, v, q, prior, nb)
             pending.append((q, v, pool, x))
         scores = linker.ranker.predict(np.vstack([p[3] for p in pending])) if pending else []
@@ -291,15 +292,16 @@ def rerank(linker, queries, top: int):
             k += len(pool)
             order = np.lexsort((pool, -s))[:top]
             shown.append((q, v, pool[order], s[order]))
-            shown_x.append(x[order])
-        contrib = linker.ranker.contributions(np.vstack(shown_x)) if shown_x else []
+            shown_x.append(x[order][:explain_n])
+        contrib = linker.ranker.contributions(np.vstack(shown_x)) if explain_n > 0 and shown_x else []
         k = 0
         for q, v, rows, s in shown:
             cands = []
-            for r, sc in zip(rows.tolist(), s.tolist()):
+            for i, (r, sc) in enumerate(zip(rows.tolist(), s.tolist())):
                 ev = linker._evidence(v, q, r)
-                ev.append(Evidence("model", explain(contrib[k]), float(sc)))
-                k += 1
+                if i < explain_n:
+                    ev.append(Evidence("model", explain(contrib[k]), float(sc)))
+                    k += 1
                 cands.append(Candidate(linker.ix.ids[r], float(sc), ev))
             out.append(cands)
     return out
