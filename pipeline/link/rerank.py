@@ -29,6 +29,8 @@ import numpy as np
 from .index import STATIC_FEATURES
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "link-ranker.txt"
+#: The same ranker trained with the semantic view's features too (``--semantic``).
+SEMANTIC_MODEL_PATH = MODEL_PATH.with_name("link-ranker-semantic.txt")
 
 #: Signals (``Views.signals``) that become features, in order.
 SIGNALS = ("keyword", "topic", "glossary", "definition", "layout", "reference", "card_keyword", "card_topic",
@@ -39,6 +41,9 @@ FEATURES = (
     "text_rank", "context", "context_topic", "has_context", *SIGNALS, "fuzzy", "parent_text", "children_text",
     "cites_text", "cited_by_text", "is_parent_of_best", "is_child_of_best", *STATIC_FEATURES, "query_lemmas", "rule_prior", "root_prior", "neighbour", "neighbour_gap",
 )
+
+#: Appended when the semantic view runs (the optional extra).
+SEMANTIC_FEATURES = FEATURES + ("semantic", "semantic_gap")
 
 #: How a person reads each feature in an explanation.
 LABELS = {
@@ -53,10 +58,11 @@ LABELS = {
     "children_text": "subrules' text", "cites_text": "rules it cites", "cited_by_text": "rules citing it",
     "is_parent_of_best": "parent of the best text match", "is_child_of_best": "subrule of the best text match",
     "depth": "depth", "descendants": "subrules under it", "section": "section", "keyword_rule": "keyword rule (701/702)",
-    "letter": "letter", "first_letter": "first lettered subrule", "examples": "has examples", "length": "rule length",
+    "letter": "letter", "first_letter": "first lettered subrule", "length": "rule length",
     "query_lemmas": "ruling length", "cited_by": "rules citing it (count)",
     "rule_prior": "how often it governs labelled rulings",
-    "neighbour": "similar labelled ruling", "neighbour_gap": "similar labelled ruling (vs best)", "root_prior": "how often its section governs",
+    "neighbour": "similar labelled ruling", "neighbour_gap": "similar labelled ruling (vs best)",
+    "semantic": "sentence embedding", "semantic_gap": "sentence embedding (vs best)", "root_prior": "how often its section governs",
 }
 
 #: How many of each view's best candidates enter the pool.
@@ -154,22 +160,30 @@ class Ranker:
     meta: dict
     _priors: dict = None
 
+    def same_numbering(self, ix) -> bool:
+        """The label prior and the neighbour memory name rules in the numbering of the
+        edition the model was trained on; on another edition they would point at whatever
+        rule now has that number, so they are left out (their features read zero)."""
+        return ix.edition == self.meta.get("edition")
+
     def prior(self, ix) -> Prior:
         self._priors = self._priors or {}
         if id(ix) not in self._priors:
             p = self.meta.get("prior") or {}
-            self._priors = {id(ix): Prior.from_counts(ix, p.get("counts", {}), p.get("queries", 0))}
+            prior = (Prior.from_counts(ix, p.get("counts", {}), p.get("queries", 0)) if self.same_numbering(ix)
+                     else Prior.empty(ix))
+            self._priors = {id(ix): prior}
         return self._priors[id(ix)]
 
     def neighbours(self, linker) -> "Neighbours | None":
         key = ("nb", id(linker.ix))
         if key not in (self._priors or {}):
-            items = self.meta.get("neighbours") or []
+            items = (self.meta.get("neighbours") or []) if self.same_numbering(linker.ix) else []
             self._priors = {**(self._priors or {}), key: Neighbours(linker, items) if items else None}
         return self._priors[key]
 
     @classmethod
-    def load(cls, path: Path = MODEL_PATH) -> "Ranker":
+    def load(cls, path: Path = MODEL_PATH, features: tuple[str, ...] = FEATURES) -> "Ranker":
         try:
             import lightgbm as lgb
         except ImportError as e:  # pragma: no cover - lightgbm is a core dependency
@@ -178,17 +192,17 @@ class Ranker:
             raise RankerUnavailable(f"no ranker model at {path}")
         booster = lgb.Booster(model_str=path.read_text(encoding="utf-8"))
         names = tuple(booster.feature_name())
-        if names != FEATURES:
+        if names != features:
             raise RankerUnavailable(f"{path.name} was trained on other features; retrain: python -m pipeline.link.train")
         meta_path = path.with_suffix(".json")
         meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
         return cls(booster, meta)
 
     @classmethod
-    def shipped(cls) -> "Ranker | None":
+    def shipped(cls, semantic: bool = False) -> "Ranker | None":
         """The model in ``pipeline/data`` (None when it is missing or stale: the linker then
         ranks by the hand-weighted views, as it did before it learned)."""
-        return _shipped()
+        return _shipped(semantic)
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         return self.booster.predict(x, num_threads=1)
@@ -197,10 +211,10 @@ class Ranker:
         return self.booster.predict(x, pred_contrib=True, num_threads=1)
 
 
-@functools.lru_cache(maxsize=1)
-def _shipped() -> Ranker | None:
+@functools.lru_cache(maxsize=2)
+def _shipped(semantic: bool) -> Ranker | None:
     try:
-        return Ranker.load()
+        return Ranker.load(SEMANTIC_MODEL_PATH, SEMANTIC_FEATURES) if semantic else Ranker.load()
     except RankerUnavailable:
         return None
 
@@ -212,8 +226,10 @@ def _top(v: np.ndarray, k: int) -> np.ndarray:
     return idx[v[idx] > 0] if k else idx
 
 
-def features(linker, v, q, prior: Prior, nb: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """The candidate pool for one ruling and its feature matrix (pool x FEATURES).
+def features(linker, v, q, prior: Prior, nb: np.ndarray | None = None,
+             sem: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The candidate pool for one ruling and its feature matrix (pool x FEATURES, plus
+    SEMANTIC_FEATURES when ``sem``, the semantic view's cosines, is given).
     ``nb``: the neighbour view (``Neighbours.rule_scores``) when a labelled memory is known."""
     ix = linker.ix
     n = len(ix.ids)
@@ -234,6 +250,8 @@ def features(linker, v, q, prior: Prior, nb: np.ndarray | None = None) -> tuple[
     parts.append(prior.rows)
     if nb is not None:
         parts.append(_top(nb, POOL["neighbours"]))
+    if sem is not None:
+        parts.append(_top(sem, POOL["whole"]))
     pool = np.unique(np.concatenate(parts).astype(np.int64))
 
     text0 = np.append(text, 0.0)  # index -1 (no child) reads 0
@@ -256,6 +274,8 @@ def features(linker, v, q, prior: Prior, nb: np.ndarray | None = None) -> tuple[
     nbp = nb[pool] if nb is not None else np.zeros(len(pool))
     x = np.column_stack(cols + [ix.static[pool], np.full(len(pool), float(len(v.lem))), prior.rule[pool],
                                 prior.root[pool], nbp, nbp - nbp.max()])
+    if sem is not None:
+        x = np.column_stack([x, sem[pool], sem[pool] - sem[pool].max()])
     return pool, x
 
 
@@ -279,10 +299,11 @@ def rerank(linker, queries, top: int, explain_n: int = 1):
         memory = linker.ranker.neighbours(linker)
         extra = [memory.matrix] if memory is not None and memory.matrix is not None else []
         pre = linker.batch_scores([q for q, _ in chunk], extra)
-        for (q, ss), p in zip(chunk, pre):
+        sem = linker.semantic.scores([q.text for q, _ in chunk]) if linker.semantic is not None else [None] * len(chunk)
+        for (q, ss), p, se in zip(chunk, pre, sem):
             v = linker._views(q, ss, p[:3])
             nb = memory.rule_scores(p[3]) if extra else None
-            pool, x = features(linker, v, q, prior, nb)
+            pool, x = features(linker, v, q, prior, nb, se)
             pending.append((q, v, pool, x))
         scores = linker.ranker.predict(np.vstack([p[3] for p in pending])) if pending else []
         k = 0
@@ -290,6 +311,11 @@ def rerank(linker, queries, top: int, explain_n: int = 1):
         for q, v, pool, x in pending:
             s = scores[k:k + len(pool)]
             k += len(pool)
+            # A rule number written in the ruling is a citation, not a clue: it comes first
+            # (rulings seldom cite numbers, so the labels cannot teach this).
+            named = v.signals.get("reference")
+            if named is not None:
+                s = s + 100.0 * named[pool]
             order = np.lexsort((pool, -s))[:top]
             shown.append((q, v, pool[order], s[order]))
             shown_x.append(x[order][:explain_n])
@@ -310,5 +336,6 @@ def rerank(linker, queries, top: int, explain_n: int = 1):
 def explain(contrib: np.ndarray, n: int = 4) -> str:
     """The features that moved a candidate most (SHAP values of the model), signed."""
     c = contrib[:-1]
+    names = SEMANTIC_FEATURES if len(c) == len(SEMANTIC_FEATURES) else FEATURES
     order = np.argsort(-np.abs(c), kind="stable")[:n]
-    return "learned ranker: " + ", ".join(f"{LABELS[FEATURES[i]]} {c[i]:+.2f}" for i in order if abs(c[i]) >= 0.01)
+    return "learned ranker: " + ", ".join(f"{LABELS[names[i]]} {c[i]:+.2f}" for i in order if abs(c[i]) >= 0.01)

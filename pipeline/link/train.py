@@ -27,7 +27,8 @@ from pathlib import Path
 import numpy as np
 
 from .evaluate import GoldItem, gold_inputs, load_gold, metrics
-from .rerank import FEATURES, MODEL_PATH, Neighbours, Prior, features, label_counts
+from .rerank import (FEATURES, MODEL_PATH, SEMANTIC_FEATURES, SEMANTIC_MODEL_PATH, Neighbours, Prior, features,
+                     label_counts)
 
 ROOT = Path(__file__).resolve().parents[2]
 SETS = ("AKH", "HOU", "XLN", "RIX", "DOM", "GRN")  # the only sets whose rulings may be read
@@ -45,6 +46,7 @@ def _queries(linker, texts, prior, memory=None, groups=None, **kw):
     pool takes neighbours from other cards only (``groups``: the memory rulings' cards)."""
     out = []
     qs = linker._queries(texts, kw.get("layouts"), kw.get("cards"), kw.get("contexts"))
+    sem = linker.semantic.scores(list(texts)) if linker.semantic is not None else [None] * len(texts)
     for i, (q, ss) in enumerate(qs):
         v = linker._views(q, ss)
         sim = memory.similarity(linker, v.lem) if memory is not None else np.zeros(0)
@@ -52,7 +54,7 @@ def _queries(linker, texts, prior, memory=None, groups=None, **kw):
         if memory is not None:
             own = (kw.get("cards") or [None] * len(texts))[i]
             nb = memory.rule_scores(sim, np.array([g != own for g in groups]) if own else None)
-        pool, x = features(linker, v, q, prior, nb)
+        pool, x = features(linker, v, q, prior, nb, sem[i])
         out.append((pool, x, sim))
     return out
 
@@ -101,7 +103,7 @@ def _labels(pool_ids: list[str], primary: str, hits: frozenset[str]) -> np.ndarr
     return np.array([2 if r == primary else (1 if r in hits else 0) for r in pool_ids], dtype=np.int32)
 
 
-def build_examples(doc, full_ix, prior: Prior, memory: Neighbours, groups):
+def build_examples(doc, full_ix, prior: Prior, memory: Neighbours, groups, semantic=None):
     """Weak queries: each rule example, asked against an index without its rule's examples."""
     from .index import build_index
     from .linker import Linker
@@ -114,8 +116,9 @@ def build_examples(doc, full_ix, prior: Prior, memory: Neighbours, groups):
             if r.id in held:
                 r.examples = []
         ix = build_index(d)
-        ix.static = full_ix.static  # what a candidate is does not change with the fold
-        lk = Linker(ix, ranker=None)
+        # What a candidate is (its static facts, its citations) does not change with the fold.
+        ix.static, ix.cites, ix.cited = full_ix.static, full_ix.cites, full_ix.cited
+        lk = Linker(ix, ranker=None, semantic=semantic)  # rule texts, hence their embeddings, are unchanged
         items = [(ex, r.id) for r in doc.rules if r.id in held and r.id in ix.pos for ex in r.example_texts]
         items = [(t[len("Example:"):].strip() if t.startswith("Example:") else t, rid) for t, rid in items]
         feats = _queries(lk, [t for t, _ in items], prior, memory, groups)
@@ -153,7 +156,8 @@ def fit(rows: list[dict], params: dict):
     # Per-query weights, expanded to rows (LightGBM ranking reads one weight per row, the
     # query's first row's weight counting for the query).
     w = np.concatenate([np.full(len(r["y"]), params["example_weight"] if r["weak"] else 1.0) for r in rows])
-    ds = lgb.Dataset(x, y, group=group, weight=w, feature_name=list(FEATURES), free_raw_data=False)
+    names = SEMANTIC_FEATURES if x.shape[1] == len(SEMANTIC_FEATURES) else FEATURES
+    ds = lgb.Dataset(x, y, group=group, weight=w, feature_name=list(names), free_raw_data=False)
     return lgb.train(p, ds, num_boost_round=params["num_boost_round"])
 
 
@@ -198,8 +202,11 @@ def main(argv=None) -> int:
     mirror = os.environ.get("CRPIPE_MIRROR", str(ROOT.parent / "shared" / "corpus" / "cr-en" / "txt"))
     ap.add_argument("--rules", default=str(Path(mirror) / "2025-11-14.txt"))
     ap.add_argument("--sets", default=str(ROOT.parent / "shared" / "corpus" / "rulings" / "mtgjson3"))
-    ap.add_argument("--out", default=str(MODEL_PATH))
+    ap.add_argument("--out", default=None, help="default: pipeline/data/link-ranker[-semantic].txt")
+    ap.add_argument("--semantic", default=None, metavar="MODEL",
+                    help="also train with the semantic view (a sentence-transformers model folder or name)")
     args = ap.parse_args(argv)
+    args.out = args.out or str(SEMANTIC_MODEL_PATH if args.semantic else MODEL_PATH)
 
     from ..ingest.loader import load_document
     from ..rulings import read_rulings
@@ -208,14 +215,19 @@ def main(argv=None) -> int:
 
     doc = load_document(Path(args.rules))
     ix = build_index(doc)
-    linker = Linker(ix, ranker=None)
+    semantic = None
+    if args.semantic:
+        from .semantic import SemanticView, load_encoder
+
+        semantic = SemanticView(ix, load_encoder(args.semantic), args.semantic)
+    linker = Linker(ix, ranker=None, semantic=semantic)
     rulings = [r for s in SETS for r in read_rulings(Path(args.sets) / f"{s}.json").rulings]
     gold = load_gold(args.labels, split="train")
     # The pool's always-present rules: the train split's most frequent (features: per fold).
     pool_prior = Prior.from_counts(ix, label_counts((g.primary, sorted(g.hits - {g.primary})) for g in gold), len(gold))
     memory = Neighbours(linker, memory_items(gold))
     train = build_labelled(linker, gold, rulings, pool_prior, memory)
-    weak = build_examples(doc, ix, pool_prior, memory, [g.card for g in gold])
+    weak = build_examples(doc, ix, pool_prior, memory, [g.card for g in gold], semantic)
     in_pool = sum(any(y > 0 for y in r["y"]) for r in train) / len(train)
     print(f"train: {len(train)} labelled rulings (gold in pool {in_pool:.3f}), {len(weak)} rule examples",
           file=sys.stderr)
@@ -231,7 +243,9 @@ def main(argv=None) -> int:
     meta = {"labels": Path(args.labels).name, "labels_sha256": hashlib.sha256(Path(args.labels).read_bytes()).hexdigest(),
             "edition": doc.meta.effective_date, "train_rulings": len(train), "example_queries": len(weak),
             "gold_in_pool_train": round(in_pool, 4), "hand_weighted_on_train": hand, "chosen": best,
-            "cross_validation": cv, "features": list(FEATURES),
+            "cross_validation": cv, "features": list(SEMANTIC_FEATURES if semantic else FEATURES),
+            "semantic_model": ("/".join(Path(args.semantic).parts[-2:]) if Path(args.semantic).exists() else args.semantic)
+            if args.semantic else None,
             "prior": {"counts": dict(sorted(_counts(train).items())), "queries": len(train)},
             "neighbours": memory_items(gold), "base_params": {k: v for k, v in BASE.items()}}
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
