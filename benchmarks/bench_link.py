@@ -31,6 +31,9 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--edition", default="2025-11-14")
     ap.add_argument("--json", default=None, help="also write the figures here")
+    ap.add_argument("--semantic", default=None, metavar="MODEL",
+                    help="also time the linker with the semantic view (the 'semantic' extra) on --semantic-limit rulings")
+    ap.add_argument("--semantic-limit", type=int, default=1000)
     args = ap.parse_args()
 
     mtg = SHARED / "corpus" / "rulings" / "mtgjson3"
@@ -77,12 +80,28 @@ def main() -> int:
         times["baseline"].append(time.perf_counter() - t)
 
     med = {k: round(statistics.median(v), 3) for k, v in times.items()}
+    semantic = None
+    if args.semantic:
+        from pipeline.link.semantic import SemanticView, load_encoder
+
+        t = time.perf_counter()
+        view = SemanticView(linker.ix, load_encoder(args.semantic), args.semantic)
+        t_index = time.perf_counter() - t
+        sem_linker = Linker(linker.ix, semantic=view)
+        assert sem_linker.semantic is not None, "no ranker trained with the semantic view"
+        subset = rulings[:args.semantic_limit]
+        t = time.perf_counter()
+        sem_linker.link(subset, top=5)
+        t_link = time.perf_counter() - t
+        semantic = {"rulings_timed": len(subset), "index_seconds": round(t_index, 3),
+                    "link_seconds": round(t_link, 3),
+                    "all_rulings_seconds_extrapolated": round(t_link * n / max(len(subset), 1), 1)}
     out = {"rulings": n, "edition": args.edition, "repeat": args.repeat, "cpus": os.cpu_count(),
            "median_seconds": med, "per_ruling_ms": round(1000 * med["link"] / n, 3),
            "link_vs_baseline": round(med["link"] / med["baseline"], 2) if med["baseline"] else None,
            "link_vs_hand_weighted": round(med["link"] / med["hand_weighted"], 2) if med["hand_weighted"] else None,
            "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
-           "budget_seconds": 60, "within_budget": med["index"] + med["link"] < 60}
+           "budget_seconds": 60, "within_budget": med["index"] + med["link"] < 60, "semantic": semantic}
     print(json.dumps(out, indent=1, sort_keys=True))
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
