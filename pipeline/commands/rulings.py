@@ -95,7 +95,7 @@ def register(app: typer.Typer) -> None:
             for rank, c in enumerate(lr.candidates, 1):
                 model = next((e.detail for e in c.evidence if e.kind == "model"), "")
                 views = ", ".join(sorted({e.kind for e in c.evidence if e.kind != "model"}))
-                why = f"{model.removeprefix('learned ranker: ')} [{views}]" if model else views
+                why = f"{model.removeprefix('learned ranker: ')} — views: {views}" if model else views
                 t.add_row(lr.ruling.card.name if (lr.ruling.card and rank == 1) else "", text if rank == 1 else "",
                           str(rank), c.rule, rule_heading(doc, c.rule), f"{c.score:.2f}", why,
                           end_section=rank == len(lr.candidates))

@@ -60,7 +60,7 @@ class Weights:
 
 @dataclass
 class Evidence:
-    kind: str  # text | keyword | topic | glossary | alias | layout | reference | sentence
+    kind: str  # text | keyword | topic | glossary | alias | layout | reference | sentence | card | model | neighbour
     detail: str
     score: float
 
@@ -422,6 +422,7 @@ class Views:
     fuzzy: np.ndarray | None = None
     sent_best: dict[int, tuple[float, int]] = field(default_factory=dict)
     short: np.ndarray | None = None
+    memory_sim: np.ndarray | None = None  # similarity to each labelled ruling of the ranker's memory
 
     def signal(self, kind: str, n: int) -> np.ndarray:
         if kind not in self.signals:

@@ -141,6 +141,18 @@ class Neighbours:
             return np.zeros(0)
         return linker._bm25_query(self.matrix, lem)
 
+    def most_similar(self, sim: np.ndarray | None, row: int) -> tuple[float, str] | None:
+        """The labelled ruling most like this one among those labelled with ``row``."""
+        if sim is None or not len(sim) or sim.max() <= 0:
+            return None
+        owners = self.owner[self.rows == row]
+        if not len(owners) or sim[owners].max() <= 0:
+            return None
+        j = int(owners[np.argmax(sim[owners])])
+        x = self.items[j]
+        text = x["text"] if len(x["text"]) <= 120 else x["text"][:117] + "…"
+        return float(sim[j] / sim.max()), f"labelled ruling ({x.get('card') or '?'}, {x['primary']}): {text}"
+
     def rule_scores(self, sim: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
         """Per rule: the best similarity of a memory ruling labelled with it (scaled 0..1)."""
         out = np.zeros(self.n)
@@ -304,6 +316,8 @@ def rerank(linker, queries, top: int, explain_n: int = 1):
             v = linker._views(q, ss, p[:3])
             nb = memory.rule_scores(p[3]) if extra else None
             pool, x = features(linker, v, q, prior, nb, se)
+            if extra:
+                v.memory_sim = p[3]
             pending.append((q, v, pool, x))
         scores = linker.ranker.predict(np.vstack([p[3] for p in pending])) if pending else []
         k = 0
@@ -328,6 +342,9 @@ def rerank(linker, queries, top: int, explain_n: int = 1):
                 if i < explain_n:
                     ev.append(Evidence("model", explain(contrib[k]), float(sc)))
                     k += 1
+                    like = memory.most_similar(getattr(v, "memory_sim", None), r) if memory is not None else None
+                    if like:
+                        ev.append(Evidence("neighbour", like[1], like[0]))
                 cands.append(Candidate(linker.ix.ids[r], float(sc), ev))
             out.append(cands)
     return out
