@@ -107,6 +107,11 @@ def test_shipped_model_was_trained_on_the_committed_train_split():
     assert meta["neighbours"] and not any(n["text"] in test_texts for n in meta["neighbours"])
     # Hyper-parameters came from cross-validation within train.
     assert meta["chosen"] in meta["cross_validation"]
+    # The pool's recall per fold and the chosen settings under other seeds are recorded.
+    folds = meta["pool_recall_per_fold"]
+    assert sum(f["n"] for f in folds) == meta["train_rulings"]
+    assert all(f["primary_in_pool"] <= f["accepted_in_pool"] <= 1 for f in folds)
+    assert [s["seed"] for s in meta["chosen_under_other_seeds"]] == [1, 2, 3]
 
 
 def test_a_missing_or_stale_model_leaves_the_hand_weighted_linker(tmp_path):
