@@ -8,10 +8,10 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from ..errors import InputError
+from ..errors import CrpipeError, InputError
 from ..io import write_json
 from ..profiles import OFFICIAL_LANG
-from .common import EDITION_HELP, console, load_rules, print_json, user_errors
+from .common import EDITION_HELP, console, err_console, load_rules, print_json, user_errors
 
 
 def _edition(spec: Optional[str]):
@@ -24,11 +24,33 @@ def _edition(spec: Optional[str]):
     return doc
 
 
-def _linker(doc):
+def _linker(doc, semantic: str | None = None, ix=None):
+    """The learned linker; with ``semantic``, its semantic view too when the extra and the
+    model are available (else one message, and the lexical ranker links)."""
     from ..link.index import build_index  # lazy: a command loads its stage only when it runs (CLI start-up time)
     from ..link.linker import Linker  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
-    return Linker(build_index(doc))
+    ix = ix or build_index(doc)
+    view = None
+    if semantic:
+        from ..link.semantic import SemanticUnavailable, SemanticView, load_encoder
+
+        try:
+            view = SemanticView(ix, load_encoder(semantic), semantic)
+        except SemanticUnavailable as e:
+            err_console.print(f"semantic view unavailable: {e}; linking with the lexical ranker")
+    return Linker(ix, semantic=view)
+
+
+_SEMANTIC_HELP = ("Add the semantic view (the 'semantic' extra): a sentence-transformers model folder, or a model "
+                  "name downloaded on first use into the crpipe cache (e.g. sentence-transformers/all-MiniLM-L6-v2).")
+
+
+def _rule_text(doc, rule_id: str) -> str:
+    rule = doc.rule(rule_id)
+    if rule is None:
+        return ""
+    return rule.text if len(rule.text) < 120 else rule.text[:117] + "…"
 
 
 def register(app: typer.Typer) -> None:
@@ -45,15 +67,19 @@ def register(app: typer.Typer) -> None:
         html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML page: each ruling with its ranked rules and their text."),
         translation: List[Path] = typer.Option([], "--translation", help="A translated rules document: each linked rule also shows its text there. Repeatable."),
         card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language of a paste's card name (pt, es, …); it also settles DD/MM vs MM/DD when no date does."),
+        semantic: Optional[str] = typer.Option(None, "--semantic", metavar="MODEL", help=_SEMANTIC_HELP),
     ):
-        """Rank the rules of an English edition for each ruling, with a score and the evidence
-        (matched terms, keyword, heading topic, glossary term, renamed term, card layout,
-        explicit reference, similar rule sentence).
+        """Rank the rules of an English edition for each ruling, with a score and what carried
+        each link: the views that found it (matched terms, keyword, heading topic, glossary
+        term or definition, renamed term, card layout and context, explicit reference,
+        similar rule sentence, similar labelled ruling) and, for the first answers, the
+        learned ranker's largest feature contributions.  The table shows the top candidates
+        (``--top``) with the title each rule sits under.
 
         Exit codes: 0 linked; 2 unreadable rules or rulings file (nothing written).
         """
         from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
-        from ..link.run import link_set, links_to_dict  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..link.run import link_set, links_to_dict, rule_heading  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..link.translations import translation_maps  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..rulings import load_card_index, read_rulings  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
@@ -61,7 +87,7 @@ def register(app: typer.Typer) -> None:
         rs = read_rulings(rulings, cards=idx, card_lang=card_lang)
         doc = _edition(rules)
         maps = translation_maps({p.stem: load_document(p) for p in translation}, doc) if translation else []
-        links = link_set(_linker(doc), rs, top=top)
+        links = link_set(_linker(doc, semantic), rs, top=top, explain=min(top, 5))
         data = links_to_dict(rs, links, doc, maps)
         if json_out == "-":
             print_json(data)
@@ -74,19 +100,22 @@ def register(app: typer.Typer) -> None:
 
             atomic_write(html_out, render_links_html(data))
         t = Table(title=f"{rulings.name}: {len(rs.rulings)} rulings ({rs.format}) → {doc.meta.effective_date}")
-        for col in ("card", "date", "ruling", "rules (best first)", "best rule's text", "evidence"):
+        for col in ("card", "ruling", "#", "rule", "under", "score", "why", "rule text"):
             t.add_column(col, overflow="fold")
-        for lr in links[:200]:
-            best = lr.candidates[0] if lr.candidates else None
+        shown = 50
+        for lr in links[:shown]:
             text = lr.ruling.text if len(lr.ruling.text) < 90 else lr.ruling.text[:87] + "…"
-            rule = doc.rule(best.rule) if best else None
-            rtext = "" if rule is None else (rule.text if len(rule.text) < 120 else rule.text[:117] + "…")
-            t.add_row(lr.ruling.card.name if lr.ruling.card else "", lr.ruling.date or "", text,
-                      ", ".join(f"{c.rule} ({c.score:.2f})" for c in lr.candidates[:3]), rtext,
-                      ", ".join(sorted({e.kind for e in best.evidence})) if best else "")
+            for rank, c in enumerate(lr.candidates, 1):
+                model = next((e.detail for e in c.evidence if e.kind == "model"), "")
+                views = ", ".join(sorted({e.kind for e in c.evidence if e.kind != "model"}))
+                why = f"{model.removeprefix('learned ranker: ')} — views: {views}" if model else views
+                t.add_row(lr.ruling.card.name if (lr.ruling.card and rank == 1) else "", text if rank == 1 else "",
+                          str(rank), c.rule, rule_heading(doc, c.rule), f"{c.score:.2f}", why,
+                          _rule_text(doc, c.rule) if rank == 1 else "",
+                          end_section=rank == len(lr.candidates))
         console.print(t)
-        if len(links) > 200:
-            console.print(f"… {len(links) - 200} more rulings (use --json for all)")
+        if len(links) > shown:
+            console.print(f"… {len(links) - shown} more rulings (use --json for all)")
         for n in rs.notes:
             console.print(f"note: {n}")
 
@@ -94,23 +123,50 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def link_eval(
         gold: Path = typer.Argument(..., help="Gold links: JSON with a 'rulings' list of {text, primary, acceptable} "
-                                              "(optional card, layout), as in rulings-dev/seed-rulings-gold.json."),
+                                              "(optional card, layout, card_text, split, governed), as in "
+                                              "rulings-dev/seed-rulings-gold.json or tests/data/linking/labels.json."),
         rules: Optional[str] = typer.Option(None, "--rules", help="The English edition the gold numbers refer to: " + EDITION_HELP + "; default: latest."),
-        cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s): the cards' rules text and layout become context."),
+        cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s): the cards' rules text and layout become context; "
+                                                              "the rulings they hold become each card's other rulings, as "
+                                                              "`crpipe link` on that file would see them."),
+        split: Optional[str] = typer.Option(None, "--split", help="Only the gold rulings of this split (train or test)."),
         baseline: bool = typer.Option(False, "--baseline", help="Also score a plain BM25 baseline over rule texts (needs bm25s, the 'test' extra)."),
-        json_out: bool = typer.Option(False, "--json", help='Print {"n", "p_at_1", "r_at_5", "mrr"} (and "baseline" with --baseline).'),
+        compare: bool = typer.Option(False, "--compare", help="Also score the hand-weighted linker (the views summed, no learned ranker)."),
+        semantic: Optional[str] = typer.Option(None, "--semantic", metavar="MODEL", help=_SEMANTIC_HELP),
+        json_out: bool = typer.Option(False, "--json", help='Print {"n", "p_at_1", "r_at_5", "mrr", "breakdown"} '
+                                                             '(and "baseline" / "hand_weighted").'),
     ):
         """Measure the linker on gold links: precision at 1, recall at 5 and mean reciprocal
-        rank (a hit is the primary rule or any acceptable one)."""
-        from ..link.evaluate import gold_inputs, load_gold, metrics  # lazy: a command loads its stage only when it runs (CLI start-up time)
-        from ..rulings import load_card_index  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        rank (a hit is the primary rule or any acceptable one), recall per section, and how
+        wrong first answers relate to the gold rule (too general, too specific, a sibling…).
+        Rulings labelled ``governed: false`` are left out."""
+        from ..link.evaluate import breakdown, gold_inputs, load_gold, metrics  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..link.index import build_index  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..link.linker import Linker  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..rulings import load_card_index, read_rulings  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
-        items = load_gold(gold)
+        items = load_gold(gold, split=split)
         doc = _edition(rules)
         idx = load_card_index(cards) if cards else None
-        ranked = _linker(doc).link_texts([g.text for g in items], top=20, **gold_inputs(items, idx))
-        ours = metrics([[c.rule for c in r] for r in ranked], items)
-        result = dict(ours)
+        ctx_rulings = []
+        for p in cards:
+            try:
+                ctx_rulings.extend(read_rulings(p).rulings)
+            except CrpipeError:
+                pass  # a card file without rulings still gives card text
+        kw = gold_inputs(items, idx, ctx_rulings or None)
+        ix = build_index(doc)
+        texts = [g.text for g in items]
+        linker = _linker(doc, semantic, ix)
+        ranked = [[c.rule for c in r] for r in linker.link_texts(texts, top=20, **kw)]
+        result = dict(metrics(ranked, items))
+        result["breakdown"] = breakdown(ranked, items, {str(sec.number): sec.title for sec in doc.sections})
+        result["semantic"] = linker.semantic is not None
+        rows = [("crpipe linker" + (" + semantic view" if linker.semantic is not None else ""), result)]
+        if compare:
+            hand = [[c.rule for c in r] for r in Linker(ix, ranker=None).link_texts(texts, top=20, **kw)]
+            result["hand_weighted"] = metrics(hand, items)
+            rows.append(("hand-weighted views (no learning)", result["hand_weighted"]))
         if baseline:
             from ..link.baseline import BM25Baseline  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
@@ -119,15 +175,23 @@ def register(app: typer.Typer) -> None:
             except ImportError:
                 raise InputError("--baseline needs bm25s (pip install bm25s, or the 'test' extra); "
                                  "run without --baseline") from None
-            result["baseline"] = metrics(bl.rank([g.text for g in items]), items)
+            result["baseline"] = metrics(bl.rank(texts), items)
+            rows.append(("BM25 baseline (bm25s)", result["baseline"]))
         if json_out:
             print_json(result)
             return
-        t = Table(title=f"{gold.name}: {ours['n']} rulings against {doc.meta.effective_date}")
+        t = Table(title=f"{gold.name}{f' ({split})' if split else ''}: {result['n']} rulings against {doc.meta.effective_date}")
         for col in ("method", "P@1", "R@5", "MRR"):
             t.add_column(col)
-        t.add_row("crpipe linker", f"{ours['p_at_1']:.3f}", f"{ours['r_at_5']:.3f}", f"{ours['mrr']:.3f}")
-        if baseline:
-            b = result["baseline"]
-            t.add_row("BM25 baseline (bm25s)", f"{b['p_at_1']:.3f}", f"{b['r_at_5']:.3f}", f"{b['mrr']:.3f}")
+        for name, m in rows:
+            t.add_row(name, f"{m['p_at_1']:.3f}", f"{m['r_at_5']:.3f}", f"{m['mrr']:.3f}")
         console.print(t)
+        t = Table(title="crpipe linker by section of the gold rule")
+        for col in ("section", "n", "P@1", "R@5"):
+            t.add_column(col)
+        for sec, m in result["breakdown"]["sections"].items():
+            t.add_row(f"{sec} {m['title']}", str(m["n"]), f"{m['p_at_1']:.3f}", f"{m['r_at_5']:.3f}")
+        console.print(t)
+        miss = result["breakdown"]["first_answer_misses"]
+        console.print("wrong first answers vs the gold rule: " + ", ".join(f"{k} {v}" for k, v in miss.items())
+                      + "  (general: an ancestor of it; specific: a subrule of it)")

@@ -23,9 +23,14 @@ class GoldItem:
     primary: str
     layout: str | None = None
     card: str | None = None
+    card_text: str = ""
+    split: str | None = None
+    id: str | None = None
 
 
-def load_gold(path) -> list[GoldItem]:
+def load_gold(path, split: str | None = None) -> list[GoldItem]:
+    """The governed rulings of a gold file (``governed: false`` items name no rule and are
+    left out), optionally only those of one ``split`` (train / test)."""
     p = Path(path)
     try:
         obj = json.loads(read_bounded_text(p, encoding="utf-8-sig"))
@@ -38,9 +43,14 @@ def load_gold(path) -> list[GoldItem]:
     for i, r in enumerate(items):
         if not isinstance(r, dict) or not isinstance(r.get("text"), str) or not isinstance(r.get("primary"), str):
             raise InputError(f"gold ruling #{i + 1} needs 'text' and 'primary'", p)
+        if r.get("governed") is False or (split and r.get("split") != split):
+            continue
         acc = r.get("acceptable") or []
         layout = r.get("layout") or obj.get("layout")
-        out.append(GoldItem(r["text"], frozenset([r["primary"], *acc]), r["primary"], layout, r.get("card") or obj.get("card")))
+        out.append(GoldItem(r["text"], frozenset([r["primary"], *acc]), r["primary"], layout, r.get("card") or obj.get("card"),
+                            r.get("card_text") or "", r.get("split"), r.get("id")))
+    if not out:
+        raise InputError(f"no governed rulings{f' in split {split!r}' if split else ''}", p)
     return out
 
 
@@ -57,15 +67,81 @@ def metrics(rankings: list[list[str]], gold: list[GoldItem]) -> dict:
     return {"n": n, "p_at_1": round(p1 / n, 4), "r_at_5": round(r5 / n, 4), "mrr": round(rr / n, 4)}
 
 
-def gold_inputs(gold: list[GoldItem], cards=None) -> dict:
+def gold_inputs(gold: list[GoldItem], cards=None, rulings=None) -> dict:
     """Keyword arguments for :meth:`Linker.link_texts` from gold items: the card's name,
-    layout and context (its rules text when a card file is given, and its other rulings)."""
-    rulings = []
+    layout and context — its rules text (from a card file, else the gold item's
+    ``card_text``) and its other rulings: all of the card's rulings in ``rulings`` (the set
+    files the gold was drawn from, as ``crpipe link`` would see them), else the gold's."""
+    gold_r = []
     for g in gold:
         card = cards.resolve(g.card) if (cards is not None and g.card) else None
         if card is None and g.card:
-            card = Card(name=g.card, layout=g.layout or "normal")
-        rulings.append(Ruling(date=None, text=g.text, source="gold", position=0, card=card))
-    return {"cards": [r.card.name if r.card else None for r in rulings],
-            "layouts": [g.layout or (r.card.layout if r.card else None) for g, r in zip(gold, rulings)],
-            "contexts": card_contexts(rulings)}
+            card = Card(name=g.card, layout=g.layout or "normal", text=g.card_text)
+        gold_r.append(Ruling(date=None, text=g.text, source="gold", position=0, card=card))
+    contexts = card_contexts(gold_r)
+    if rulings:
+        by_card: dict[str, list[str]] = {}
+        for r in rulings:
+            if r.card and r.text not in by_card.setdefault(r.card.name, []):
+                by_card[r.card.name].append(r.text)
+        contexts = []
+        for r in gold_r:
+            if r.card is None:
+                contexts.append(None)
+                continue
+            texts = by_card.get(r.card.name) or [r.text]
+            contexts.append("\n".join(([r.card.text] if r.card.text else []) + texts))
+    return {"cards": [r.card.name if r.card else None for r in gold_r],
+            "layouts": [g.layout or (r.card.layout if r.card else None) for g, r in zip(gold, gold_r)],
+            "contexts": contexts}
+
+
+def relation(got: str, want: str) -> str:
+    """How a wrong first answer relates to the gold rule: ``general`` (an ancestor of it),
+    ``specific`` (a descendant), ``sibling`` (same parent), ``same-rule`` (same three-digit
+    rule), ``same-section`` or ``elsewhere``."""
+    def chain(rid: str) -> list[str]:
+        out = [rid]
+        while True:
+            head, _, tail = rid.rpartition(".")
+            if tail and tail[-1].isalpha():
+                rid = rid.rstrip("abcdefghijkmnpqrstuvwxyz")
+            elif head:
+                rid = head
+            else:
+                return out
+            out.append(rid)
+    g, w = chain(got), chain(want)
+    if got in w:
+        return "general"
+    if want in g:
+        return "specific"
+    if len(g) > 1 and len(w) > 1 and g[1] == w[1]:
+        return "sibling"
+    if g[-1] == w[-1]:
+        return "same-rule"
+    if got[0] == want[0]:
+        return "same-section"
+    return "elsewhere"
+
+
+def breakdown(rankings: list[list[str]], gold: list[GoldItem], sections: dict[str, str] | None = None) -> dict:
+    """Per section of the primary rule: n, P@1, R@5; and for first answers that miss, how
+    they relate to the primary rule (general vs specific confusion)."""
+    sections = sections or {}
+    per: dict[str, list[list[str]]] = {}
+    per_gold: dict[str, list[GoldItem]] = {}
+    confusion: dict[str, int] = {}
+    for ranked, g in zip(rankings, gold):
+        sec = g.primary[0]
+        per.setdefault(sec, []).append(ranked)
+        per_gold.setdefault(sec, []).append(g)
+        if ranked and ranked[0] not in g.hits:
+            k = relation(ranked[0], g.primary)
+            confusion[k] = confusion.get(k, 0) + 1
+    out = {}
+    for sec in sorted(per):
+        m = metrics(per[sec], per_gold[sec])
+        out[sec] = {"title": sections.get(sec, ""), "n": m["n"], "p_at_1": m["p_at_1"], "r_at_5": m["r_at_5"]}
+    order = ("general", "specific", "sibling", "same-rule", "same-section", "elsewhere")
+    return {"sections": out, "first_answer_misses": {k: confusion.get(k, 0) for k in order}}

@@ -80,6 +80,15 @@ class RuleIndex:
     gloss_rows: list[np.ndarray] = field(default_factory=list)  # definition -> rows it refers to
     gloss_labels: list[str] = field(default_factory=list)
     all_ids: frozenset[str] = field(default_factory=frozenset)
+    # What the re-ranker reads about each candidate (see ``rerank.py``).
+    sent_example: np.ndarray | None = None  # sentence row -> True when it is an example
+    parent_row: np.ndarray | None = None  # candidate -> its parent's row (-1: a heading or none)
+    static: np.ndarray | None = None  # candidates x STATIC_FEATURES
+    cites: sparse.csr_matrix | None = None  # candidate i cites candidate j (text and examples)
+    cited: sparse.csr_matrix | None = None  # the transpose: candidate j is cited by candidate i
+    children_rows: list[np.ndarray] = field(default_factory=list)  # candidate -> rows of its direct subrules
+    children_pad: np.ndarray | None = None  # the same, padded with -1 (candidates x most children)
+    headings: list[str] = field(default_factory=list)  # candidate -> "702.127 Aftermath" (nearest title)
 
     def rows(self, root: str) -> np.ndarray:
         return self.subtree.get(root, np.empty(0, dtype=np.int64))
@@ -145,11 +154,12 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
     gl_ph = iter(ph_l[len(titles):])
 
     # A rule's text and examples, sentence by sentence (lemmatized once, used twice).
-    sentences, body_l, k = [], [], 0
-    for ss in sent_texts:
+    sentences, body_l, own_len, k = [], [], [], 0
+    for r, ss in zip(cands, sent_texts):
         part = flat_l[k:k + len(ss)]
         sentences.append([" ".join(words(x)) for x in part])
         body_l.append([t for x in part for t in x])
+        own_len.append(sum(len(words(x)) for x in part[:len(ss) - len(r.examples)]))
         k += len(ss)
 
     # BM25 weights, precomputed per (rule, lemma) and per (sentence, lemma): a long rule
@@ -263,9 +273,77 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
         gloss_rows.append(np.unique(np.array(rows_, dtype=np.int64)))
     gloss_labels = [f"glossary definition “{g.term}” → {', '.join(refs)}" for g, refs in g_with]
 
+    # Structure, for the re-ranker: how general a rule is (its depth, how many rules sit
+    # under it, whether it opens its group: 702.xa defines the keyword), and the citation
+    # graph between candidates (a ruling about one rule often lands on the rule it cites).
+    sent_example = np.array([j >= len(ss) - len(r.examples) for r, ss in zip(cands, sent_texts) for j in range(len(ss))],
+                            dtype=bool)
+    parent_row = np.array([pos.get(parent.get(rid) or "", -1) for rid in ids], dtype=np.int64)
+    cites = _citations(doc, pos)
+    cited_by = np.asarray(cites.sum(axis=0)).ravel()
+    static = np.array([_static(r, len(subtree[r.id]), own_len[i]) + (float(cited_by[i]),) for i, r in enumerate(cands)],
+                      dtype=np.float64)
+    title_text = {r.id: r.text.strip() for r in titles}
+    headings = []
+    for rid in ids:
+        p = parent.get(rid)
+        while p is not None and p not in title_text:
+            p = parent.get(p)
+        headings.append(f"{p} {title_text[p]}" if p else "")
+
     return RuleIndex(edition=doc.meta.effective_date, ids=ids, texts=[r.text for r in cands], sentences=sentences,
                      sentence_texts=sent_texts,
                      matrix=matrix.tocsc(), sent_matrix=sent_matrix.tocsc(), sent_rule=sent_rule, vocab=vocab, idf=idf, pos=pos, subtree=subtree, triggers=tix, aliases=aliases,
                      layout_roots=layout_roots, gloss_matrix=gloss_matrix.tocsc(), gloss_rows=gloss_rows,
                      doc_terms=[frozenset(matrix.indices[matrix.indptr[i]:matrix.indptr[i + 1]].tolist()) for i in range(len(ids))],
-                     gloss_labels=gloss_labels, all_ids=frozenset(r.id for r in rules))
+                     gloss_labels=gloss_labels, all_ids=frozenset(r.id for r in rules),
+                     sent_example=sent_example, parent_row=parent_row, static=static, cites=cites, headings=headings,
+                     cited=cites.T.tocsr(), children_rows=(kids := _children_rows(parent_row)),
+                     children_pad=_padded(kids))
+
+
+#: Per-candidate facts that do not depend on the ruling (columns of ``RuleIndex.static``).
+#: Whether a rule has examples is no feature: the weak queries (the rules' own examples) would
+#: teach "a rule with examples is the answer".  ``length`` counts the rule's own words.
+STATIC_FEATURES = ("depth", "descendants", "section", "keyword_rule", "letter", "first_letter", "length", "cited_by")
+
+
+def _static(rule, n_sub: int, n_lemmas: int) -> tuple[float, ...]:
+    num = rule.id.split(".")
+    letter = re.sub(r"[0-9]", "", num[1]) if len(num) > 1 else ""
+    return (2.0 if letter else 1.0, float(n_sub - 1), float(rule.id[0]), float(rule.id.startswith(("701.", "702."))),
+            float(ord(letter) - ord("a") + 1) if letter else 0.0, float(letter == "a"), float(n_lemmas))
+
+
+def _children_rows(parent_row: np.ndarray) -> list[np.ndarray]:
+    kids: list[list[int]] = [[] for _ in range(len(parent_row))]
+    for i, p in enumerate(parent_row.tolist()):
+        if p >= 0:
+            kids[p].append(i)
+    return [np.array(k, dtype=np.int64) for k in kids]
+
+
+def _padded(rows: list[np.ndarray]) -> np.ndarray:
+    out = np.full((len(rows), max((len(r) for r in rows), default=0) or 1), -1, dtype=np.int64)
+    for i, r in enumerate(rows):
+        out[i, :len(r)] = r
+    return out
+
+
+def _citations(doc: Document, pos: dict[str, int]) -> sparse.csr_matrix:
+    from ..xref.extract import extract_references
+
+    pairs = set()
+    for ref in extract_references(doc):
+        i = pos.get(ref.source)
+        if i is None or ref.kind == "section":
+            continue
+        for t in ref.targets:
+            j = pos.get(t)
+            if j is not None and j != i:
+                pairs.add((i, j))
+    n = len(pos)
+    if not pairs:
+        return sparse.csr_matrix((n, n))
+    ii, jj = zip(*sorted(pairs))
+    return sparse.csr_matrix((np.ones(len(ii)), (ii, jj)), shape=(n, n))

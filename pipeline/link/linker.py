@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from rapidfuzz import fuzz
+from scipy import sparse
 
 from ..rulings.model import Ruling
 from ..text import RULE, SUBRULE
@@ -60,7 +61,7 @@ class Weights:
 
 @dataclass
 class Evidence:
-    kind: str  # text | keyword | topic | glossary | alias | layout | reference | sentence
+    kind: str  # text | keyword | topic | glossary | alias | layout | reference | sentence | card | model | neighbour
     detail: str
     score: float
 
@@ -83,23 +84,54 @@ class _Query:
     text: str
     lemmas: list[str]
     layout: str | None
-    context: np.ndarray | None = None
+    context: tuple[np.ndarray, np.ndarray] | None = None  # the card's context: BM25, and its three-digit rules
     context_triggers: dict | None = None
 
 
 class Linker:
     """Built once per edition (``Linker(build_index(doc))``); links any number of rulings."""
 
-    def __init__(self, index: RuleIndex, weights: Weights = Weights()):
+    def __init__(self, index: RuleIndex, weights: Weights = Weights(), ranker="shipped", semantic=None):
+        """``ranker``: the learned re-ranker (``rerank.Ranker``); ``"shipped"`` loads the
+        model in ``pipeline/data``; None ranks by the hand-weighted sum of the views alone.
+        ``semantic``: a ``semantic.SemanticView`` (the optional extra) — its cosines become
+        features of the ranker trained with them."""
         self.ix = index
         self.w = weights
+        self.semantic = semantic
+        if ranker == "shipped":
+            from .rerank import Ranker
+
+            ranker = Ranker.shipped(semantic=semantic is not None)
+            if ranker is None and semantic is not None:  # no model trained with the view: lexical
+                self.semantic = None
+                ranker = Ranker.shipped()
+        self.ranker = ranker
 
     # -- public ------------------------------------------------------------------
     def link_texts(self, texts: list[str], layouts: list[str | None] | None = None, top: int = 5,
-                   cards: list[str | None] | None = None, contexts: list[str | None] | None = None) -> list[list[Candidate]]:
+                   cards: list[str | None] | None = None, contexts: list[str | None] | None = None,
+                   explain: int = 1) -> list[list[Candidate]]:
         """Rank rules for each text.  ``layouts``: the card's layout (split, flip, …);
         ``cards``: the card's English name ("A // B"), which is not read as rule words;
-        ``contexts``: what else is known about the card (its rules text, its other rulings)."""
+        ``contexts``: what else is known about the card (its rules text, its other rulings);
+        ``explain``: how many of each ruling's candidates the learned ranker explains feature
+        by feature (the views' evidence is given for all)."""
+        queries = self._queries(texts, layouts, cards, contexts)
+        if self.ranker is None:
+            out = []
+            for start in range(0, len(queries), 64):
+                chunk = queries[start:start + 64]
+                pre = self.batch_scores([q for q, _ in chunk])
+                out.extend(self._rank(q, ss, top, p) for (q, ss), p in zip(chunk, pre))
+            return out
+        from .rerank import rerank
+
+        return rerank(self, queries, top, explain)
+
+    def _queries(self, texts, layouts, cards, contexts) -> list[tuple[_Query, list[list[str]]]]:
+        """Each text as a query (lemmas, layout, the card's context scored once per card)
+        with its sentences' lemmas."""
         layouts = layouts or [None] * len(texts)
         cards = cards or [None] * len(texts)
         contexts = contexts or [None] * len(texts)
@@ -138,15 +170,14 @@ class Linker:
         out = []
         for text, ss, layout, c, ctx in zip(texts, sent_lists, layouts, cards, contexts):
             key = (c or "", ctx)
-            out.append(self._rank(_Query(text, joined(ss), layout, ctx_vec.get(key), ctx_trig.get(key)),
-                                  [memo[s] for s in ss], top))
+            out.append((_Query(text, joined(ss), layout, ctx_vec.get(key), ctx_trig.get(key)), [memo[s] for s in ss]))
         return out
 
-    def link(self, rulings: list[Ruling], top: int = 5) -> list[list[Candidate]]:
+    def link(self, rulings: list[Ruling], top: int = 5, explain: int = 1) -> list[list[Candidate]]:
         return self.link_texts([r.text for r in rulings], [r.card.layout if r.card else None for r in rulings], top,
-                               [r.card.name if r.card else None for r in rulings], card_contexts(rulings))
+                               [r.card.name if r.card else None for r in rulings], card_contexts(rulings), explain)
 
-    def _card_topic(self, ctx: np.ndarray, n: int = 20) -> np.ndarray:
+    def _card_topic(self, ctx: np.ndarray, n: int = 20) -> tuple[np.ndarray, np.ndarray]:
         """Spread the context's best matches over their three-digit rules: a card whose
         text and rulings are about copying makes every rule under 707 a little likelier."""
         ix = self.ix
@@ -159,10 +190,10 @@ class Linker:
                 root = ix.ids[r].split(".")[0]
                 mass[root] = mass.get(root, 0.0) + float(ctx[r])
         total = sum(mass.values())
-        out = self.w.context * ctx
+        topic = np.zeros(len(ctx))
         for root, m in mass.items():
-            out[ix.rows(root)] += self.w.card_topic * m / total
-        return out
+            topic[ix.rows(root)] += m / total
+        return ctx, topic
 
     def _triggers(self, lem: list[str]) -> dict[tuple[str, ...], tuple[float, Evidence]]:
         """Headings and glossary terms named in the lemmas: the strongest per target subtree."""
@@ -226,64 +257,117 @@ class Linker:
                 lem = out
         return lem
 
-    def _rank(self, q: _Query, sents: list[list[str]], top: int) -> list[Candidate]:
+    def query_matrix(self, lems: list[list[str]]) -> sparse.csr_matrix:
+        """Queries x vocabulary: each query's lemma (and lemma pair) weights."""
+        rows, cols, vals = [], [], []
+        for i, lem in enumerate(lems):
+            counts: dict[int, float] = {}
+            for t in with_bigrams(lem):
+                c = self.ix.vocab.get(t)
+                if c is not None:
+                    counts[c] = counts.get(c, 0.0) + (self.w.bigram if "_" in t else 1.0)
+            rows.extend([i] * len(counts))
+            cols.extend(counts.keys())
+            vals.extend(counts.values())
+        return sparse.csr_matrix((np.array(vals, dtype=np.float64), (np.array(rows, dtype=np.int64),
+                                  np.array(cols, dtype=np.int64))), shape=(len(lems), len(self.ix.vocab)))
+
+    def batch_scores(self, queries: list[_Query], extra=None) -> list[tuple[np.ndarray, ...]]:
+        """BM25 of a batch of queries against the rules, their sentences and the glossary
+        definitions (and ``extra`` matrices), as one sparse product each: per query
+        ``(rules, sentences, definitions, *extra)``."""
+        ix = self.ix
+        q = self.query_matrix([self._aliases(x.lemmas, []) for x in queries])
+        mats = [ix.matrix, ix.sent_matrix]
+        if ix.gloss_matrix is not None:
+            mats.append(ix.gloss_matrix)
+        mats.extend(extra or [])
+        res = [(q @ m.T).toarray() for m in mats]
+        if ix.gloss_matrix is None:
+            res.insert(2, np.zeros((len(queries), 0)))
+        return [tuple(r[i] for r in res) for i in range(len(queries))]
+
+    def _views(self, q: _Query, sents: list[list[str]], pre: tuple[np.ndarray, ...] | None = None) -> "Views":
+        """Every view's score for every candidate, and the hand-weighted sum of them
+        (today's linker, and the first stage of the learned one).  ``pre``: the query's
+        row of :meth:`batch_scores`."""
         ix, w = self.ix, self.w
         n = len(ix.ids)
         common: list[Evidence] = []
         lem = self._aliases(q.lemmas, common)
         sents = [self._aliases(s, []) for s in sents]
+        if pre is None:
+            pre = self.batch_scores([q])[0]
 
-        # Text: BM25 of the query lemmas against every candidate.
-        text = self._text_scores(lem)
+        # Text: BM25 of the query lemmas against every candidate (whole rule, best rule
+        # sentence, best example).
+        whole = _unit(pre[0])
+        per_sent = pre[1]
+        best_sent = np.zeros(n)
+        np.maximum.at(best_sent, ix.sent_rule, per_sent)
+        best_ex = np.zeros(n)
+        if ix.sent_example is not None and ix.sent_example.any():
+            np.maximum.at(best_ex, ix.sent_rule[ix.sent_example], per_sent[ix.sent_example])
+        text = (1 - w.passage) * whole + w.passage * _unit(best_sent) if whole.any() else whole
         score = w.text * text
         if q.context is not None:
-            score = score + q.context
-        boosts: list[tuple[np.ndarray, Evidence]] = []
+            score = score + w.context * q.context[0] + w.card_topic * q.context[1]
+        v = Views(lem=lem, sents=sents, common=common, text=text, whole=whole, best_sent=_unit(best_sent),
+                  best_ex=_unit(best_ex), score=score)
 
-        def boost(rows: np.ndarray, amount: float, ev: Evidence) -> None:
+        def boost(rows: np.ndarray, amount: float, ev: Evidence, kind: str, raw: float) -> None:
             if len(rows) == 0 or amount <= 0:
                 return
             score[rows] += amount
-            boosts.append((rows, ev))  # evidence is attached to the few candidates shown
+            arr = v.signal(kind, n)
+            np.maximum.at(arr, rows, raw)
+            v.boosts.append((rows, ev))  # evidence is attached to the few candidates shown
 
         # Headings and glossary terms named in the ruling: one boost per target subtree
         # (the strongest phrase pointing there).
         best = self._triggers(lem)
-        for roots, (amount, ev) in (q.context_triggers or {}).items():
+        for roots, (amount, ev) in sorted(best.items()):
+            boost(np.unique(np.concatenate([ix.rows(r) for r in roots])), amount, ev, ev.kind,
+                  amount / max(getattr(w, ev.kind), 1e-9))
+        for roots, (amount, ev) in sorted((q.context_triggers or {}).items()):
             # What the card itself is about (its keywords, its layout's words) counts for
             # each of its rulings, less than what the ruling names.
+            rows = np.unique(np.concatenate([ix.rows(r) for r in roots]))
+            raw = amount / max(getattr(w, ev.kind), 1e-9)
+            np.maximum.at(v.signal("card_" + ev.kind, n), rows, raw)
             amount *= w.card_triggers
             if amount > best.get(roots, (0.0, None))[0]:
-                best[roots] = (amount, Evidence(ev.kind, f"card: {ev.detail}", amount))
-        for roots, (amount, ev) in sorted(best.items()):
-            rows = np.unique(np.concatenate([ix.rows(r) for r in roots]))
-            boost(rows, amount, ev)
+                boost(rows, amount - best.get(roots, (0.0, None))[0], Evidence(ev.kind, f"card: {ev.detail}", amount),
+                      "card_trigger", raw)
 
-        if w.definition > 0 and ix.gloss_matrix is not None and ix.gloss_matrix.shape[0]:
-            gs = self._bm25_query(ix.gloss_matrix, lem)
+        if ix.gloss_matrix is not None and ix.gloss_matrix.shape[0]:
+            gs = pre[2]
             if gs.max() > 0:
                 gs = gs / gs.max()
                 for gi in np.argsort(-gs, kind="stable")[:3].tolist():
                     if gs[gi] > 0:
                         amt = w.definition * float(gs[gi])
-                        boost(ix.gloss_rows[gi], amt, Evidence("glossary", ix.gloss_labels[gi], amt))
+                        boost(ix.gloss_rows[gi], max(amt, 1e-12), Evidence("glossary", ix.gloss_labels[gi], amt),
+                              "definition", float(gs[gi]))
 
         if q.layout and q.layout in ix.layout_roots:
             for root in ix.layout_roots[q.layout]:
-                boost(ix.rows(root), w.layout, Evidence("layout", f"{q.layout} card → {root}", w.layout))
+                boost(ix.rows(root), w.layout, Evidence("layout", f"{q.layout} card → {root}", w.layout), "layout", 1.0)
 
         for m in _REF.finditer(q.text):
             rid = m.group(1) or m.group(2)
             if rid in ix.pos:
-                boost(np.array([ix.pos[rid]]), w.reference, Evidence("reference", f"rule {rid} named in the ruling", w.reference))
+                boost(np.array([ix.pos[rid]]), w.reference, Evidence("reference", f"rule {rid} named in the ruling", w.reference),
+                      "reference", 1.0)
             elif rid in ix.subtree:
-                boost(ix.rows(rid), w.reference / 2, Evidence("reference", f"rule {rid} named in the ruling", w.reference / 2))
+                boost(ix.rows(rid), w.reference / 2, Evidence("reference", f"rule {rid} named in the ruling", w.reference / 2),
+                      "reference", 0.5)
 
         # Fuzzy sentence similarity on a shortlist.
         k = min(w.shortlist, n)
         short = np.argpartition(-score, k - 1)[:k] if k < n else np.arange(n)
         qs = [" ".join(words(s)) for s in sents if words(s)]
-        sent_best: dict[int, tuple[float, int]] = {}
+        v.fuzzy = np.zeros(n)
         if qs:
             for r in short.tolist():
                 best_s, best_j = 0.0, -1
@@ -291,28 +375,61 @@ class Linker:
                     if not rs:
                         continue
                     for s in qs:
-                        v = fuzz.token_sort_ratio(s, rs)
-                        if v > best_s:
-                            best_s, best_j = v, j
-                sent_best[r] = (best_s / 100.0, best_j)
+                        x = fuzz.token_sort_ratio(s, rs)
+                        if x > best_s:
+                            best_s, best_j = x, j
+                v.sent_best[r] = (best_s / 100.0, best_j)
+                v.fuzzy[r] = best_s / 100.0
                 score[r] += w.sentence * best_s / 100.0
+        v.short = short
+        return v
 
-        order = sorted(short.tolist(), key=lambda r: (-score[r], r))[:top]
-        out = []
-        for r in order:
-            ev = list(common)
-            terms = sorted({t for t in words(lem) if ix.vocab.get(t, -1) in ix.doc_terms[r]},
-                           key=lambda t: (-ix.idf[ix.vocab[t]], t))
-            if terms:
-                ev.append(Evidence("text", "matched terms: " + ", ".join(terms[:8]), w.text * float(text[r])))
-            ev.extend(e for rows, e in boosts if (rows == r).any())
-            if q.context is not None and q.context[r] > 0:
-                ev.append(Evidence("card", "the card's text and rulings point here", float(q.context[r])))
-            if r in sent_best and sent_best[r][1] >= 0:
-                sim, j = sent_best[r]
-                ev.append(Evidence("sentence", f"similar rule sentence ({sim:.2f}): {ix.sentence_texts[r][j]}", w.sentence * sim))
-            out.append(Candidate(ix.ids[r], float(score[r]), ev))
-        return out
+    def _rank(self, q: _Query, sents: list[list[str]], top: int, pre=None) -> list[Candidate]:
+        v = self._views(q, sents, pre)
+        order = sorted(v.short.tolist(), key=lambda r: (-v.score[r], r))[:top]
+        return [Candidate(self.ix.ids[r], float(v.score[r]), self._evidence(v, q, r)) for r in order]
+
+    def _evidence(self, v: "Views", q: _Query, r: int) -> list[Evidence]:
+        ix, w = self.ix, self.w
+        ev = list(v.common)
+        terms = sorted({t for t in words(v.lem) if ix.vocab.get(t, -1) in ix.doc_terms[r]},
+                       key=lambda t: (-ix.idf[ix.vocab[t]], t))
+        if terms:
+            ev.append(Evidence("text", "matched terms: " + ", ".join(terms[:8]), w.text * float(v.text[r])))
+        ev.extend(e for rows, e in v.boosts if (rows == r).any())
+        if q.context is not None:
+            c = w.context * q.context[0][r] + w.card_topic * q.context[1][r]
+            if c > 0:
+                ev.append(Evidence("card", "the card's text and rulings point here", float(c)))
+        if r in v.sent_best and v.sent_best[r][1] >= 0:
+            sim, j = v.sent_best[r]
+            ev.append(Evidence("sentence", f"similar rule sentence ({sim:.2f}): {ix.sentence_texts[r][j]}", w.sentence * sim))
+        return ev
+
+
+@dataclass
+class Views:
+    """One ruling's scores for every candidate, view by view (arrays over ``RuleIndex.ids``)."""
+
+    lem: list[str]
+    sents: list[list[str]]
+    common: list[Evidence]
+    text: np.ndarray
+    whole: np.ndarray
+    best_sent: np.ndarray
+    best_ex: np.ndarray
+    score: np.ndarray  # the hand-weighted sum (today's linker)
+    signals: dict[str, np.ndarray] = field(default_factory=dict)  # keyword, topic, glossary, definition, layout, …
+    boosts: list[tuple[np.ndarray, Evidence]] = field(default_factory=list)
+    fuzzy: np.ndarray | None = None
+    sent_best: dict[int, tuple[float, int]] = field(default_factory=dict)
+    short: np.ndarray | None = None
+    memory_sim: np.ndarray | None = None  # similarity to each labelled ruling of the ranker's memory
+
+    def signal(self, kind: str, n: int) -> np.ndarray:
+        if kind not in self.signals:
+            self.signals[kind] = np.zeros(n)
+        return self.signals[kind]
 
 
 def card_contexts(rulings: list[Ruling]) -> list[str | None]:

@@ -22,9 +22,23 @@ class LinkedRuling:
     candidates: list[Candidate]
 
 
-def link_set(linker: Linker, rs: RulingSet, top: int = 5) -> list[LinkedRuling]:
-    ranked = linker.link(rs.rulings, top=top)
+def link_set(linker: Linker, rs: RulingSet, top: int = 5, explain: int = 1) -> list[LinkedRuling]:
+    ranked = linker.link(rs.rulings, top=top, explain=explain)
     return [LinkedRuling(r, c) for r, c in zip(rs.rulings, ranked)]
+
+
+def rule_heading(doc: Document, rule_id: str) -> str:
+    """The title a rule sits under ("702.127 Aftermath", "601 Casting Spells")."""
+    rule = doc.rule(rule_id)
+    p = rule.parent if rule else None
+    while p is not None:
+        r = doc.rule(p)
+        if r is None:
+            break
+        if r.level == "rule" or (len(r.text.split()) <= 8 and not r.text.rstrip().endswith((".", ":", ")", "”", '"'))):
+            return f"{r.id} {r.text.strip()}"
+        p = r.parent
+    return ""
 
 
 def links_to_dict(rs: RulingSet, links: list[LinkedRuling], reference: Document,
@@ -38,6 +52,7 @@ def links_to_dict(rs: RulingSet, links: list[LinkedRuling], reference: Document,
             d = c.to_dict()
             d["rank"] = rank
             d["text"] = rule.text if rule else None
+            d["title"] = rule_heading(reference, c.rule)
             if maps:
                 d["translations"] = translated(c.rule, maps)
             cands.append(d)

@@ -1,0 +1,358 @@
+"""The learned re-ranker: candidates from several views, ordered by a LightGBM lambdarank model.
+
+Stage one (``Linker._views``) scores every candidate rule in each view: BM25 over the rule's
+text read under its headings, over its best sentence and its best example; glossary
+definitions mapped to the rules they cite; keyword / keyword-action / heading / glossary
+names found in the ruling (and, apart, in the card's own text); the card's context (its
+text and its other rulings) and the three-digit rules it lands in; the card's layout;
+rule numbers written in the ruling; fuzzy sentence similarity; the hand-weighted sum of all
+these (the linker as it was before it learned).
+
+Stage two pools the best candidates of each view, the parents and children of the best
+ones and their neighbours in the citation graph, describes each by the features below and
+orders them by a model trained on labelled rulings of six sets plus the rules' own examples
+(``python -m pipeline.link.train``; the model ships in ``pipeline/data/link-ranker.txt``, so
+linking never trains).  Whether a general rule beats a specific one is the model's call,
+learned from the labels (the candidate's depth, descendants and its parent's and children's
+scores are features), not a fixed preference.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .index import STATIC_FEATURES
+
+MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "link-ranker.txt"
+#: The same ranker trained with the semantic view's features too (``--semantic``).
+SEMANTIC_MODEL_PATH = MODEL_PATH.with_name("link-ranker-semantic.txt")
+
+#: Signals (``Views.signals``) that become features, in order.
+SIGNALS = ("keyword", "topic", "glossary", "definition", "layout", "reference", "card_keyword", "card_topic",
+           "card_glossary")
+
+FEATURES = (
+    "hand_score", "hand_gap", "hand_rank", "text", "text_gap", "whole", "best_sentence", "best_example",
+    "text_rank", "context", "context_topic", "has_context", *SIGNALS, "fuzzy", "parent_text", "children_text",
+    "cites_text", "cited_by_text", "is_parent_of_best", "is_child_of_best", *STATIC_FEATURES, "query_lemmas", "rule_prior", "root_prior", "neighbour", "neighbour_gap",
+)
+
+#: Appended when the semantic view runs (the optional extra).
+SEMANTIC_FEATURES = FEATURES + ("semantic", "semantic_gap")
+
+#: How a person reads each feature in an explanation.
+LABELS = {
+    "hand_score": "all views summed", "hand_gap": "all views summed (vs best)", "hand_rank": "rank by all views",
+    "text": "rule text (BM25)", "text_gap": "rule text (vs best)", "whole": "rule text and headings (BM25)",
+    "best_sentence": "best rule sentence (BM25)", "best_example": "best example (BM25)", "text_rank": "rank by text",
+    "context": "card's text and rulings", "context_topic": "card's topic (three-digit rule)",
+    "has_context": "card context known", "keyword": "keyword named", "topic": "heading topic named",
+    "glossary": "glossary term named", "definition": "glossary definition", "layout": "card layout",
+    "reference": "rule number named", "card_keyword": "keyword on the card", "card_topic": "heading topic on the card",
+    "card_glossary": "glossary term on the card", "fuzzy": "similar sentence", "parent_text": "parent rule's text",
+    "children_text": "subrules' text", "cites_text": "rules it cites", "cited_by_text": "rules citing it",
+    "is_parent_of_best": "parent of the best text match", "is_child_of_best": "subrule of the best text match",
+    "depth": "depth", "descendants": "subrules under it", "section": "section", "keyword_rule": "keyword rule (701/702)",
+    "letter": "letter", "first_letter": "first lettered subrule", "length": "rule length",
+    "query_lemmas": "ruling length", "cited_by": "rules citing it (count)",
+    "rule_prior": "how often it governs labelled rulings",
+    "neighbour": "similar labelled ruling", "neighbour_gap": "similar labelled ruling (vs best)",
+    "semantic": "sentence embedding", "semantic_gap": "sentence embedding (vs best)", "root_prior": "how often its section governs",
+}
+
+#: How many of each view's best candidates enter the pool.
+POOL = {"hand": 40, "whole": 10, "best_sentence": 10, "best_example": 8, "context": 8, "neighbours": 6}
+CHUNK = 64  # rulings scored per model call (bounded memory: views are dense over all rules)
+
+
+class RankerUnavailable(RuntimeError):
+    pass
+
+
+@dataclass
+class Prior:
+    """How often each rule (and each three-digit rule) governs the training rulings: a
+    ruling paraphrasing a general rule (608.2h, 603.3) is found through it, not its words."""
+
+    rule: np.ndarray  # per candidate row
+    root: np.ndarray
+    rows: np.ndarray  # the most frequent rules: always in the pool
+
+    @classmethod
+    def from_counts(cls, ix, counts: dict, n_queries: int, k: int = 25) -> "Prior":
+        rule = np.zeros(len(ix.ids))
+        root_c: dict[str, float] = {}
+        for rid, c in counts.items():
+            root_c[rid.split(".")[0]] = root_c.get(rid.split(".")[0], 0.0) + c
+            if rid in ix.pos:
+                rule[ix.pos[rid]] += c
+        root = np.array([root_c.get(rid.split(".")[0], 0.0) for rid in ix.ids])
+        n = max(n_queries, 1)
+        rows = np.lexsort((np.arange(len(rule)), -rule))[:k]
+        return cls(rule / n, root / n, rows[rule[rows] > 0])
+
+    @classmethod
+    def empty(cls, ix) -> "Prior":
+        return cls(np.zeros(len(ix.ids)), np.zeros(len(ix.ids)), np.empty(0, dtype=np.int64))
+
+
+def label_counts(items) -> dict[str, float]:
+    """Primary rules count 1, acceptable ones 0.5 (the prior's evidence)."""
+    out: dict[str, float] = {}
+    for primary, acceptable in items:
+        out[primary] = out.get(primary, 0.0) + 1.0
+        for a in acceptable:
+            out[a] = out.get(a, 0.0) + 0.5
+    return out
+
+
+class Neighbours:
+    """The labelled training rulings as a memory: a ruling worded like one labelled 608.2h
+    ("as it last existed on the battlefield") points to 608.2h even when the rule's own
+    words differ.  BM25 over the memory in the rule index's vocabulary and idf."""
+
+    def __init__(self, linker, items: list[dict]):
+        from .index import _bm25
+        from .text import with_bigrams
+
+        ix = linker.ix
+        self.items = items
+        queries = linker._queries([x["text"] for x in items], None, [x.get("card") for x in items], None)
+        docs = [[t for t in with_bigrams(q.lemmas) if t in ix.vocab] for q, _ in queries]
+        m, _ = _bm25(docs, ix.vocab, 1.2, 0.75, idf=ix.idf) if docs else (None, None)
+        self.matrix = m.tocsc() if m is not None else None
+        rows, owners, weights = [], [], []
+        for j, x in enumerate(items):
+            for rid, w in [(x["primary"], 1.0)] + [(a, 0.5) for a in x.get("acceptable", [])]:
+                if rid in ix.pos:
+                    rows.append(ix.pos[rid]), owners.append(j), weights.append(w)
+        self.rows = np.array(rows, dtype=np.int64)
+        self.owner = np.array(owners, dtype=np.int64)
+        self.weight = np.array(weights)
+        self.n = len(ix.ids)
+
+    def similarity(self, linker, lem: list[str]) -> np.ndarray:
+        if self.matrix is None:
+            return np.zeros(0)
+        return linker._bm25_query(self.matrix, lem)
+
+    def most_similar(self, sim: np.ndarray | None, row: int) -> tuple[float, str] | None:
+        """The labelled ruling most like this one among those labelled with ``row``."""
+        if sim is None or not len(sim) or sim.max() <= 0:
+            return None
+        owners = self.owner[self.rows == row]
+        if not len(owners) or sim[owners].max() <= 0:
+            return None
+        j = int(owners[np.argmax(sim[owners])])
+        x = self.items[j]
+        text = x["text"] if len(x["text"]) <= 120 else x["text"][:117] + "…"
+        return float(sim[j] / sim.max()), f"labelled ruling ({x.get('card') or '?'}, {x['primary']}): {text}"
+
+    def rule_scores(self, sim: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
+        """Per rule: the best similarity of a memory ruling labelled with it (scaled 0..1)."""
+        out = np.zeros(self.n)
+        if not len(sim) or not len(self.rows):
+            return out
+        s = sim if allowed is None else np.where(allowed, sim, 0.0)
+        top = s.max()
+        if top <= 0:
+            return out
+        np.maximum.at(out, self.rows, self.weight * s[self.owner] / top)
+        return out
+
+
+@dataclass
+class Ranker:
+    booster: object
+    meta: dict
+    _priors: dict = None
+
+    def same_numbering(self, ix) -> bool:
+        """The label prior and the neighbour memory name rules in the numbering of the
+        edition the model was trained on; on another edition they would point at whatever
+        rule now has that number, so they are left out (their features read zero)."""
+        return ix.edition == self.meta.get("edition")
+
+    def prior(self, ix) -> Prior:
+        self._priors = self._priors or {}
+        if id(ix) not in self._priors:
+            p = self.meta.get("prior") or {}
+            prior = (Prior.from_counts(ix, p.get("counts", {}), p.get("queries", 0)) if self.same_numbering(ix)
+                     else Prior.empty(ix))
+            self._priors = {id(ix): prior}
+        return self._priors[id(ix)]
+
+    def neighbours(self, linker) -> "Neighbours | None":
+        key = ("nb", id(linker.ix))
+        if key not in (self._priors or {}):
+            items = (self.meta.get("neighbours") or []) if self.same_numbering(linker.ix) else []
+            self._priors = {**(self._priors or {}), key: Neighbours(linker, items) if items else None}
+        return self._priors[key]
+
+    @classmethod
+    def load(cls, path: Path = MODEL_PATH, features: tuple[str, ...] = FEATURES) -> "Ranker":
+        try:
+            import lightgbm as lgb
+        except ImportError as e:  # pragma: no cover - lightgbm is a core dependency
+            raise RankerUnavailable(f"lightgbm is not installed: {e}") from None
+        if not path.is_file():
+            raise RankerUnavailable(f"no ranker model at {path}")
+        booster = lgb.Booster(model_str=path.read_text(encoding="utf-8"))
+        names = tuple(booster.feature_name())
+        if names != features:
+            raise RankerUnavailable(f"{path.name} was trained on other features; retrain: python -m pipeline.link.train")
+        meta_path = path.with_suffix(".json")
+        meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
+        return cls(booster, meta)
+
+    @classmethod
+    def shipped(cls, semantic: bool = False) -> "Ranker | None":
+        """The model in ``pipeline/data`` (None when it is missing or stale: the linker then
+        ranks by the hand-weighted views, as it did before it learned)."""
+        return _shipped(semantic)
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        return self.booster.predict(x, num_threads=1)
+
+    def contributions(self, x: np.ndarray) -> np.ndarray:
+        return self.booster.predict(x, pred_contrib=True, num_threads=1)
+
+
+@functools.lru_cache(maxsize=2)
+def _shipped(semantic: bool) -> Ranker | None:
+    try:
+        return Ranker.load(SEMANTIC_MODEL_PATH, SEMANTIC_FEATURES) if semantic else Ranker.load()
+    except RankerUnavailable:
+        return None
+
+
+def _top(v: np.ndarray, k: int) -> np.ndarray:
+    if k >= len(v):
+        return np.arange(len(v))
+    idx = np.argpartition(-v, k - 1)[:k]
+    return idx[v[idx] > 0] if k else idx
+
+
+def features(linker, v, q, prior: Prior, nb: np.ndarray | None = None,
+             sem: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The candidate pool for one ruling and its feature matrix (pool x FEATURES, plus
+    SEMANTIC_FEATURES when ``sem``, the semantic view's cosines, is given).
+    ``nb``: the neighbour view (``Neighbours.rule_scores``) when a labelled memory is known."""
+    ix = linker.ix
+    n = len(ix.ids)
+    text = v.text
+    neigh = np.asarray(ix.cites @ text).ravel()
+    neigh_by = np.asarray(ix.cited @ text).ravel()
+    hand_top = _top(v.score, POOL["hand"])
+    best = int(hand_top[np.argmax(v.score[hand_top])]) if len(hand_top) else 0
+    best_text = int(np.argmax(text)) if n else 0
+    parts = [hand_top, _top(v.whole, POOL["whole"]), _top(v.best_sent, POOL["best_sentence"]),
+             _top(v.best_ex, POOL["best_example"]), _top(neigh, POOL["neighbours"]), _top(neigh_by, POOL["neighbours"])]
+    if q.context is not None:
+        parts.append(_top(q.context[0], POOL["context"]))
+    head = hand_top[np.argsort(-v.score[hand_top], kind="stable")[:10]]
+    parents = ix.parent_row[head]
+    parts.append(parents[parents >= 0])
+    parts.extend(ix.children_rows[r] for r in head[:5].tolist())
+    parts.append(prior.rows)
+    if nb is not None:
+        parts.append(_top(nb, POOL["neighbours"]))
+    if sem is not None:
+        parts.append(_top(sem, POOL["whole"]))
+    pool = np.unique(np.concatenate(parts).astype(np.int64))
+
+    text0 = np.append(text, 0.0)  # index -1 (no child) reads 0
+    children = text0[ix.children_pad[pool]].max(axis=1)
+    pr = ix.parent_row[pool]
+    parent_text = np.where(pr >= 0, text[np.maximum(pr, 0)], 0.0)
+
+    hs = v.score[pool]
+    ts = text[pool]
+    cols = [
+        hs, hs - hs.max(), _ranks(hs), ts, ts - ts.max(), v.whole[pool], v.best_sent[pool], v.best_ex[pool], _ranks(ts),
+        q.context[0][pool] if q.context is not None else np.zeros(len(pool)),
+        q.context[1][pool] if q.context is not None else np.zeros(len(pool)),
+        np.full(len(pool), float(q.context is not None)),
+        *[(v.signals[s][pool] if s in v.signals else np.zeros(len(pool))) for s in SIGNALS],
+        v.fuzzy[pool] if v.fuzzy is not None else np.zeros(len(pool)),
+        parent_text, children, neigh[pool], neigh_by[pool],
+        (pool == ix.parent_row[best_text]).astype(float), (pr == best_text).astype(float),
+    ]
+    nbp = nb[pool] if nb is not None else np.zeros(len(pool))
+    x = np.column_stack(cols + [ix.static[pool], np.full(len(pool), float(len(v.lem))), prior.rule[pool],
+                                prior.root[pool], nbp, nbp - nbp.max()])
+    if sem is not None:
+        x = np.column_stack([x, sem[pool], sem[pool] - sem[pool].max()])
+    return pool, x
+
+
+def _ranks(s: np.ndarray) -> np.ndarray:
+    order = np.lexsort((np.arange(len(s)), -s))
+    r = np.empty(len(s))
+    r[order] = np.arange(len(s))
+    return np.log1p(r)
+
+
+def rerank(linker, queries, top: int, explain_n: int = 1):
+    """Rank each query's pool by the model; explain the first ``explain_n`` candidates by
+    their largest feature contributions (SHAP values cost about as much as ranking)."""
+    from .linker import Candidate, Evidence
+
+    out = []
+    for start in range(0, len(queries), CHUNK):
+        chunk = queries[start:start + CHUNK]
+        pending = []
+        prior = linker.ranker.prior(linker.ix)
+        memory = linker.ranker.neighbours(linker)
+        extra = [memory.matrix] if memory is not None and memory.matrix is not None else []
+        pre = linker.batch_scores([q for q, _ in chunk], extra)
+        sem = linker.semantic.scores([q.text for q, _ in chunk]) if linker.semantic is not None else [None] * len(chunk)
+        for (q, ss), p, se in zip(chunk, pre, sem):
+            v = linker._views(q, ss, p[:3])
+            nb = memory.rule_scores(p[3]) if extra else None
+            pool, x = features(linker, v, q, prior, nb, se)
+            if extra:
+                v.memory_sim = p[3]
+            pending.append((q, v, pool, x))
+        scores = linker.ranker.predict(np.vstack([p[3] for p in pending])) if pending else []
+        k = 0
+        shown_x, shown = [], []
+        for q, v, pool, x in pending:
+            s = scores[k:k + len(pool)]
+            k += len(pool)
+            # A rule number written in the ruling is a citation, not a clue: it comes first
+            # (rulings seldom cite numbers, so the labels cannot teach this).
+            named = v.signals.get("reference")
+            if named is not None:
+                s = s + 100.0 * named[pool]
+            order = np.lexsort((pool, -s))[:top]
+            shown.append((q, v, pool[order], s[order]))
+            shown_x.append(x[order][:explain_n])
+        contrib = linker.ranker.contributions(np.vstack(shown_x)) if explain_n > 0 and shown_x else []
+        k = 0
+        for q, v, rows, s in shown:
+            cands = []
+            for i, (r, sc) in enumerate(zip(rows.tolist(), s.tolist())):
+                ev = linker._evidence(v, q, r)
+                if i < explain_n:
+                    ev.append(Evidence("model", explain(contrib[k]), float(sc)))
+                    k += 1
+                    like = memory.most_similar(getattr(v, "memory_sim", None), r) if memory is not None else None
+                    if like:
+                        ev.append(Evidence("neighbour", like[1], like[0]))
+                cands.append(Candidate(linker.ix.ids[r], float(sc), ev))
+            out.append(cands)
+    return out
+
+
+def explain(contrib: np.ndarray, n: int = 4) -> str:
+    """The features that moved a candidate most (SHAP values of the model), signed."""
+    c = contrib[:-1]
+    names = SEMANTIC_FEATURES if len(c) == len(SEMANTIC_FEATURES) else FEATURES
+    order = np.argsort(-np.abs(c), kind="stable")[:n]
+    return "learned ranker: " + ", ".join(f"{LABELS[names[i]]} {c[i]:+.2f}" for i in order if abs(c[i]) >= 0.01)

@@ -1,0 +1,278 @@
+"""Retrain the linker's re-ranker (reproducible: fixed seeds, one thread order, sorted inputs).
+
+    python -m pipeline.link.train [--labels tests/data/linking/labels.json] [--rules EN.txt]
+                                  [--sets DIR] [--out pipeline/data/link-ranker.txt]
+
+Training queries: the *train* split of the labelled rulings (primary rule: relevance 2,
+acceptable rules: 1) and, as weak labels, every example of the rules (an example belongs to
+its rule). An example is asked against an index without its own examples (two folds of
+rules), so it cannot find itself. Hyper-parameters (tree size, rounds, the weight of the
+weak queries) are chosen by 5-fold cross-validation within the train split, grouped by
+card; the test split is never read here. The card context of a labelled ruling is the
+card's rules text and all its rulings in the six set files the sample was drawn from
+(``--sets``), as ``crpipe link`` sees them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import hashlib
+import itertools
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .evaluate import GoldItem, gold_inputs, load_gold, metrics
+from .rerank import (FEATURES, MODEL_PATH, SEMANTIC_FEATURES, SEMANTIC_MODEL_PATH, Neighbours, Prior, features,
+                     label_counts)
+
+ROOT = Path(__file__).resolve().parents[2]
+SETS = ("AKH", "HOU", "XLN", "RIX", "DOM", "GRN")  # the only sets whose rulings may be read
+SEED = 15
+# Rounds are capped at 200: linking all 10,279 rulings must stay within its time budget.
+GRID = {"num_leaves": (7, 15), "num_boost_round": (100, 200), "learning_rate": (0.05, 0.1),
+        "example_weight": (0.3, 1.0), "min_data_in_leaf": (20,)}
+BASE = {"objective": "lambdarank", "feature_fraction": 0.8, "bagging_fraction": 0.8,
+        "bagging_freq": 1, "lambdarank_truncation_level": 20, "eval_at": [1, 5], "verbosity": -1,
+        "seed": SEED, "deterministic": True, "force_row_wise": True, "num_threads": 1}
+
+
+def _queries(linker, texts, prior, memory=None, groups=None, **kw):
+    """(pool, features, similarity to the memory) per text, with the linker's views.  The
+    pool takes neighbours from other cards only (``groups``: the memory rulings' cards)."""
+    out = []
+    qs = linker._queries(texts, kw.get("layouts"), kw.get("cards"), kw.get("contexts"))
+    sem = linker.semantic.scores(list(texts)) if linker.semantic is not None else [None] * len(texts)
+    for i, (q, ss) in enumerate(qs):
+        v = linker._views(q, ss)
+        sim = memory.similarity(linker, v.lem) if memory is not None else np.zeros(0)
+        nb = None
+        if memory is not None:
+            own = (kw.get("cards") or [None] * len(texts))[i]
+            nb = memory.rule_scores(sim, np.array([g != own for g in groups]) if own else None)
+        pool, x = features(linker, v, q, prior, nb, sem[i])
+        out.append((pool, x, sim))
+    return out
+
+
+_PRIOR_COLS = [FEATURES.index("rule_prior"), FEATURES.index("root_prior"), FEATURES.index("neighbour"),
+               FEATURES.index("neighbour_gap")]
+
+
+def _counts(rows: list[dict]) -> dict[str, float]:
+    return label_counts((r["gold"].primary, sorted(r["gold"].hits - {r["gold"].primary})) for r in rows)
+
+
+def with_priors(ix, fit_rows: list[dict], eval_rows: list[dict], memory: Neighbours, inner: int = 5
+                ) -> tuple[list[dict], list[dict]]:
+    """Fill the prior columns without leaking a query's own label into its features: a
+    labelled training query gets the prior of the other inner folds; weak queries and the
+    evaluated ones get the prior of every labelled training query."""
+    lab = [r for r in fit_rows if not r["weak"]]
+    fold = {id(r): int(hashlib.sha256(f"inner:{r['group']}".encode()).hexdigest(), 16) % inner for r in lab}
+
+    def put(r, p: Prior, allowed: np.ndarray) -> dict:
+        x = r["x"].copy()
+        x[:, _PRIOR_COLS[0]] = p.rule[r["pool"]]
+        x[:, _PRIOR_COLS[1]] = p.root[r["pool"]]
+        nb = memory.rule_scores(r["sim"], allowed)[r["pool"]]
+        x[:, _PRIOR_COLS[2]] = nb
+        x[:, _PRIOR_COLS[3]] = nb - nb.max()
+        return {**r, "x": x}
+
+    n_mem = len(memory.items)
+    full = Prior.from_counts(ix, _counts(lab), len(lab))
+    full_mask = np.zeros(n_mem, dtype=bool)
+    full_mask[[r["mem"] for r in lab]] = True
+    per, masks = {}, {}
+    for f in range(inner):
+        rest = [r for r in lab if fold[id(r)] != f]
+        per[f] = Prior.from_counts(ix, _counts(rest), len(rest))
+        masks[f] = np.zeros(n_mem, dtype=bool)
+        masks[f][[r["mem"] for r in rest]] = True
+    fit_out = [put(r, per[fold[id(r)]], masks[fold[id(r)]]) if not r["weak"] else put(r, full, full_mask)
+               for r in fit_rows]
+    return fit_out, [put(r, full, full_mask) for r in eval_rows]
+
+
+def _labels(pool_ids: list[str], primary: str, hits: frozenset[str]) -> np.ndarray:
+    return np.array([2 if r == primary else (1 if r in hits else 0) for r in pool_ids], dtype=np.int32)
+
+
+def build_examples(doc, full_ix, prior: Prior, memory: Neighbours, groups, semantic=None):
+    """Weak queries: each rule example, asked against an index without its rule's examples."""
+    from .index import build_index
+    from .linker import Linker
+
+    out = []
+    for fold in (0, 1):
+        held = {r.id for r in doc.rules if r.examples and int(hashlib.sha256(r.id.encode()).hexdigest(), 16) % 2 == fold}
+        d = copy.deepcopy(doc)
+        for r in d.rules:
+            if r.id in held:
+                r.examples = []
+        ix = build_index(d)
+        # What a candidate is (its static facts, its citations) does not change with the fold.
+        ix.static, ix.cites, ix.cited = full_ix.static, full_ix.cites, full_ix.cited
+        lk = Linker(ix, ranker=None, semantic=semantic)  # rule texts, hence their embeddings, are unchanged
+        items = [(ex, r.id) for r in doc.rules if r.id in held and r.id in ix.pos for ex in r.example_texts]
+        items = [(t[len("Example:"):].strip() if t.startswith("Example:") else t, rid) for t, rid in items]
+        feats = _queries(lk, [t for t, _ in items], prior, memory, groups)
+        for (t, rid), (pool, x, sim) in zip(items, feats):
+            ids = [ix.ids[i] for i in pool]
+            out.append({"group": f"example:{rid}", "ids": ids, "pool": pool, "x": x, "sim": sim,
+                        "y": _labels(ids, rid, frozenset([rid])), "weak": True})
+    return out
+
+
+def memory_items(gold: list[GoldItem]) -> list[dict]:
+    return [{"text": g.text, "card": g.card, "primary": g.primary, "acceptable": sorted(g.hits - {g.primary})}
+            for g in gold]
+
+
+def build_labelled(linker, gold: list[GoldItem], rulings, prior: Prior, memory: Neighbours) -> list[dict]:
+    groups = [g.card for g in gold]
+    feats = _queries(linker, [g.text for g in gold], prior, memory, groups, **gold_inputs(gold, rulings=rulings))
+    out = []
+    for j, (g, (pool, x, sim)) in enumerate(zip(gold, feats)):
+        ids = [linker.ix.ids[i] for i in pool]
+        out.append({"group": g.card or g.id, "ids": ids, "pool": pool, "x": x, "sim": sim, "mem": j,
+                    "y": _labels(ids, g.primary, g.hits), "weak": False, "gold": g})
+    return out
+
+
+def fit(rows: list[dict], params: dict):
+    import lightgbm as lgb
+
+    p = dict(BASE)
+    p.update({k: v for k, v in params.items() if k not in ("num_boost_round", "example_weight")})
+    x = np.vstack([r["x"] for r in rows])
+    y = np.concatenate([r["y"] for r in rows])
+    group = [len(r["y"]) for r in rows]
+    # Per-query weights, expanded to rows (LightGBM ranking reads one weight per row, the
+    # query's first row's weight counting for the query).
+    w = np.concatenate([np.full(len(r["y"]), params["example_weight"] if r["weak"] else 1.0) for r in rows])
+    names = SEMANTIC_FEATURES if x.shape[1] == len(SEMANTIC_FEATURES) else FEATURES
+    ds = lgb.Dataset(x, y, group=group, weight=w, feature_name=list(names), free_raw_data=False)
+    return lgb.train(p, ds, num_boost_round=params["num_boost_round"])
+
+
+def ranked(booster, rows: list[dict]) -> list[list[str]]:
+    out = []
+    for r in rows:
+        s = booster.predict(r["x"], num_threads=1)
+        order = np.lexsort((np.arange(len(s)), -s))
+        out.append([r["ids"][i] for i in order])
+    return out
+
+
+def _folds(rows: list[dict], k: int = 5) -> list[int]:
+    cards = sorted({r["group"] for r in rows})
+    fold_of = {c: int(hashlib.sha256(f"{SEED}:{c}".encode()).hexdigest(), 16) % k for c in cards}
+    return [fold_of[r["group"]] for r in rows]
+
+
+def pool_recall(train: list[dict], k: int = 5) -> list[dict]:
+    """Per cross-validation fold: how often an accepted rule (and the primary one) is in the
+    candidate pool at all — the ceiling of any re-ranking."""
+    folds = _folds(train, k)
+    out = []
+    for f in range(k):
+        rows = [r for r, fo in zip(train, folds) if fo == f]
+        out.append({"fold": f, "n": len(rows), "accepted_in_pool": round(float(np.mean([(r["y"] > 0).any() for r in rows])), 4),
+                    "primary_in_pool": round(float(np.mean([(r["y"] == 2).any() for r in rows])), 4),
+                    "pool_size": round(float(np.mean([len(r["y"]) for r in rows])), 1)})
+    return out
+
+
+def cross_validate(ix, train: list[dict], weak: list[dict], memory: Neighbours, k: int = 5,
+                   grid: dict | None = None) -> list[dict]:
+    folds = _folds(train, k)
+    results = []
+    grid = grid or GRID
+    keys = sorted(grid)
+    for combo in itertools.product(*(grid[key] for key in keys)):
+        params = dict(zip(keys, combo))
+        ranks, golds = [], []
+        for f in range(k):
+            fit_rows = [r for r, fo in zip(train, folds) if fo != f] + (weak if params["example_weight"] > 0 else [])
+            held = [r for r, fo in zip(train, folds) if fo == f]
+            fit_rows, held = with_priors(ix, fit_rows, held, memory)
+            b = fit(fit_rows, params)
+            ranks += ranked(b, held)
+            golds += [r["gold"] for r in held]
+        m = metrics(ranks, golds)
+        results.append({"params": params, **m})
+        print(json.dumps(results[-1], sort_keys=True), file=sys.stderr)
+    return results
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--labels", default=str(ROOT / "tests" / "data" / "linking" / "labels.json"))
+    mirror = os.environ.get("CRPIPE_MIRROR", str(ROOT.parent / "shared" / "corpus" / "cr-en" / "txt"))
+    ap.add_argument("--rules", default=str(Path(mirror) / "2025-11-14.txt"))
+    ap.add_argument("--sets", default=str(ROOT.parent / "shared" / "corpus" / "rulings" / "mtgjson3"))
+    ap.add_argument("--out", default=None, help="default: pipeline/data/link-ranker[-semantic].txt")
+    ap.add_argument("--semantic", default=None, metavar="MODEL",
+                    help="also train with the semantic view (a sentence-transformers model folder or name)")
+    args = ap.parse_args(argv)
+    args.out = args.out or str(SEMANTIC_MODEL_PATH if args.semantic else MODEL_PATH)
+
+    from ..ingest.loader import load_document
+    from ..rulings import read_rulings
+    from .index import build_index
+    from .linker import Linker
+
+    doc = load_document(Path(args.rules))
+    ix = build_index(doc)
+    semantic = None
+    if args.semantic:
+        from .semantic import SemanticView, load_encoder
+
+        semantic = SemanticView(ix, load_encoder(args.semantic), args.semantic)
+    linker = Linker(ix, ranker=None, semantic=semantic)
+    rulings = [r for s in SETS for r in read_rulings(Path(args.sets) / f"{s}.json").rulings]
+    gold = load_gold(args.labels, split="train")
+    # The pool's always-present rules: the train split's most frequent (features: per fold).
+    pool_prior = Prior.from_counts(ix, label_counts((g.primary, sorted(g.hits - {g.primary})) for g in gold), len(gold))
+    memory = Neighbours(linker, memory_items(gold))
+    train = build_labelled(linker, gold, rulings, pool_prior, memory)
+    weak = build_examples(doc, ix, pool_prior, memory, [g.card for g in gold], semantic)
+    in_pool = sum(any(y > 0 for y in r["y"]) for r in train) / len(train)
+    print(f"train: {len(train)} labelled rulings (gold in pool {in_pool:.3f}), {len(weak)} rule examples",
+          file=sys.stderr)
+    hand = metrics([[r["ids"][i] for i in np.lexsort((np.arange(len(r["ids"])), -r["x"][:, 0]))] for r in train], gold)
+    cv = cross_validate(ix, train, weak, memory)
+    best = max(cv, key=lambda r: (r["mrr"], r["p_at_1"], r["r_at_5"]))
+    # The best of the grid on 240 rulings is partly luck: the same settings under other
+    # seeds say how far the chosen figure is from what they deliver on average.
+    spread = [{"seed": s, **{k: v for k, v in m.items() if k != "params"}}
+              for s in (1, 2, 3) for m in cross_validate(ix, train, weak, memory, grid={
+                  **{k: (v,) for k, v in best["params"].items()}, "seed": (s,)})]
+    fit_rows, _ = with_priors(ix, train + (weak if best["params"]["example_weight"] > 0 else []), [], memory)
+    booster = fit(fit_rows, best["params"])
+    out = Path(args.out)
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text(booster.model_to_string(num_iteration=-1), encoding="utf-8")
+    os.replace(tmp, out)
+    meta = {"labels": Path(args.labels).name, "labels_sha256": hashlib.sha256(Path(args.labels).read_bytes()).hexdigest(),
+            "edition": doc.meta.effective_date, "train_rulings": len(train), "example_queries": len(weak),
+            "gold_in_pool_train": round(in_pool, 4), "pool_recall_per_fold": pool_recall(train),
+            "chosen_under_other_seeds": spread, "hand_weighted_on_train": hand, "chosen": best,
+            "cross_validation": cv, "features": list(SEMANTIC_FEATURES if semantic else FEATURES),
+            "semantic_model": ("/".join(Path(args.semantic).parts[-2:]) if Path(args.semantic).exists() else args.semantic)
+            if args.semantic else None,
+            "prior": {"counts": dict(sorted(_counts(train).items())), "queries": len(train)},
+            "neighbours": memory_items(gold), "base_params": {k: v for k, v in BASE.items()}}
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(json.dumps({"chosen": best, "hand_weighted_on_train": hand}, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

