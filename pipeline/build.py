@@ -226,6 +226,7 @@ from .align.stage import stage_align  # noqa: E402 - the stage lives with its is
 from .link.stage import stage_link  # noqa: E402 - the stage lives with its issue's code
 from .diff.stage import stage_diff  # noqa: E402 - the stage lives with its issue's code
 from .engine.validate import stage_engine  # noqa: E402 - the stage lives with its issue's code
+from .site.stage import stage_site  # noqa: E402 - the stage lives with its issue's code
 
 Stage = Callable[[BuildContext], None]
 
@@ -238,6 +239,7 @@ STAGES: list[tuple[str, Stage]] = [
     ("align translations", stage_align),
     ("link rulings", stage_link),
     ("engine validation", stage_engine),
+    ("rules site", stage_site),
 ]
 
 

@@ -34,6 +34,7 @@ COMMAND_MODULES = [
     "build",
     "editions",
     "show",
+    "site",
 ]
 
 for _name in COMMAND_MODULES:

@@ -79,6 +79,7 @@ class SiteWriter:
 
     def write(self, rel: str, text: str | bytes) -> Path:
         p = atomic_write(self.out / rel, text)
+        p.chmod(0o644)  # a temp file's private mode would hide the page from a web server
         self.written.append(p)
         return p
 
