@@ -48,3 +48,21 @@ def seed_path():
         assert hits, f"no seed {prefix} in corpus/seeds"
         return hits[0]
     return get
+
+
+@pytest.fixture(scope="session")
+def rendered_notebooks(tmp_path_factory):
+    """Every notebook of notebooks/ executed once per session (embedded data only):
+    name -> (executed notebook, its figures folder, its HTML page)."""
+    pytest.importorskip("nbclient", reason="the 'notebooks' extra is not installed")
+    from pipeline.site.notebooks import execute, notebook_sources, to_html
+
+    base = tmp_path_factory.mktemp("notebooks")
+    out = {}
+    for src in notebook_sources(ROOT / "notebooks"):
+        nb = execute(src, base / "figures" / src.stem)
+        page = base / "html" / f"{src.stem}.html"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(to_html(nb), encoding="utf-8")
+        out[src.stem] = (nb, base / "figures" / src.stem, page)
+    return out
