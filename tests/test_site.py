@@ -50,14 +50,14 @@ def check_links(root: Path) -> tuple[int, list[str]]:
 
     def anchors(p: Path) -> set[str]:
         if p not in ids:
-            tree = lhtml.parse(str(p), parser=lhtml.HTMLParser(encoding="utf-8", no_network=True, resolve_entities=False))
+            tree = lhtml.parse(str(p), parser=lhtml.HTMLParser(encoding="utf-8", no_network=True))
             ids[p] = {e.get("id") for e in tree.iter() if isinstance(e.tag, str) and e.get("id")} | \
                      {e.get("name") for e in tree.iter("a") if e.get("name")}
         return ids[p]
 
     broken, checked = [], 0
     for page in _pages(root):
-        tree = lhtml.parse(str(page), parser=lhtml.HTMLParser(encoding="utf-8", no_network=True, resolve_entities=False))
+        tree = lhtml.parse(str(page), parser=lhtml.HTMLParser(encoding="utf-8", no_network=True))
         for el, attr in [(e, "href") for e in tree.iter("a", "link")] + [(e, "src") for e in tree.iter("script", "img")]:
             url = el.get(attr)
             if not url or url.startswith(("data:", "mailto:", "javascript:")):

@@ -24,14 +24,21 @@
       if (!s) { status.textContent = "Type to search."; return; }
       var hits = [];
       var m = RULE.exec(s);
-      if (m && byId[m[1].toLowerCase()]) hits.push(byId[m[1].toLowerCase()]);
-      // A phrase first: documents holding the words side by side rank above scattered ones.
-      var phrase = s.toLowerCase();
-      var found = ms.search(s).map(function (r) {
-        var bonus = (r.t || "").toLowerCase().indexOf(phrase) >= 0 || (r.r || "").toLowerCase() === phrase ? 2 : 1;
-        return { r: r, score: r.score * bonus };
-      }).sort(function (a, b) { return b.score - a.score || a.r.r.localeCompare(b.r.r); });
-      found.forEach(function (f) { if (!(hits[0] && hits[0].n === f.r.id)) hits.push(f.r); });
+      if (m) {
+        // A rule number: that rule, then the rules that once had that number; no fuzzy neighbours.
+        var num = m[1].toLowerCase();
+        if (byId[num]) hits.push(byId[num]);
+        docs.forEach(function (d) { if (d.k === "old" && d.r.toLowerCase() === num) hits.push(d); });
+      }
+      if (!hits.length) {
+        // Documents holding the words side by side rank above scattered ones.
+        var phrase = s.toLowerCase();
+        hits = ms.search(s).map(function (r) {
+          var bonus = (r.t || "").toLowerCase().indexOf(phrase) >= 0 || (r.r || "").toLowerCase() === phrase ? 2 : 1;
+          return { r: r, score: r.score * bonus };
+        }).sort(function (a, b) { return b.score - a.score || a.r.r.localeCompare(b.r.r); })
+          .map(function (f) { return f.r; });
+      }
       status.textContent = hits.length ? hits.length + " results" : "No results.";
       hits.slice(0, 50).forEach(function (h) {
         var li = el("li"), a = el("a", h.r);
