@@ -15,7 +15,7 @@ import pytest
 from lxml import html as lhtml
 
 from conftest import CORPUS, EDITIONS, needs_shared
-from test_report_html import CHROMIUM, _CDP, needs_chromium
+from test_report_html import needs_chromium, open_devtools
 
 pytestmark = needs_shared
 
@@ -160,22 +160,8 @@ def test_cli_reports_bad_input(tmp_path):
 
 @needs_chromium
 def test_site_in_headless_chromium(site, tmp_path):
-    proc = subprocess.Popen([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                             "--disable-component-update", "--no-first-run", "--disable-extensions",
-                             f"--user-data-dir={tmp_path / 'profile'}", "--remote-debugging-port=0", "about:blank"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc, cdp, sid = open_devtools(tmp_path)
     try:
-        ws = None
-        end = time.time() + 60
-        while ws is None and time.time() < end:
-            m = re.search(r"DevTools listening on (ws://\S+)", proc.stderr.readline())
-            ws = m.group(1) if m else None
-        assert ws, "chromium did not open its devtools endpoint"
-        cdp = _CDP(ws)
-        target = cdp.send("Target.createTarget", {"url": "about:blank"})["targetId"]
-        sid = cdp.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        for domain in ("Page", "Runtime", "Log"):
-            cdp.send(f"{domain}.enable", session=sid)
         cdp.send("Emulation.setDeviceMetricsOverride", {"width": 1100, "height": 900, "deviceScaleFactor": 1,
                                                         "mobile": False}, session=sid)
 

@@ -401,23 +401,23 @@ def default_editions(archive, alignments: list[dict], links: list[dict]) -> list
     return sorted(set(out))
 
 
+def _read_json_files(folder: Path, pattern: str, what: str) -> tuple[list[str], list[dict]]:
+    stems, docs = [], []
+    for p in sorted(Path(folder).glob(pattern)):
+        try:
+            docs.append(json.loads(p.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as e:
+            raise InputError(f"unreadable {what}: {e}", p) from None
+        stems.append(p.stem)
+    return stems, docs
+
+
 def read_reports(folder: Path | None) -> tuple[list[str], list[dict], list[str], list[dict]]:
     """Alignment and link JSON documents of a build's output folder (``align-*.json``, ``links-*.json``)."""
     if folder is None or not Path(folder).is_dir():
         return [], [], [], []
-    an, al, ln, li = [], [], [], []
-    for p in sorted(Path(folder).glob("align-*.json")):
-        try:
-            an.append(p.stem)
-            al.append(json.loads(p.read_text(encoding="utf-8")))
-        except (OSError, ValueError) as e:
-            raise InputError(f"unreadable alignment report: {e}", p) from None
-    for p in sorted(Path(folder).glob("links-*.json")):
-        try:
-            ln.append(p.stem)
-            li.append(json.loads(p.read_text(encoding="utf-8")))
-        except (OSError, ValueError) as e:
-            raise InputError(f"unreadable links report: {e}", p) from None
+    an, al = _read_json_files(folder, "align-*.json", "alignment report")
+    ln, li = _read_json_files(folder, "links-*.json", "links report")
     return an, al, ln, li
 
 
