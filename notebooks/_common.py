@@ -26,7 +26,10 @@ def section(number: str | None) -> int | None:
 
 def save(fig, name: str) -> Path:
     """Write a figure as PNG (deterministic metadata) and show it in the notebook."""
+    from IPython.display import Image, display
+
     path = FIGURES / f"{name}.png"
     fig.savefig(path, dpi=110, bbox_inches="tight", metadata={"Software": None})
-    plt.show()
+    plt.close(fig)
+    display(Image(data=path.read_bytes(), format="png"))  # the same PNG, inline (Agg shows nothing)
     return path
