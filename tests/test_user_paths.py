@@ -434,3 +434,16 @@ def test_fresh_clone_builds_everything_offline(tmp_path):
     r = run("history", "702.79a", "--json")
     assert r.returncode == 0, r.stderr[-2000:]
     assert json.loads(r.stdout)["numbers"] == ["502.79a", "702.76a", "702.77a", "702.78a", "702.79a"]
+
+
+def test_audit_without_editions_keeps_stale_citations(no_mirror, tmp_path):
+    """No --editions: the audit still reads the history (embedded archive), so a stale number
+    is reported as renumbered, not downgraded to missing / wrong-topic."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "persist.py").write_text("# Persist (CR 702.78a): return the creature with a -1/-1 counter.\n"
+                                    "def persist(card):\n    pass\n", encoding="utf-8")
+    res = runner.invoke(app, ["audit-citations", str(src), "--json"])
+    assert res.exit_code == 1, res.output
+    c = json.loads(res.output)["citations"][0]
+    assert (c["cited"], c["status"], c["suggested"]) == ("702.78a", "stale-renumbered", "702.79a")

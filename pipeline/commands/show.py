@@ -64,13 +64,8 @@ def register(app: typer.Typer) -> None:
         to today's (with a note); a keyword name or glossary term finds its rule.
 
         Exit codes: 0 shown; 2 no such rule, term or edition."""
-        from ..editions import resolve_edition
         from ..show import show_rule
 
-        if edition is not None and not Path(edition).is_file():
-            pass
-        elif edition is not None:  # a file: resolve it so its stated date names it
-            resolve_edition(edition)
         tr = None
         if doc is not None:
             from ..ingest.loader import load_document

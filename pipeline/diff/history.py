@@ -12,7 +12,6 @@ Truncated editions are left out of the chain (they would make rules vanish and c
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections import OrderedDict
@@ -32,10 +31,6 @@ def default_cache_dir() -> Path:
     from ..io import cache_root
 
     return cache_root()
-
-
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @dataclass(frozen=True)
