@@ -30,6 +30,7 @@ from .export import export_all, write_sqlite
 from .ingest.loader import load_document
 from .io import atomic_write, cache_root, cache_write, sha256_file, write_json
 from .link.stage import stage_link
+from .site.stage import stage_site
 from .manifest import Input, check_url, load_manifest, mirror_file
 from .model import Document
 from .qa.integrity import check
@@ -258,6 +259,7 @@ STAGES: list[tuple[str, Stage]] = [
     ("align translations", stage_align),
     ("link rulings", stage_link),
     ("engine validation", stage_engine),
+    ("rules site", stage_site),
 ]
 
 

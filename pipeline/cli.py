@@ -35,6 +35,7 @@ COMMAND_MODULES = [
     "build",
     "editions",
     "show",
+    "site",
 ]
 
 for _name in COMMAND_MODULES:

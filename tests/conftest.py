@@ -77,3 +77,21 @@ def http_folder(tmp_path):
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     yield root, f"http://127.0.0.1:{srv.server_address[1]}"
     srv.shutdown()
+
+
+@pytest.fixture(scope="session")
+def rendered_notebooks(tmp_path_factory):
+    """Every notebook of notebooks/ executed once per session (embedded data only):
+    name -> (executed notebook, its figures folder, its HTML page)."""
+    pytest.importorskip("nbclient", reason="the 'notebooks' extra is not installed")
+    from pipeline.site.notebooks import execute, notebook_sources, to_html
+
+    base = tmp_path_factory.mktemp("notebooks")
+    out = {}
+    for src in notebook_sources(ROOT / "notebooks"):
+        nb = execute(src, base / "figures" / src.stem)
+        page = base / "html" / f"{src.stem}.html"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(to_html(nb), encoding="utf-8")
+        out[src.stem] = (nb, base / "figures" / src.stem, page)
+    return out

@@ -178,12 +178,9 @@ class _CDP:
         raise TimeoutError(method)
 
 
-@needs_chromium
-def test_report_driven_over_devtools(tmp_path):
-    """Drive the page like a user: choose a check in the filter, untick a severity, read what is
-    shown, take a screenshot; no console message or exception on the way."""
-    page = tmp_path / "report.html"
-    page.write_text(render_html(_result()), encoding="utf-8")
+def open_devtools(tmp_path: Path) -> tuple[subprocess.Popen, "_CDP", str]:
+    """Headless Chromium driven over the DevTools protocol: (process, client, page session)
+    with the Page, Runtime and Log domains on.  The caller terminates the process."""
     proc = subprocess.Popen([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                              "--disable-component-update", "--no-first-run", "--disable-extensions",
                              f"--user-data-dir={tmp_path / 'profile'}", "--remote-debugging-port=0", "about:blank"],
@@ -192,8 +189,7 @@ def test_report_driven_over_devtools(tmp_path):
         ws = None
         end = time.time() + 60
         while ws is None and time.time() < end:
-            line = proc.stderr.readline()
-            m = re.search(r"DevTools listening on (ws://\S+)", line)
+            m = re.search(r"DevTools listening on (ws://\S+)", proc.stderr.readline())
             ws = m.group(1) if m else None
         assert ws, "chromium did not open its devtools endpoint"
         cdp = _CDP(ws)
@@ -201,6 +197,21 @@ def test_report_driven_over_devtools(tmp_path):
         sid = cdp.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         for domain in ("Page", "Runtime", "Log"):
             cdp.send(f"{domain}.enable", session=sid)
+    except BaseException:
+        proc.terminate()
+        proc.wait(timeout=30)
+        raise
+    return proc, cdp, sid
+
+
+@needs_chromium
+def test_report_driven_over_devtools(tmp_path):
+    """Drive the page like a user: choose a check in the filter, untick a severity, read what is
+    shown, take a screenshot; no console message or exception on the way."""
+    page = tmp_path / "report.html"
+    page.write_text(render_html(_result()), encoding="utf-8")
+    proc, cdp, sid = open_devtools(tmp_path)
+    try:
         cdp.send("Page.navigate", {"url": page.as_uri()}, session=sid)
         cdp.wait_for("Page.loadEventFired")
 

@@ -1,0 +1,28 @@
+"""The build stage: the rules site in ``<out>/site/``, from this build's reports.
+
+Publishes the latest edition, the translations' base and current editions and the
+rulings' edition (see :func:`~pipeline.site.generate.default_editions`), with this build's
+alignment and link reports.  Notebooks are not executed here (they take minutes); their
+HTML is published by ``crpipe site --notebooks``.
+"""
+
+from __future__ import annotations
+
+from ..errors import CrpipeError
+
+STAGE = "rules site"
+
+
+def stage_site(ctx) -> None:
+    from .generate import build_site
+
+    if ctx.editions_dir is None:
+        ctx.skip(STAGE, "no English editions are known")
+        return
+    try:
+        files = build_site(ctx.out / "site", reports=ctx.out, catalog=ctx.editions_dir)
+    except CrpipeError as e:
+        ctx.skip(STAGE, e.message)
+        return
+    for p in files:
+        ctx.track(p)
