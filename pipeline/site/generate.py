@@ -27,7 +27,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import InputError
-from ..io import atomic_write
+from ..io import atomic_write, honour_umask
 from ..model import Document
 from ..rulenum import RuleNumber
 from ..xref import build_graph, extract_references
@@ -79,7 +79,7 @@ class SiteWriter:
 
     def write(self, rel: str, text: str | bytes) -> Path:
         p = atomic_write(self.out / rel, text)
-        p.chmod(0o644)  # a temp file's private mode would hide the page from a web server
+        honour_umask(p)  # a temp file's private mode would hide the page from a web server
         self.written.append(p)
         return p
 
