@@ -33,7 +33,7 @@ def _linker(doc, semantic: str | None = None, ix=None):
     ix = ix or build_index(doc)
     view = None
     if semantic:
-        from ..link.semantic import SemanticUnavailable, SemanticView, load_encoder
+        from ..link.semantic import SemanticUnavailable, SemanticView, load_encoder  # optional: the semantic extra
 
         try:
             view = SemanticView(ix, load_encoder(semantic), semantic)
@@ -100,7 +100,7 @@ def register(app: typer.Typer) -> None:
 
             atomic_write(html_out, render_links_html(data))
         t = Table(title=f"{rulings.name}: {len(rs.rulings)} rulings ({rs.format}) → {doc.meta.effective_date}")
-        for col in ("card", "ruling", "#", "rule", "under", "score", "why", "rule text"):
+        for col in ("card", "ruling", "#", "rule", "under", "score", "why"):
             t.add_column(col, overflow="fold")
         shown = 50
         for lr in links[:shown]:
@@ -111,9 +111,15 @@ def register(app: typer.Typer) -> None:
                 why = f"{model.removeprefix('learned ranker: ')} — views: {views}" if model else views
                 t.add_row(lr.ruling.card.name if (lr.ruling.card and rank == 1) else "", text if rank == 1 else "",
                           str(rank), c.rule, rule_heading(doc, c.rule), f"{c.score:.2f}", why,
-                          _rule_text(doc, c.rule) if rank == 1 else "",
                           end_section=rank == len(lr.candidates))
         console.print(t)
+        # The best rules' own words, one line each: a reader checks a link without opening the CR.
+        best = list(dict.fromkeys(lr.candidates[0].rule for lr in links[:shown] if lr.candidates))
+        if best:
+            console.print("best rules:", style="bold")
+            for rid in best:
+                console.print(f"  {rid}  {_rule_text(doc, rid)}", markup=False, highlight=False,
+                              overflow="ellipsis", no_wrap=True)
         if len(links) > shown:
             console.print(f"… {len(links) - shown} more rulings (use --json for all)")
         for n in rs.notes:

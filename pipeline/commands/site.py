@@ -33,9 +33,9 @@ def register(app: typer.Typer) -> None:
         for each release and any pair, translations beside their English, rulings with
         their rules, and search.  Nothing needs a server.
         """
-        from ..errors import InputError
-        from ..paths import default_out
-        from ..site import build_site
+        from ..errors import InputError  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..paths import default_out  # lazy: as above
+        from ..site import build_site  # lazy: as above
 
         pairs = []
         if pair:
@@ -44,9 +44,9 @@ def register(app: typer.Typer) -> None:
             pairs = list(zip(pair[::2], pair[1::2]))
         pages = []
         if notebooks:
-            import tempfile
+            import tempfile  # lazy: only with --notebooks
 
-            from ..site.notebooks import render_all
+            from ..site.notebooks import render_all  # lazy: only with --notebooks
 
             root = Path(__file__).resolve().parents[2]
             with tempfile.TemporaryDirectory() as tmp:
@@ -60,7 +60,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _site(build_site, out, editions, all_editions, reports, pages, pairs):
-    from rich.status import Status
+    from rich.status import Status  # lazy: only when the command runs
 
     with Status("building the site", console=err_console) as st:
         return build_site(out, editions=editions, all_editions=all_editions, reports=reports, notebooks=pages,

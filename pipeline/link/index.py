@@ -331,7 +331,7 @@ def _padded(rows: list[np.ndarray]) -> np.ndarray:
 
 
 def _citations(doc: Document, pos: dict[str, int]) -> sparse.csr_matrix:
-    from ..xref.extract import extract_references
+    from ..xref.extract import extract_references  # heavy: networkx comes with xref; only the citation view needs it
 
     pairs = set()
     for ref in extract_references(doc):

@@ -32,6 +32,7 @@ from scipy import sparse
 from ..rulings.model import Ruling
 from ..text import RULE, SUBRULE
 from .index import RuleIndex
+from .results import Candidate, Evidence  # noqa: F401 (re-exported: the linker's API)
 from .text import BOUNDARY, content, lemma_lists, strip_card_names, with_bigrams, words
 
 _REF = re.compile(rf"\b(?:rules?\s+)?({SUBRULE})\b|\brules?\s+({RULE})\b", re.IGNORECASE)
@@ -60,26 +61,6 @@ class Weights:
 
 
 @dataclass
-class Evidence:
-    kind: str  # text | keyword | topic | glossary | alias | layout | reference | sentence | card | model | neighbour
-    detail: str
-    score: float
-
-    def to_dict(self) -> dict:
-        return {"kind": self.kind, "detail": self.detail, "score": round(self.score, 4)}
-
-
-@dataclass
-class Candidate:
-    rule: str
-    score: float
-    evidence: list[Evidence] = field(default_factory=list)
-
-    def to_dict(self) -> dict:
-        return {"rule": self.rule, "score": round(self.score, 4), "evidence": [e.to_dict() for e in self.evidence]}
-
-
-@dataclass
 class _Query:
     text: str
     lemmas: list[str]
@@ -100,7 +81,7 @@ class Linker:
         self.w = weights
         self.semantic = semantic
         if ranker == "shipped":
-            from .rerank import Ranker
+            from .rerank import Ranker  # heavy: LightGBM loads only with the learned ranker
 
             ranker = Ranker.shipped(semantic=semantic is not None)
             if ranker is None and semantic is not None:  # no model trained with the view: lexical
@@ -125,7 +106,7 @@ class Linker:
                 pre = self.batch_scores([q for q, _ in chunk])
                 out.extend(self._rank(q, ss, top, p) for (q, ss), p in zip(chunk, pre))
             return out
-        from .rerank import rerank
+        from .rerank import rerank  # heavy: as above
 
         return rerank(self, queries, top, explain)
 

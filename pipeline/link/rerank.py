@@ -26,7 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..io import read_bounded_text
 from .index import STATIC_FEATURES
+from .results import Candidate, Evidence
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "link-ranker.txt"
 #: The same ranker trained with the semantic view's features too (``--semantic``).
@@ -117,8 +119,8 @@ class Neighbours:
     words differ.  BM25 over the memory in the rule index's vocabulary and idf."""
 
     def __init__(self, linker, items: list[dict]):
-        from .index import _bm25
-        from .text import with_bigrams
+        from .index import _bm25  # deferred: only the neighbour view needs the BM25 helper
+        from .text import with_bigrams  # deferred: as above
 
         ix = linker.ix
         self.items = items
@@ -197,17 +199,17 @@ class Ranker:
     @classmethod
     def load(cls, path: Path = MODEL_PATH, features: tuple[str, ...] = FEATURES) -> "Ranker":
         try:
-            import lightgbm as lgb
+            import lightgbm as lgb  # heavy: LightGBM loads only when a model is read
         except ImportError as e:  # pragma: no cover - lightgbm is a core dependency
             raise RankerUnavailable(f"lightgbm is not installed: {e}") from None
         if not path.is_file():
             raise RankerUnavailable(f"no ranker model at {path}")
-        booster = lgb.Booster(model_str=path.read_text(encoding="utf-8"))
+        booster = lgb.Booster(model_str=read_bounded_text(path))
         names = tuple(booster.feature_name())
         if names != features:
             raise RankerUnavailable(f"{path.name} was trained on other features; retrain: python -m pipeline.link.train")
         meta_path = path.with_suffix(".json")
-        meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
+        meta = json.loads(read_bounded_text(meta_path)) if meta_path.is_file() else {}
         return cls(booster, meta)
 
     @classmethod
@@ -301,7 +303,6 @@ def _ranks(s: np.ndarray) -> np.ndarray:
 def rerank(linker, queries, top: int, explain_n: int = 1):
     """Rank each query's pool by the model; explain the first ``explain_n`` candidates by
     their largest feature contributions (SHAP values cost about as much as ranking)."""
-    from .linker import Candidate, Evidence
 
     out = []
     for start in range(0, len(queries), CHUNK):

@@ -30,7 +30,7 @@ class SemanticUnavailable(CrpipeError):
 
 def load_encoder(model: str):
     try:
-        from sentence_transformers import SentenceTransformer
+        from sentence_transformers import SentenceTransformer  # optional: the semantic extra
     except ImportError:
         raise SemanticUnavailable("the semantic view needs the 'semantic' extra: pip install 'crpipe[semantic]'") from None
     path = Path(model).expanduser()

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..io import read_bounded
 from .evaluate import GoldItem, gold_inputs, load_gold, metrics
 from .rerank import (FEATURES, MODEL_PATH, SEMANTIC_FEATURES, SEMANTIC_MODEL_PATH, Neighbours, Prior, features,
                      label_counts)
@@ -105,8 +106,8 @@ def _labels(pool_ids: list[str], primary: str, hits: frozenset[str]) -> np.ndarr
 
 def build_examples(doc, full_ix, prior: Prior, memory: Neighbours, groups, semantic=None):
     """Weak queries: each rule example, asked against an index without its rule's examples."""
-    from .index import build_index
-    from .linker import Linker
+    from .index import build_index  # deferred: training entry points load the stages they drive
+    from .linker import Linker  # deferred: as above
 
     out = []
     for fold in (0, 1):
@@ -146,7 +147,7 @@ def build_labelled(linker, gold: list[GoldItem], rulings, prior: Prior, memory: 
 
 
 def fit(rows: list[dict], params: dict):
-    import lightgbm as lgb
+    import lightgbm as lgb  # heavy: LightGBM
 
     p = dict(BASE)
     p.update({k: v for k, v in params.items() if k not in ("num_boost_round", "example_weight")})
@@ -223,16 +224,16 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     args.out = args.out or str(SEMANTIC_MODEL_PATH if args.semantic else MODEL_PATH)
 
-    from ..ingest.loader import load_document
-    from ..rulings import read_rulings
-    from .index import build_index
-    from .linker import Linker
+    from ..ingest.loader import load_document  # deferred: as above
+    from ..rulings import read_rulings  # deferred: as above
+    from .index import build_index  # deferred: training entry points load the stages they drive
+    from .linker import Linker  # deferred: as above
 
     doc = load_document(Path(args.rules))
     ix = build_index(doc)
     semantic = None
     if args.semantic:
-        from .semantic import SemanticView, load_encoder
+        from .semantic import SemanticView, load_encoder  # optional: the semantic extra
 
         semantic = SemanticView(ix, load_encoder(args.semantic), args.semantic)
     linker = Linker(ix, ranker=None, semantic=semantic)
@@ -260,7 +261,7 @@ def main(argv=None) -> int:
     tmp = out.with_suffix(".tmp")
     tmp.write_text(booster.model_to_string(num_iteration=-1), encoding="utf-8")
     os.replace(tmp, out)
-    meta = {"labels": Path(args.labels).name, "labels_sha256": hashlib.sha256(Path(args.labels).read_bytes()).hexdigest(),
+    meta = {"labels": Path(args.labels).name, "labels_sha256": hashlib.sha256(read_bounded(args.labels)).hexdigest(),
             "edition": doc.meta.effective_date, "train_rulings": len(train), "example_queries": len(weak),
             "gold_in_pool_train": round(in_pool, 4), "pool_recall_per_fold": pool_recall(train),
             "chosen_under_other_seeds": spread, "hand_weighted_on_train": hand, "chosen": best,

@@ -27,7 +27,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import InputError
-from ..io import atomic_write, honour_umask
+from ..io import atomic_write, honour_umask, read_bounded, read_bounded_text
 from ..model import Document
 from ..rulenum import RuleNumber
 from ..xref import build_graph, extract_references
@@ -41,7 +41,7 @@ def data_dir() -> Path:
 
 
 def _env():
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined  # heavy: Jinja2 only when a site is written
 
     env = Environment(loader=FileSystemLoader(str(data_dir() / "templates")), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
@@ -159,7 +159,7 @@ class SiteBuilder:
         out = self.w.out
         out.mkdir(parents=True, exist_ok=True)
         for name in ASSETS:
-            self.w.write(name, (data_dir() / name).read_bytes())
+            self.w.write(name, read_bounded(data_dir() / name))
         docs = {}
         for label in self.labels:
             docs[label] = self.arch.load(label)
@@ -180,18 +180,18 @@ class SiteBuilder:
         self.translations()
         self.rulings()
         for nb in sorted(self.inputs.notebooks):
-            self.w.write(f"notebooks/{nb.name}", nb.read_bytes())
+            self.w.write(f"notebooks/{nb.name}", read_bounded(nb))
         self.index()
         return self.w.written
 
     def old_numbers(self) -> dict[str, list[dict]]:
-        from .trace import old_numbers
+        from .trace import old_numbers  # heavy: traces walk the history
 
         return old_numbers(self.arch)
 
     # -- one edition ------------------------------------------------------------------------------
     def edition(self, label: str, doc: Document, olds: dict) -> None:
-        from .trace import edition_traces
+        from .trace import edition_traces  # heavy: as above
 
         refs = extract_references(doc)
         g = build_graph(doc, refs)
@@ -324,7 +324,7 @@ class SiteBuilder:
         return sorted(pairs, key=lambda p: (self.order[p[0]], self.order[p[1]]))
 
     def changes(self) -> None:
-        from ..diff.classify import diff_documents
+        from ..diff.classify import diff_documents  # heavy: the differ (networkx) only for change pages
 
         self.change_pages = self._planned_pairs()
         for a, b in self.change_pages:
@@ -405,7 +405,7 @@ def _read_json_files(folder: Path, pattern: str, what: str) -> tuple[list[str], 
     stems, docs = [], []
     for p in sorted(Path(folder).glob(pattern)):
         try:
-            docs.append(json.loads(p.read_text(encoding="utf-8")))
+            docs.append(json.loads(read_bounded_text(p)))
         except (OSError, ValueError) as e:
             raise InputError(f"unreadable {what}: {e}", p) from None
         stems.append(p.stem)
@@ -425,7 +425,7 @@ def build_site(out: Path, editions: list[str] | None = None, all_editions: bool 
                notebooks: list[Path] | None = None, pairs: list[tuple[str, str]] | None = None, catalog=None,
                progress=None) -> list[Path]:
     """Write the site into ``out`` (replaced as a whole: built in a sibling folder, then swapped)."""
-    from ..diff.history import EditionArchive
+    from ..diff.history import EditionArchive  # heavy: the history loads only for traces
 
     arch = EditionArchive(catalog)
     an, al, ln, li = read_reports(reports)

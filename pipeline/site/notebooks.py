@@ -30,9 +30,9 @@ def execute(source: Path, figures: Path, timeout: int = 900):
     """Run one notebook top to bottom; its figures are written into ``figures``.  Returns the
     executed notebook (nbformat node)."""
     try:
-        import jupytext
-        from nbclient import NotebookClient
-        from nbclient.exceptions import CellExecutionError
+        import jupytext  # optional: the notebooks extra
+        from nbclient import NotebookClient  # optional: the notebooks extra
+        from nbclient.exceptions import CellExecutionError  # optional: the notebooks extra
     except ImportError as e:
         raise InputError(f"executing notebooks needs the 'notebooks' extra ({e.name} is missing)", source) from None
     nb = jupytext.read(source)
@@ -59,7 +59,7 @@ def execute(source: Path, figures: Path, timeout: int = 900):
 
 def to_html(nb) -> str:
     """The executed notebook as one self-contained HTML page (figures inline)."""
-    from nbconvert import HTMLExporter
+    from nbconvert import HTMLExporter  # optional: the notebooks extra
 
     exporter = HTMLExporter(template_name="classic")
     exporter.exclude_input_prompt = True
@@ -70,7 +70,7 @@ def to_html(nb) -> str:
 
 def render_all(folder: Path, out: Path, figures: Path) -> list[Path]:
     """Execute every notebook of ``folder`` and write ``out/<name>.html``; returns the pages."""
-    from ..io import atomic_write
+    from ..io import atomic_write  # deferred: only when rendering
 
     pages = []
     for src in notebook_sources(folder):

@@ -1,0 +1,29 @@
+"""What the linker answers: a ranked candidate rule and the evidence that carried it.
+
+A leaf module, so that the linker and the learned re-ranker both build candidates without
+importing each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Evidence:
+    kind: str  # text | keyword | topic | glossary | alias | layout | reference | sentence | card | model | neighbour
+    detail: str
+    score: float
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "detail": self.detail, "score": round(self.score, 4)}
+
+
+@dataclass
+class Candidate:
+    rule: str
+    score: float
+    evidence: list[Evidence] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"rule": self.rule, "score": round(self.score, 4), "evidence": [e.to_dict() for e in self.evidence]}
