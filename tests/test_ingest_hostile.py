@@ -154,7 +154,10 @@ for p in sys.argv[1:]:
         out[p] = ["loaded", round(time.perf_counter() - t, 2)]
     except InputError as e:
         out[p] = ["InputError: " + str(e), round(time.perf_counter() - t, 2)]
-out["_maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# VmHWM is this program's own peak: ru_maxrss survives exec and would report the parent's
+# (a test session holding many parsed editions) instead.
+hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM:")]
+out["_maxrss_mb"] = int(hwm[0].split()[1]) / 1024 if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 out["_network"] = attempts
 print(json.dumps(out))
 """
