@@ -1,7 +1,10 @@
 """Draw the ruling-linking sample (issue 15) before any tuning: fixed seed, six sets only.
 
 Run from the repository root:  python tests/data/linking/draw_sample.py ../shared/corpus/rulings/mtgjson3
-Writes tests/data/linking/sample.json (unlabelled).  The split is by card *family*: rulings whose
+Writes tests/data/linking/sample.json (unlabelled).  A second draw (``--second``), made on
+2026-11-30 before the first model was retrained, takes 480 more from the rulings the first draw
+left (seed 1515, ids L440-L919) into sample-2.json; the split rule is the same, so a card's
+rulings never sit on both sides.  The split is by card *family*: rulings whose
 text is the same once the card's own name is masked (mechanic boilerplate repeated on many cards)
 are drawn once, so near-copies cannot sit on both sides of the split.
 """
@@ -18,6 +21,7 @@ from pathlib import Path
 SETS = ("AKH", "HOU", "XLN", "RIX", "DOM", "GRN")  # the other twelve are reserved for testing
 SEED = 15
 N = 440  # 400 wanted; a margin for rulings that no rule governs (story notes, ability words)
+SEED_2, N_2 = 1515, 480  # the second draw, from what the first left
 TEST_SHARE = 35  # percent of cards in the test split
 
 
@@ -35,7 +39,7 @@ def split_of(card: str) -> str:
     return "test" if h < TEST_SHARE else "train"
 
 
-def main(folder: str) -> None:
+def main(folder: str, second: bool = False) -> None:
     seen: set[str] = set()
     pool = []
     for code in SETS:
@@ -52,22 +56,29 @@ def main(folder: str) -> None:
                     "type": card.get("type", ""), "card_text": card.get("text", ""),
                     "position": i, "date": r["date"], "text": r["text"],
                 })
-    rng = random.Random(SEED)
-    drawn = rng.sample(pool, N)
-    for k, item in enumerate(drawn):
+    first = random.Random(SEED).sample(pool, N)
+    drawn, seed, start, name = first, SEED, 0, "sample.json"
+    if second:
+        # the same words on another card (split-card boilerplate naming its own halves) count
+        # as drawn: a copy on the other side of the split would leak
+        taken = {item["text"] for item in first}
+        rest = [item for item in pool if item["text"] not in taken]
+        drawn, seed, start, name = random.Random(SEED_2).sample(rest, N_2), SEED_2, N, "sample-2.json"
+    for k, item in enumerate(drawn, start):
         item["id"] = f"L{k:03d}"
         item["split"] = split_of(item["card"])
     out = {
         "cr_edition": "2025-11-14",
         "sets": list(SETS),
-        "seed": SEED,
+        "seed": seed,
         "pool": len(pool),
         "rulings": drawn,
     }
-    Path(__file__).with_name("sample.json").write_text(json.dumps(out, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
+    Path(__file__).with_name(name).write_text(json.dumps(out, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
     n_test = sum(d["split"] == "test" for d in drawn)
-    print(f"pool {len(pool)} unique rulings; drew {N}: train {N - n_test}, test {n_test}")
+    print(f"pool {len(pool)} unique rulings; drew {len(drawn)}: train {len(drawn) - n_test}, test {n_test}")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "../shared/corpus/rulings/mtgjson3")
+    args = [a for a in sys.argv[1:] if a != "--second"]
+    main(args[0] if args else "../shared/corpus/rulings/mtgjson3", second="--second" in sys.argv[1:])
