@@ -54,8 +54,9 @@ RULE_LEVEL, SUBRULE_LEVEL, LETTERED_LEVEL = Level.RULE, Level.SUBRULE, Level.LET
 
 
 #: A glossary entry: a run of non-blank lines (a blank line is empty or whitespace only,
-#: as ``str.strip`` sees it: regex ``\s`` is the same set of characters).
-GLOSSARY_BLOCK = re.compile(r"^[^\n]*\S[^\n]*(?:\n[^\n]*\S[^\n]*)*", re.M)
+#: as ``str.strip`` sees it: regex ``\s`` is the same set of characters): its first line (the
+#: term), its second line (nearly always the whole definition) and any further lines apart.
+GLOSSARY_ENTRY = re.compile(r"^([^\n]*\S[^\n]*)(?:\n([^\n]*\S[^\n]*))?((?:\n[^\n]*\S[^\n]*)*)", re.M)
 
 
 def _ref_key(ref: str) -> tuple[int, int, int]:
@@ -462,7 +463,7 @@ class _Parser:
 
     # -- glossary ----------------------------------------------------------------
     def _glossary(self, start: int, end: int) -> None:
-        # One scan: GLOSSARY_BLOCK finds each entry (a run of non-blank lines); what lies
+        # One scan: GLOSSARY_ENTRY finds each entry (a run of non-blank lines); what lies
         # between two entries is blank lines, kept for the round trip.
         text = self.text
         doc = self.doc
@@ -473,26 +474,40 @@ class _Parser:
         doc.glossary_heading = Layout(before="\n" + "\n".join(tg) + "\n" if tg else "\n", head=self.lines[start])
         pos = self._offset(start + 1)
         endpos = self._offset(end) - 1 if end < len(self.lines) else len(text)
-        gap: list[str] = []
         i, cur = start + 1, pos
-        for m in GLOSSARY_BLOCK.finditer(text, pos, endpos):
+        Entry, ref_key, refs_in = GlossaryEntry, _ref_key, REF_TOKEN.findall
+        for m in GLOSSARY_ENTRY.finditer(text, pos, endpos):
             ms = m.start()
-            if ms != cur:
+            if ms - cur == 1:  # one blank line: the usual separator
+                before = "\n\n"
+                i += 1
+            elif ms != cur:
                 blank = text[cur:ms - 1].split("\n")
-                gap += blank
+                before = "\n" + "\n".join(blank) + "\n"
                 i += len(blank)
-            before = "\n" + "\n".join(gap) + "\n" if gap else "\n"
-            gap = []
-            block = m.group().split("\n")
-            term = block[0]
-            if len(block) > 1:
-                definition, breaks, tail = join_lines(block[1:], wrapped)
-                refs = sorted(set(REF_TOKEN.findall(definition)), key=_ref_key) if definition else []
             else:
-                definition, breaks, tail, refs = "", [], "", []
-            out.append(GlossaryEntry(term.strip(), definition, refs, i + 1, Layout(before, term, breaks, tail)))
-            i += len(block)
+                before = "\n"
+            term, first, rest = m.groups()
+            breaks = None
+            if rest:
+                block = [first] + rest[1:].split("\n")
+                definition, breaks, tail = join_lines(block, wrapped)
+                n = 1 + len(block)
+            elif first is not None:
+                definition = first.rstrip()
+                tail = first[len(definition):]
+                n = 2
+            else:
+                definition, tail, n = "", "", 1
+            refs = refs_in(definition) if definition else []
+            if len(refs) > 1:
+                refs = sorted(set(refs), key=ref_key)
+            # A layout without line breaks stays a tuple until read (model._LazyLayout).
+            out.append(Entry(term.strip(), definition, refs, i + 1,
+                             Layout(before, term, breaks, tail) if breaks else (before, term, tail)))
+            i += n
             cur = m.end() + 1
+        gap: list[str] = []
         if cur <= endpos:
             gap += text[cur:endpos].split("\n")
         # The blank lines between the last entry and "Credits" (or the end of the file).
