@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import functools
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -25,7 +26,6 @@ from .profiles.dates import declared_date  # noqa: F401  (re-exported: the editi
 from .rulenum import sort_ids
 from .text import fold
 from .segment.official import DATE_RE as STATED_DATE, _iso, parse_file
-from .segment.paste import find_candidates, merged_profile
 
 
 def declared_edition(doc: Document) -> dict | None:
@@ -53,6 +53,8 @@ def _cache_dir() -> Path:
 
 def rule_refs(text: str, lang: str | None) -> list[str]:
     """Rule numbers ``text`` cites (references, not rule starts), sorted, unique."""
+    from .segment.paste import find_candidates, merged_profile  # lazy: a document that states its date needs no inventory (crpipe parse start-up)
+
     prof = PROFILES.get(lang or "") or merged_profile()
     return sort_ids({str(c.number) for c in find_candidates(text, prof) if c.kind == "ref"})
 
@@ -159,11 +161,12 @@ def _effective(path) -> str | None:
 
 def edition_files(editions_dir) -> list:
     """The editions of a folder (paths), or of a :class:`pipeline.editions.Catalog` (refs)."""
-    from .editions.catalog import Catalog  # deferred: the catalog reads editions through this module's callers
+    if not isinstance(editions_dir, (str, os.PathLike)):  # a folder needs no catalog module (crpipe parse start-up)
+        from .editions.catalog import Catalog  # deferred: the catalog reads editions through this module's callers
 
-    if isinstance(editions_dir, Catalog):
-        return [r for r in editions_dir.editions if DATE_RE.fullmatch(r.stem) and not r.truncated] or \
-            [r for r in editions_dir.editions if not r.truncated]
+        if isinstance(editions_dir, Catalog):
+            return [r for r in editions_dir.editions if DATE_RE.fullmatch(r.stem) and not r.truncated] or \
+                [r for r in editions_dir.editions if not r.truncated]
     d = Path(editions_dir)
     files = sorted(p for p in d.glob("*.txt") if re.fullmatch(r"\d{4}-\d{2}-\d{2}", p.stem))
     if not files:

@@ -12,6 +12,7 @@ chosen code page but a letter in CP437 are decoded as CP437 and reported.
 from __future__ import annotations
 
 import codecs
+import functools
 import io
 import re
 import unicodedata
@@ -114,11 +115,18 @@ def _byte_table(enc: str, keep) -> bytes:
 # The single-byte readings are priced on the bytes: one byte is one character in these code
 # pages, ASCII bytes read as ASCII in all of them, so a character's cost needs only its byte
 # and the two beside it, and the text is decoded once, for the winner.
-_UNDEFINED = {enc: bytes(sorted(set(range(256)) - set(_byte_table(enc, lambda c: True)))) for enc in _SINGLE_BYTE}
-_PRICED_BYTES = {enc: re.compile(b"[" + b"".join(re.escape(bytes([b])) for b in _byte_table(enc, _PRICED.match)) + b"]")
-                 for enc in _SINGLE_BYTE}
-_UNDEFINED_RE = {enc: re.compile(b"[" + b"".join(re.escape(bytes([b])) for b in u) + b"]") for enc, u in _UNDEFINED.items() if u}
-_CONTROL_BYTES = {enc: _byte_table(enc, _CONTROL.match) for enc in _SINGLE_BYTE}
+@functools.cache
+def _tables(enc: str) -> tuple[re.Pattern | None, re.Pattern, bytes]:
+    """For ``enc``: a pattern of the bytes it does not define (None if none), a pattern of the
+    bytes whose character ``_PRICED`` matches, and the bytes whose character is a control."""
+    def pattern(bs: bytes) -> re.Pattern:
+        return re.compile(b"[" + b"".join(re.escape(bytes([b])) for b in bs) + b"]")
+
+    undefined = bytes(sorted(set(range(256)) - set(_byte_table(enc, lambda c: True))))
+    return (pattern(undefined) if undefined else None, pattern(_byte_table(enc, _PRICED.match)),
+            _byte_table(enc, _CONTROL.match))
+
+
 _HIGH_BYTES = bytes(range(0x80, 0x100))
 
 
@@ -135,7 +143,7 @@ def _bytes_cost(data: bytes, enc: str, limit: float, costs: list | None = None) 
     """Implausibility of ``data`` read as ``enc``; stops once it reaches ``limit`` (that reading
     lost).  ``costs`` collects ``(offset, cost)`` of the priced bytes."""
     total = 0.0
-    for m in _PRICED_BYTES[enc].finditer(data):
+    for m in _tables(enc)[1].finditer(data):
         c = _byte_cost(data, enc, m.start())
         if costs is not None:
             costs.append((m.start(), c))
@@ -148,7 +156,8 @@ def _bytes_cost(data: bytes, enc: str, limit: float, costs: list | None = None) 
 def _decode_single_byte(data: bytes, path) -> Decoded:
     best = None
     for enc in _SINGLE_BYTE:
-        if _UNDEFINED[enc] and _UNDEFINED_RE[enc].search(data):
+        undefined = _tables(enc)[0]
+        if undefined is not None and undefined.search(data):
             continue  # a byte this code page does not define
         costs: list = []
         cost = _bytes_cost(data, enc, best[0] if best is not None else float("inf"), costs)
@@ -165,9 +174,10 @@ def _decode_single_byte(data: bytes, path) -> Decoded:
                 "as Windows-1252, CP437 or Mac Roman", path)
     notes: list[str] = []
     fixes = _stray_cp437(data, enc, costs, notes) if enc != "cp437" else []
-    bad = len(data) - len(data.translate(None, _CONTROL_BYTES[enc]))
+    controls = _tables(enc)[2]
+    bad = len(data) - len(data.translate(None, controls))
     for i, alt in fixes:
-        bad += bool(_CONTROL.match(alt)) - (data[i] in _CONTROL_BYTES[enc])
+        bad += bool(_CONTROL.match(alt)) - (data[i] in controls)
     if b"\x00" in data or bad > max(3, len(data) // 200):
         raise InputError("binary data, not a text document (control characters found)", path)
     if fixes:

@@ -24,8 +24,6 @@ from ..io import DEFAULT_MAX_INPUT_MB, read_bounded
 from ..model import Document, Finding
 from ..profiles import PROFILES
 from ..segment.official import looks_official, parse_text
-from ..segment.paste import segment_text
-from ..segment.webcard import segment_card
 from .decode import decode_bytes
 from .detect import FORMATS, detect
 from .language import detect_language
@@ -104,6 +102,9 @@ def _from_text(dec, kind: str, lang: str | None, p: Path) -> Document:
                              "'Contents' list); try --format paste", p)
         return parse_text(dec, source=p)
     found, reason = detect_language(dec.text) if lang is None else (lang, "given")
+    from ..segment.paste import segment_text  # lazy: its spelling lists cost more to import than an official parse (crpipe parse start-up)
+    from ..segment.webcard import segment_card  # lazy: as the paste segmenter, only for text that is not an official edition
+
     if kind == "webcard":
         doc = segment_card(dec.text, found, source=str(p))
         if not doc.rules:
