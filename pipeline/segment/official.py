@@ -163,6 +163,7 @@ class _Parser:
         self.text = text
         self.lines = text.split("\n")
         self.find = doc.findings
+        self._last_offset = (0, 0)
 
     # -- regions -----------------------------------------------------------------
     def run(self) -> None:
@@ -254,8 +255,14 @@ class _Parser:
 
     # -- body --------------------------------------------------------------------
     def _offset(self, i: int) -> int:
-        """Character offset of line ``i`` in the text (``len(text) + 1`` past the last line)."""
-        return sum(map(len, self.lines[:i])) + i
+        """Character offset of line ``i`` in the text (``len(text) + 1`` past the last line).
+        Asked in increasing order (body, glossary, credits): each call sums on from the last."""
+        j, off = self._last_offset
+        if i < j:
+            j, off = 0, 0
+        off += sum(map(len, self.lines[j:i])) + (i - j)
+        self._last_offset = (i, off)
+        return off
 
     def _body(self, a: int, b: int) -> None:
         # One scan of the body text: START finds every line that can begin a paragraph (a
@@ -283,6 +290,8 @@ class _Parser:
         i = a  # line index of the cursor
         cur = start_pos  # offset of the cursor line
         Rule_, Example_, Section_, Finding_ = Rule, Example, Section, Finding
+        ids: list[str] = []  # each rule's id and parent, for linking children at the end
+        parents: list[str | None] = []
 
         def close():
             # Only a paragraph that grew past its first line: one-line paragraphs (nearly
@@ -377,7 +386,7 @@ class _Parser:
                     if head_text is None:
                         head_text = ""
                     m_head = lead + numtxt + mhead
-                    if s is None and last is not None:
+                    if s is None and last is not None and head_text[:1].isdecimal():  # (a typo's digits: \d)
                         fixed = _split_number_typo(_num(r, s, letter), head_text, _num(*last))
                         if fixed is not None:
                             # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
@@ -414,6 +423,8 @@ class _Parser:
                             rule = Rule_(rid, body, [], base, [], ord(r[0]) - 48, LETTERED_LEVEL,
                                          order, i + 1, False, lay)
                     rules.append(rule)
+                    ids.append(rule.id)
+                    parents.append(rule.parent)
                     cur_rule = target = rule
                     last = (r, s, letter)
                     first, p_before, p_head = head_text, before, m_head
@@ -459,10 +470,10 @@ class _Parser:
         if more is not None:
             close()
         self._trailing_gap = gap
-        index = {r.id: r for r in rules}
-        for r in rules:
-            if r.parent and r.parent in index:
-                index[r.parent].children.append(r.id)
+        index = dict(zip(ids, rules))  # a repeated number: the last rule that has it, as before
+        for rid, parent in zip(ids, parents):
+            if parent and parent in index:
+                index[parent].children.append(rid)
 
     def _continues(self, r: str, s: str | None, letter: str | None, last: tuple | None) -> bool:
         # Hard-wrapped text: a wrapped line can begin with a number ("…see rule\n502.5.").
