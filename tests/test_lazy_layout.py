@@ -80,3 +80,20 @@ def test_parsed_text_round_trips_through_json_and_render():
     again = Document.from_dict(json.loads(json.dumps(doc.to_dict())))
     assert json.dumps(again.to_dict(), sort_keys=True) == json.dumps(doc.to_dict(), sort_keys=True)
     assert render(again) == TEXT
+
+
+def test_parsing_restores_the_collector_and_respects_an_applications_freeze():
+    import gc
+
+    assert gc.isenabled()
+    parse_text(TEXT)
+    assert gc.isenabled() and gc.get_freeze_count() == 0  # the model joined the oldest generation
+    keep = [[i] for i in range(100)]
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        parse_text(TEXT)
+        assert gc.get_freeze_count() == frozen and gc.isenabled()  # not unfrozen behind the application's back
+    finally:
+        gc.unfreeze()
+    del keep
