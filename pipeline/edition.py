@@ -9,7 +9,9 @@ it, the evidence, and how sure it is.
 
 from __future__ import annotations
 
+import codecs
 import functools
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -17,14 +19,13 @@ from pathlib import Path
 
 
 from .errors import InputError
-from .io import cache_root, cache_write, dumps, read_cache_json, source_key
+from .io import cache_root, cache_write, dumps, read_bounded, read_cache_json, source_key
 from .model import Document
 from .profiles import PROFILES
 from .profiles.dates import declared_date  # noqa: F401  (re-exported: the edition API)
 from .rulenum import sort_ids
 from .text import fold
-from .segment.official import parse_file
-from .segment.paste import find_candidates, merged_profile
+from .segment.official import DATE_RE as STATED_DATE, _iso, parse_file
 
 
 def declared_edition(doc: Document) -> dict | None:
@@ -52,6 +53,8 @@ def _cache_dir() -> Path:
 
 def rule_refs(text: str, lang: str | None) -> list[str]:
     """Rule numbers ``text`` cites (references, not rule starts), sorted, unique."""
+    from .segment.paste import find_candidates, merged_profile  # lazy: a document that states its date needs no inventory (crpipe parse start-up)
+
     prof = PROFILES.get(lang or "") or merged_profile()
     return sort_ids({str(c.number) for c in find_candidates(text, prof) if c.kind == "ref"})
 
@@ -110,13 +113,60 @@ def edition_inventory(path) -> dict:
     return inv
 
 
+#: Bytes of an edition's head read for its stated date: the sentence sits in the first 100
+#: characters of every edition of the archive; the rest of the head is margin.
+_HEAD_BYTES = 8192
+#: Longer than any match of the date pattern ("effective as of September 30, 2025").
+_DATE_MARGIN = 64
+
+
+def _stated_date(path: Path) -> str | None:
+    """The effective date the head of an edition file states, when the head alone settles it
+    (else None, and the caller reads the whole edition).  The pattern matches ASCII only, so
+    reading non-UTF-8 bytes as U+FFFD changes no match; a match well before the cut is
+    the first one of the whole text, exactly as the parser finds it."""
+    head = read_bounded(path, limit=_HEAD_BYTES, truncate=True)
+    for bom, codec, unit in ((codecs.BOM_UTF32_LE, "utf-32-le", 4), (codecs.BOM_UTF32_BE, "utf-32-be", 4),
+                             (codecs.BOM_UTF16_LE, "utf-16-le", 2), (codecs.BOM_UTF16_BE, "utf-16-be", 2),
+                             (codecs.BOM_UTF8, "utf-8", 1)):
+        if head.startswith(bom):
+            body = head[len(bom):]
+            break
+    else:
+        if b"\x00" in head:
+            return None  # UTF-16 without a BOM: let the decoder tell
+        codec, unit, body = "utf-8", 1, head
+    text = body[: len(body) - len(body) % unit].decode(codec, errors="replace")
+    m = STATED_DATE.search(text)
+    if m is None or not m.group(0).isascii() or m.end() > len(text) - _DATE_MARGIN:
+        return None
+    try:
+        return _iso(m.group("date"))
+    except ValueError:
+        return None
+
+
+def _effective(path) -> str | None:
+    """An edition's effective date: from its head when that settles it, else its inventory
+    (which loads a large cache file or parses the edition: 110 of them took 2 s)."""
+    if isinstance(path, Path):
+        st = path.stat()
+        key = ("date", str(path.resolve()), st.st_size, st.st_mtime_ns)
+        if key not in _MEMO:
+            _MEMO[key] = {"effective": _stated_date(path)}
+        if _MEMO[key]["effective"] is not None:
+            return _MEMO[key]["effective"]
+    return edition_inventory(path).get("effective")
+
+
 def edition_files(editions_dir) -> list:
     """The editions of a folder (paths), or of a :class:`pipeline.editions.Catalog` (refs)."""
-    from .editions.catalog import Catalog  # deferred: the catalog reads editions through this module's callers
+    if not isinstance(editions_dir, (str, os.PathLike)):  # a folder needs no catalog module (crpipe parse start-up)
+        from .editions.catalog import Catalog  # deferred: the catalog reads editions through this module's callers
 
-    if isinstance(editions_dir, Catalog):
-        return [r for r in editions_dir.editions if DATE_RE.fullmatch(r.stem) and not r.truncated] or \
-            [r for r in editions_dir.editions if not r.truncated]
+        if isinstance(editions_dir, Catalog):
+            return [r for r in editions_dir.editions if DATE_RE.fullmatch(r.stem) and not r.truncated] or \
+                [r for r in editions_dir.editions if not r.truncated]
     d = Path(editions_dir)
     files = sorted(p for p in d.glob("*.txt") if re.fullmatch(r"\d{4}-\d{2}-\d{2}", p.stem))
     if not files:
@@ -200,7 +250,7 @@ def infer_base_edition(doc: Document, editions_dir: str | Path) -> dict:
         # so the inventory's own effective date counts too).
         out = declared_edition(doc)
         out["editions"] = [p.stem for p in files if p.stem == declared
-                           or edition_inventory(p).get("effective") == declared] or [declared]
+                           or _effective(p) == declared] or [declared]
         out["first"], out["last"] = out["editions"][0], out["editions"][-1]
         return out
     invs = [edition_inventory(p) for p in files]

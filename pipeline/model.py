@@ -162,7 +162,7 @@ class _LazyLayout:
         self.slot.__set__(obj, value)
 
 
-for _cls in (Rule, Example, Section):
+for _cls in (Rule, Example, Section, GlossaryEntry):
     _cls.layout = _LazyLayout(_cls.__dict__["layout"])
 del _cls
 

@@ -101,3 +101,22 @@ def test_utf8_text_round_trips(text):
         return
     d = decode_bytes(text.encode("utf-8"))
     assert d.text == text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+# Windows-1252 text as the archive's single-byte editions hold it: ASCII and typography (which
+# makes the reading unambiguous: an accented letter alone may read better as Mac Roman), any
+# line endings.
+_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=6)
+_CP1252_PIECE = st.one_of(_WORD, st.sampled_from([" ", "’", "“", "”", "–", "—", "…", "\r\n", "\n", "\r", "™", ". "]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_CP1252_PIECE, min_size=1, max_size=80).map("".join))
+def test_windows_1252_text_round_trips_with_its_line_endings(text):
+    if not text.strip() or text.isascii():
+        return
+    d = decode_bytes(text.encode("cp1252"))
+    assert d.encoding == "cp1252" and d.text == text.replace("\r\n", "\n").replace("\r", "\n")
+    kinds = [k for k, n in (("crlf", text.count("\r\n")), ("lf", text.replace("\r\n", "").count("\n")),
+                            ("cr", text.replace("\r\n", "").count("\r"))) if n]
+    assert d.line_endings == (kinds[0] if len(kinds) == 1 else "mixed:" + "+".join(kinds) if kinds else "none")

@@ -103,3 +103,42 @@ def test_a_declared_date_wins_over_inference():
     # File names can lie: the 2019-06-12 PDF states June 14, which is the 2019-06-12 file's edition.
     pdf = load_document(EDITIONS.parent / "pdf" / "2019-06-12.pdf", editions_dir=EDITIONS)
     assert pdf.meta.base_edition["editions"] == ["2019-06-12"]
+
+
+@needs_shared
+def test_each_editions_head_states_the_date_its_parse_finds():
+    """The head read for a declared document's edition list agrees with a full parse of every
+    edition of the archive (the 2006-06-01 file states 2004-06-01, 2013-04-29 states May 1...)."""
+    import pipeline.edition as ed
+    from pipeline.segment.official import parse_file
+
+    for p in sorted(EDITIONS.glob("*.txt")):
+        assert ed._stated_date(p) == parse_file(p).meta.effective_date, p.name
+
+
+@needs_shared
+def test_a_declared_document_reads_no_inventory(monkeypatch):
+    import pipeline.edition as ed
+
+    def refuse(path):
+        raise AssertionError(f"inventory of {path} loaded")
+
+    monkeypatch.setattr(ed, "edition_inventory", refuse)
+    monkeypatch.setattr(ed, "_MEMO", {})
+    doc = load_document(EDITIONS / "2025-11-14.txt", editions_dir=EDITIONS)
+    assert doc.meta.base_edition["editions"] == ["2025-11-14"]
+    assert doc.meta.base_edition["method"] == "declared"
+
+
+def test_a_head_that_does_not_settle_the_date_defers_to_the_inventory(tmp_path):
+    import pipeline.edition as ed
+
+    late = tmp_path / "late.txt"
+    late.write_text("Comprehensive Rules\n" + "x\n" * 5000 + "These rules are effective as of May 1, 2020.\n")
+    assert ed._stated_date(late) is None  # past the head: the caller parses the file
+    utf16 = tmp_path / "utf16.txt"
+    utf16.write_bytes("\ufeffThese rules are effective as of May 1, 2020.\n\n".encode("utf-16-le") + b"x\x00" * 200)
+    assert ed._stated_date(utf16) == "2020-05-01"
+    bomless = tmp_path / "bomless.txt"
+    bomless.write_bytes("These rules are effective as of May 1, 2020.\n".encode("utf-16-le") + b"x\x00" * 200)
+    assert ed._stated_date(bomless) is None  # no BOM: the decoder decides

@@ -7,7 +7,7 @@ import copy
 import json
 import pickle
 
-from pipeline.model import Document, Example, Layout, Rule, Section
+from pipeline.model import Document, Example, GlossaryEntry, Layout, Rule, Section
 from pipeline.render import render_document as render
 from pipeline.segment.official import parse_text
 
@@ -50,7 +50,8 @@ Everyone.
 
 def test_a_tuple_is_read_as_a_layout_and_kept():
     for obj in (Rule("100.1", "x", layout=("\n", "100.1. ", " ")), Example("Example: x", 3, ("\n", "", "")),
-                Section(1, "Game Concepts", 0, 1, ("\n\n", "1. ", ""))):
+                Section(1, "Game Concepts", 0, 1, ("\n\n", "1. ", "")),
+                GlossaryEntry("Active Player", "The player whose turn it is.", [], 3, ("\n\n", "Active Player", ""))):
         lay = obj.layout
         assert type(lay) is Layout and lay.breaks == []
         assert obj.layout is lay  # made once, then stored
@@ -73,7 +74,26 @@ def test_parsed_text_round_trips_through_json_and_render():
     doc = parse_text(TEXT)
     assert [r.id for r in doc.rules] == ["100", "100.1", "100.1a"]
     assert all(type(r.layout) is Layout for r in doc.rules)
+    assert [(g.term, g.refs, g.layout) for g in doc.glossary] == [
+        ("Active Player", ["100.1"], Layout("\n\n", "Active Player", [], ""))]
     assert render(doc) == TEXT
     again = Document.from_dict(json.loads(json.dumps(doc.to_dict())))
     assert json.dumps(again.to_dict(), sort_keys=True) == json.dumps(doc.to_dict(), sort_keys=True)
     assert render(again) == TEXT
+
+
+def test_parsing_restores_the_collector_and_respects_an_applications_freeze():
+    import gc
+
+    assert gc.isenabled()
+    parse_text(TEXT)
+    assert gc.isenabled() and gc.get_freeze_count() == 0  # the model joined the oldest generation
+    keep = [[i] for i in range(100)]
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        parse_text(TEXT)
+        assert gc.get_freeze_count() == frozen and gc.isenabled()  # not unfrozen behind the application's back
+    finally:
+        gc.unfreeze()
+    del keep

@@ -12,6 +12,7 @@ chosen code page but a letter in CP437 are decoded as CP437 and reported.
 from __future__ import annotations
 
 import codecs
+import functools
 import io
 import re
 import unicodedata
@@ -65,24 +66,12 @@ def _char_cost(text: str, i: int) -> float:
     return _BAD
 
 
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 
 
 # Typography costs nothing (except a no-break space, which depends on its neighbours): only
 # the other non-ASCII characters need _char_cost.
 _PRICED = re.compile("[^\x00-\x7f" + "".join(sorted(_TYPOGRAPHY - {"\u00a0"})) + "]")
-
-
-def _cost(text: str, limit: float = float("inf")) -> tuple[float, int]:
-    """Implausibility of ``text`` and its number of non-ASCII characters.  Stops early (the
-    count then unknown, -1) once the cost reaches ``limit``: that reading has already lost."""
-    total = 0.0
-    for m in _PRICED.finditer(text):
-        total += _char_cost(text, m.start())
-        if total >= limit:
-            return total, -1
-    return total, len(_NON_ASCII.findall(text))
 
 
 def _line_endings(text: str) -> tuple[str, str]:
@@ -97,52 +86,133 @@ def _endings_label(crlf: int, lf: int, cr: int) -> str:
     return kinds[0] if len(kinds) == 1 else ("none" if not kinds else "mixed:" + "+".join(kinds))
 
 
+#: The characters _CONTROL matches, as Latin-1 bytes (all of them are below U+0100).
+_CONTROL_LATIN1 = bytes(range(0x00, 0x09)) + bytes(range(0x0e, 0x20)) + bytes(range(0x7f, 0xa0))
+
+
 def _check_controls(text: str, path) -> None:
-    bad = len(_CONTROL.findall(text))
+    # Counted on bytes: characters past U+00FF are dropped first (none is a control); a
+    # regex scan of a whole edition took 1 ms.
+    kept = text.encode("latin-1", "ignore")
+    bad = len(kept) - len(kept.translate(None, _CONTROL_LATIN1))
     if "\x00" in text or bad > max(3, len(text) // 200):
         raise InputError("binary data, not a text document (control characters found)", path)
 
 
-def _decode_single_byte(data: bytes, path) -> tuple[str, str, list[str]]:
-    best = None
-    for enc in _SINGLE_BYTE:
+def _byte_table(enc: str, keep) -> bytes:
+    """The bytes that ``enc`` decodes to a character ``keep`` accepts."""
+    out = []
+    for b in range(256):
         try:
-            text = data.decode(enc)
+            c = bytes([b]).decode(enc)
         except UnicodeDecodeError:
             continue
-        cost, n = _cost(text, best[0] if best is not None else float("inf"))
+        if keep(c):
+            out.append(b)
+    return bytes(out)
+
+
+# The single-byte readings are priced on the bytes: one byte is one character in these code
+# pages, ASCII bytes read as ASCII in all of them, so a character's cost needs only its byte
+# and the two beside it, and the text is decoded once, for the winner.
+@functools.cache
+def _tables(enc: str) -> tuple[re.Pattern | None, re.Pattern, bytes]:
+    """For ``enc``: a pattern of the bytes it does not define (None if none), a pattern of the
+    bytes whose character ``_PRICED`` matches, and the bytes whose character is a control."""
+    def pattern(bs: bytes) -> re.Pattern:
+        return re.compile(b"[" + b"".join(re.escape(bytes([b])) for b in bs) + b"]")
+
+    undefined = bytes(sorted(set(range(256)) - set(_byte_table(enc, lambda c: True))))
+    return (pattern(undefined) if undefined else None, pattern(_byte_table(enc, _PRICED.match)),
+            _byte_table(enc, _CONTROL.match))
+
+
+_HIGH_BYTES = bytes(range(0x80, 0x100))
+
+
+def _byte_cost(data: bytes, enc: str, i: int, alt: str | None = None) -> float:
+    """``_char_cost`` of byte ``i`` read as ``enc`` (or as the character ``alt``)."""
+    lo = max(0, i - 1)
+    window = data[lo : i + 2].decode(enc)
+    if alt is not None:
+        window = window[: i - lo] + alt + window[i - lo + 1 :]
+    return _char_cost(window, i - lo)
+
+
+def _bytes_cost(data: bytes, enc: str, limit: float, costs: list | None = None) -> float:
+    """Implausibility of ``data`` read as ``enc``; stops once it reaches ``limit`` (that reading
+    lost).  ``costs`` collects ``(offset, cost)`` of the priced bytes."""
+    total = 0.0
+    for m in _tables(enc)[1].finditer(data):
+        c = _byte_cost(data, enc, m.start())
+        if costs is not None:
+            costs.append((m.start(), c))
+        total += c
+        if total >= limit:
+            break
+    return total
+
+
+def _decode_single_byte(data: bytes, path) -> Decoded:
+    best = None
+    for enc in _SINGLE_BYTE:
+        undefined = _tables(enc)[0]
+        if undefined is not None and undefined.search(data):
+            continue  # a byte this code page does not define
+        costs: list = []
+        cost = _bytes_cost(data, enc, best[0] if best is not None else float("inf"), costs)
         if best is None or cost < best[0]:
-            best = (cost, n, enc, text)
+            best = (cost, enc, costs)
     assert best is not None  # cp437 and mac_roman decode any byte
-    cost, n, enc, text = best
-    if n and cost / n > 3.0:
-        raise InputError(
-            f"unknown text encoding: not UTF-8/16, and {n} non-ASCII bytes make no sense "
-            "as Windows-1252, CP437 or Mac Roman", path)
+    cost, enc, costs = best
+    # n >= the priced bytes: count the non-ASCII bytes only when that bound does not settle it.
+    if costs and cost / len(costs) > 3.0:
+        n = len(data) - len(data.translate(None, _HIGH_BYTES))
+        if cost / n > 3.0:
+            raise InputError(
+                f"unknown text encoding: not UTF-8/16, and {n} non-ASCII bytes make no sense "
+                "as Windows-1252, CP437 or Mac Roman", path)
     notes: list[str] = []
-    if enc != "cp437":
-        text, fixed = _repair_stray_cp437(data, text, enc)
-        if fixed:
-            enc = f"{enc}+cp437"
-            notes.extend(fixed)
-    return text, enc, notes
+    fixes = _stray_cp437(data, enc, costs, notes) if enc != "cp437" else []
+    controls = _tables(enc)[2]
+    bad = len(data) - len(data.translate(None, controls))
+    for i, alt in fixes:
+        bad += bool(_CONTROL.match(alt)) - (data[i] in controls)
+    if b"\x00" in data or bad > max(3, len(data) // 200):
+        raise InputError("binary data, not a text document (control characters found)", path)
+    if fixes:
+        out = list(data.decode(enc))
+        for i, alt in fixes:
+            out[i] = alt
+        text, endings = _line_endings("".join(out))
+        return Decoded(text=text, encoding=f"{enc}+cp437", line_endings=endings, notes=notes)
+    text, endings = _decode_newlines(data, enc)
+    return Decoded(text=text, encoding=enc, line_endings=endings, notes=notes)
 
 
-def _repair_stray_cp437(data: bytes, text: str, enc: str) -> tuple[str, list[str]]:
-    """Re-decode single bytes that are mojibake in ``enc`` but letters in CP437."""
-    out = list(text)  # single-byte codec: one char per byte, same indexes
-    notes = []
-    for m in _NON_ASCII.finditer(text):
-        i = m.start()
-        if _char_cost(text, i) >= _BAD:
+def _decode_newlines(data: bytes, enc: str) -> tuple[str, str]:
+    """``data`` decoded, line endings made ``\\n`` by the C newline decoder (one pass), and the
+    kinds of line ending it saw.  Raises UnicodeDecodeError."""
+    reader = io.TextIOWrapper(io.BytesIO(data), encoding=enc, errors="strict", newline=None)
+    text = reader.read()
+    seen = reader.newlines
+    seen = (seen,) if isinstance(seen, str) else (seen or ())
+    return text, _endings_label("\r\n" in seen, "\n" in seen, "\r" in seen)
+
+
+def _stray_cp437(data: bytes, enc: str, costs: list, notes: list[str]) -> list[tuple[int, str]]:
+    """Single bytes that are mojibake in ``enc`` but letters in CP437: ``(offset, letter)``, each
+    reported in ``notes``.  ``costs``: every priced byte of ``data`` and its cost in ``enc``."""
+    fixes = []
+    for i, c in costs:
+        if c >= _BAD:
             alt = bytes([data[i]]).decode("cp437")
-            trial = text[:i] + alt + text[i + 1 :]
-            if _char_cost(trial, i) < _BAD:
-                out[i] = alt
+            if _byte_cost(data, enc, i, alt) < _BAD:
+                fixes.append((i, alt))
                 start = max(0, i - 12)
                 notes.append(f"byte 0x{data[i]:02x} at offset {i} read as CP437 {alt!r} "
-                             f"(context {text[start:i + 8]!r})")
-    return "".join(out), notes
+                             f"(context {data[start:i + 8].decode(enc)!r})")
+    return fixes
 
 
 def decode_bytes(data: bytes, path=None) -> Decoded:
@@ -194,8 +264,7 @@ def decode_bytes(data: bytes, path=None) -> Decoded:
         except UnicodeDecodeError as e:
             if e.start >= len(body) - 3 and e.reason == "unexpected end of data":
                 raise InputError("truncated: the file ends in the middle of a UTF-8 character", path) from None
-            text, enc, more = _decode_single_byte(body, path)
-            notes.extend(more)
+            return _decode_single_byte(body, path)
     _check_controls(text, path)
     text, endings = _line_endings(text)
     return Decoded(text=text, encoding=enc, line_endings=endings, notes=notes)
@@ -210,19 +279,16 @@ def _decode_utf8(body: bytes, path) -> tuple[str, str] | None:
     """Valid UTF-8 in one pass: decoded with its line endings made ``\\n`` by the C newline
     decoder (which also reports the kinds it saw), control characters counted on the bytes.
     None when ``body`` is not valid UTF-8 (the caller's slower paths take it)."""
-    reader = io.TextIOWrapper(io.BytesIO(body), encoding="utf-8", errors="strict", newline=None)
     try:
-        text = reader.read()
+        text, endings = _decode_newlines(body, "utf-8")
     except UnicodeDecodeError:
         return None  # not UTF-8, or truncated: the slower paths tell which
-    seen = reader.newlines
-    seen = (seen,) if isinstance(seen, str) else (seen or ())
     bad = len(body) - len(body.translate(None, _ASCII_CONTROL_BYTES))
     if not body.isascii():
         bad += len(_C1_UTF8.findall(body))
     if b"\x00" in body or (bad > 3 and bad > (len(text) + body.count(b"\r\n")) // 200):
         raise InputError("binary data, not a text document (control characters found)", path)
-    return text, _endings_label("\r\n" in seen, "\n" in seen, "\r" in seen)
+    return text, endings
 
 
 def _sniff_bomless(data: bytes, path) -> str:

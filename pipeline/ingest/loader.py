@@ -24,8 +24,6 @@ from ..io import DEFAULT_MAX_INPUT_MB, read_bounded
 from ..model import Document, Finding
 from ..profiles import PROFILES
 from ..segment.official import looks_official, parse_text
-from ..segment.paste import segment_text
-from ..segment.webcard import segment_card
 from .decode import decode_bytes
 from .detect import FORMATS, detect
 from .language import detect_language
@@ -88,7 +86,7 @@ def load_document(path: str | Path, lang: str | None = None, fmt: str | None = N
     else:
         if dec is None:
             dec = decode_bytes(data, p)
-        doc = _from_text(dec, detected, lang, p)
+        doc = _from_text(dec, detected, lang, p, data)
         for note in dec.notes:
             if not any(f.detail == note for f in doc.findings):
                 doc.findings.append(Finding("encoding", note, "info"))
@@ -97,13 +95,16 @@ def load_document(path: str | Path, lang: str | None = None, fmt: str | None = N
     return doc
 
 
-def _from_text(dec, kind: str, lang: str | None, p: Path) -> Document:
+def _from_text(dec, kind: str, lang: str | None, p: Path, data: bytes) -> Document:
     if kind == "txt":
         if not looks_official(dec.text):
             raise InputError("not an official Comprehensive Rules text (no 'Comprehensive Rules' title and "
                              "'Contents' list); try --format paste", p)
-        return parse_text(dec, source=p)
+        return parse_text(dec, source=p, data=data)  # the bytes already read: not read again for the checksum
     found, reason = detect_language(dec.text) if lang is None else (lang, "given")
+    from ..segment.paste import segment_text  # lazy: its spelling lists cost more to import than an official parse (crpipe parse start-up)
+    from ..segment.webcard import segment_card  # lazy: as the paste segmenter, only for text that is not an official edition
+
     if kind == "webcard":
         doc = segment_card(dec.text, found, source=str(p))
         if not doc.rules:

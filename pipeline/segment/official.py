@@ -40,9 +40,11 @@ FILE_DATE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})")
 
 
 #: Every line that can begin a paragraph of the body, in one pattern (the three above, as
-#: alternatives: at most one can match a line), for one scan of the whole body.
+#: alternatives: at most one can match a line), for one scan of the whole body.  Each match
+#: starts at the newline before its line: a literal first character lets the regex engine
+#: jump from newline to newline (a ``^`` anchor is tried at every character: 2.5x slower).
 START = re.compile(
-    rf"^(?:(?P<lead>[ \t]*)(?P<num>(?P<r>{RULE})(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
+    rf"\n(?:(?P<lead>[ \t]*)(?P<num>(?P<r>{RULE})(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
     r"(?P<head>\.?[ \t]+|\.(?=[A-Z“\"(]))(?P<text>\S.*)?"
     r"|(?P<snum>[1-9])\.(?P<shead>[ \t]+)(?P<stext>\S.*?)"
     r"|(?P<elead>[ \t]*)(?P<marker>(?:"
@@ -52,8 +54,9 @@ RULE_LEVEL, SUBRULE_LEVEL, LETTERED_LEVEL = Level.RULE, Level.SUBRULE, Level.LET
 
 
 #: A glossary entry: a run of non-blank lines (a blank line is empty or whitespace only,
-#: as ``str.strip`` sees it: regex ``\s`` is the same set of characters).
-GLOSSARY_BLOCK = re.compile(r"^[^\n]*\S[^\n]*(?:\n[^\n]*\S[^\n]*)*", re.M)
+#: as ``str.strip`` sees it: regex ``\s`` is the same set of characters): its first line (the
+#: term), its second line (nearly always the whole definition) and any further lines apart.
+GLOSSARY_ENTRY = re.compile(r"^([^\n]*\S[^\n]*)(?:\n([^\n]*\S[^\n]*))?((?:\n[^\n]*\S[^\n]*)*)", re.M)
 
 
 def _ref_key(ref: str) -> tuple[int, int, int]:
@@ -133,13 +136,24 @@ def _collector_paused():
     """Pause Python's cycle collector while a model is built: the parser makes tens of
     thousands of containers and no reference cycle, and each collection the allocations
     trigger scans every object alive -- with the archive's editions held in memory (history,
-    the editions step, the benchmarks) that was half the time of parsing them."""
+    the editions step, the benchmarks) that was half the time of parsing them.
+
+    A model is long-lived (editions are kept for diffs, history, the editions step), so it
+    then joins the oldest generation at once -- ``gc.freeze()`` + ``gc.unfreeze()`` move the
+    tracked objects there by splicing two lists -- instead of being traversed by each younger
+    generation's collections on its way there: another third of the time of parsing the 110
+    editions.  Objects are still freed as soon as nothing refers to them; cyclic garbage
+    made before the parse waits for the next full collection.  Skipped when the application
+    froze objects itself (unfreezing would undo that)."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was:
+            if not gc.get_freeze_count():
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 
@@ -149,6 +163,7 @@ class _Parser:
         self.text = text
         self.lines = text.split("\n")
         self.find = doc.findings
+        self._last_offset = (0, 0)
 
     # -- regions -----------------------------------------------------------------
     def run(self) -> None:
@@ -240,8 +255,14 @@ class _Parser:
 
     # -- body --------------------------------------------------------------------
     def _offset(self, i: int) -> int:
-        """Character offset of line ``i`` in the text (``len(text) + 1`` past the last line)."""
-        return sum(map(len, self.lines[:i])) + i
+        """Character offset of line ``i`` in the text (``len(text) + 1`` past the last line).
+        Asked in increasing order (body, glossary, credits): each call sums on from the last."""
+        j, off = self._last_offset
+        if i < j:
+            j, off = 0, 0
+        off += sum(map(len, self.lines[j:i])) + (i - j)
+        self._last_offset = (i, off)
+        return off
 
     def _body(self, a: int, b: int) -> None:
         # One scan of the body text: START finds every line that can begin a paragraph (a
@@ -249,6 +270,8 @@ class _Parser:
         # lines (the usual case, handled without splitting) or continuation lines (rare,
         # handled line by line).  Rule numbers stay text: ids, levels and parents come
         # from the match, and a RuleNumber is built only where the numbering is in doubt.
+        # The open paragraph is its target, first line, layout head and "before" text;
+        # ``more`` holds its lines once it has more than one (rare), else None.
         text = self.text
         doc = self.doc
         rules = doc.rules
@@ -259,18 +282,22 @@ class _Parser:
         order = 0
         cur_section: int | None = None
         cur_rule: Rule | None = None
-        para: list | None = None  # [target, lines, before, head]
+        target = None  # the open paragraph's Rule, Section or Example
+        first = p_before = p_head = ""
+        more: list[str] | None = None
         gap: list[str] = []
         last: tuple | None = None  # (rule, sub, letter) text of the last rule's number
         i = a  # line index of the cursor
         cur = start_pos  # offset of the cursor line
+        Rule_, Example_, Section_, Finding_ = Rule, Example, Section, Finding
+        ids: list[str] = []  # each rule's id and parent, for linking children at the end
+        parents: list[str | None] = []
 
         def close():
             # Only a paragraph that grew past its first line: one-line paragraphs (nearly
             # all) got their text and layout when they started.
-            target, lines, before, head = para
-            text_, breaks, tail = join_lines(lines, wrapped)
-            target.layout = Layout(before, head, breaks, tail)
+            text_, breaks, tail = join_lines(more, wrapped)
+            target.layout = Layout(p_before, p_head, breaks, tail)
             if type(target) is Section:
                 target.title = text_
             else:
@@ -287,21 +314,24 @@ class _Parser:
 
         def other(line: str, i: int, prev_blank: bool, pending_gap: list[str]) -> None:
             # A non-blank line that starts nothing: it continues the open paragraph.
-            if para is not None:
+            nonlocal more
+            if target is not None:
                 if not prev_blank and not wrapped and not line[:1].isspace():
                     # One paragraph per line in these editions: an unindented line that is
                     # neither a rule nor an example is stray text (2021-11-15 has a lone "f").
                     owner = cur_rule.id if cur_rule else None
                     find.append(Finding("stray-line", f"line without a rule number kept with {owner}: "
                                         f"{line.strip()[:60]!r}", "warning", rule=owner, line=i + 1))
+                if more is None:
+                    more = [first]
                 if prev_blank:
                     # An unnumbered paragraph after a blank line: older editions have a few
                     # multi-paragraph rules; keep it with the paragraph above, and say so.
                     owner = cur_rule.id if cur_rule else None
                     find.append(Finding("unnumbered-paragraph", f"paragraph without a rule number kept with "
                                         f"{owner}: {line.strip()[:60]!r}", "warning", rule=owner, line=i + 1))
-                    para[1].extend(pending_gap)
-                para[1].append(line)
+                    more.extend(pending_gap)
+                more.append(line)
                 return
             find.append(Finding("unassigned-line", f"line belongs to no rule: {line.strip()[:60]!r}",
                                 "error", line=i + 1))
@@ -309,15 +339,17 @@ class _Parser:
         def between(seg: str, i: int) -> int:
             # The lines before the next paragraph start: blank ones go to the gap, others
             # continue the open paragraph.  Returns the next line index.
-            nonlocal gap
+            nonlocal gap, more
             if seg == "\n":
                 gap.append("")
                 return i + 1
             for line in seg[:-1].split("\n"):
                 if not line.strip():
                     gap.append(line)
-                elif not gap and i != a and para is not None and (wrapped or line[:1].isspace()):
-                    para[1].append(line)  # a wrapped or indented continuation: the usual case
+                elif not gap and i != a and target is not None and (wrapped or line[:1].isspace()):
+                    if more is None:  # a wrapped or indented continuation: the usual case
+                        more = [first]
+                    more.append(line)
                 else:
                     prev_blank = bool(gap) or i == a
                     pending, gap = gap, []
@@ -325,8 +357,10 @@ class _Parser:
                 i += 1
             return i
 
-        for m in START.finditer(text, start_pos, end_pos):
-            ms = m.start()
+        # Each match starts at the newline before its line; the body's first line has one
+        # before it too (the Contents precede the body).
+        for m in START.finditer(text, start_pos - 1, end_pos):
+            ms = m.start() + 1
             if ms != cur:
                 if ms - cur == 1:  # one empty line: the usual separator
                     gap.append("")
@@ -334,10 +368,9 @@ class _Parser:
                 else:
                     i = between(text[cur:ms], i)
             cur = m.end() + 1
-            prev_blank = bool(gap) or i == a
             lead, numtxt, r, s, letter, mhead, head_text, snum, shead, stext, elead, marker, etext = m.groups()
             if r is not None:
-                if prev_blank or para is None or not wrapped or self._continues(r, s, letter, last):
+                if gap or i == a or target is None or not wrapped or self._continues(r, s, letter, last):
                     if i == a:
                         before = ""
                     elif not gap:
@@ -347,86 +380,100 @@ class _Parser:
                     else:
                         before = before_of(i)
                     gap = []
-                    if para is not None and len(para[1]) > 1:
+                    if more is not None:
                         close()
+                        more = None
                     if head_text is None:
                         head_text = ""
                     m_head = lead + numtxt + mhead
-                    if s is None and last is not None:
+                    if s is None and last is not None and head_text[:1].isdecimal():  # (a typo's digits: \d)
                         fixed = _split_number_typo(_num(r, s, letter), head_text, _num(*last))
                         if fixed is not None:
                             # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
                             # the number 606.8b.  Read it as the subrule the numbering calls for.
                             num, rest = fixed
                             split = len(head_text) - len(rest)
-                            find.append(Finding("malformed-number", f"'{numtxt}{mhead}{head_text[:split].strip()}' "
-                                                f"read as {num}", "warning", rule=str(num), line=i + 1))
+                            find.append(Finding_("malformed-number", f"'{numtxt}{mhead}{head_text[:split].strip()}' "
+                                                 f"read as {num}", "warning", rule=str(num), line=i + 1))
                             m_head += head_text[:split]
                             head_text = rest
                             s, letter = str(num.sub), num.letter
+                            numtxt = f"{r}.{s}{letter or ''}"
                     order += 1
                     body = head_text.rstrip()
                     lay = (before, m_head, head_text[len(body):])  # made a Layout when read (model._LazyLayout)
                     # Rule's fields given by position: keyword arguments cost more than the
                     # rest of building the rule (id, text, examples, parent, children, section,
-                    # level, order, line, inferred_number, layout).
+                    # level, order, line, inferred_number, layout).  The number as matched is the
+                    # id when it is canonical (ASCII digits, no leading zero after the dot).
                     if s is None:
                         rid = r if r.isascii() else str(int(r))
-                        rule = Rule(rid, body, [], None, [], ord(r[0]) - 48, RULE_LEVEL, order, i + 1, False, lay)
+                        rule = Rule_(rid, body, [], None, [], ord(r[0]) - 48, RULE_LEVEL, order, i + 1, False, lay)
                     else:
-                        base = f"{r}.{s}" if (r + s).isascii() and (len(s) == 1 or s[0] != "0") \
-                            else f"{int(r)}.{int(s)}"
-                        if letter is None:
-                            rule = Rule(base, body, [], base[:base.index(".")], [], ord(r[0]) - 48,
-                                        SUBRULE_LEVEL, order, i + 1, False, lay)
+                        if numtxt.isascii() and (len(s) == 1 or s[0] != "0"):
+                            base = numtxt if letter is None else numtxt[:-1]
+                            rid = numtxt if letter is not None else base
                         else:
-                            rule = Rule(base + letter, body, [], base, [], ord(r[0]) - 48, LETTERED_LEVEL,
-                                        order, i + 1, False, lay)
+                            base = f"{int(r)}.{int(s)}"
+                            rid = base if letter is None else base + letter
+                        if letter is None:
+                            rule = Rule_(rid, body, [], r if r.isascii() else str(int(r)), [], ord(r[0]) - 48,
+                                         SUBRULE_LEVEL, order, i + 1, False, lay)
+                        else:
+                            rule = Rule_(rid, body, [], base, [], ord(r[0]) - 48, LETTERED_LEVEL,
+                                         order, i + 1, False, lay)
                     rules.append(rule)
-                    cur_rule, last = rule, (r, s, letter)
-                    para = [rule, [head_text], before, m_head]
+                    ids.append(rule.id)
+                    parents.append(rule.parent)
+                    cur_rule = target = rule
+                    last = (r, s, letter)
+                    first, p_before, p_head = head_text, before, m_head
                     i += 1
                     continue
             elif snum is not None:
                 n = ord(snum) - 48
-                if prev_blank and n == (1 if cur_section is None else cur_section + 1):
+                if (gap or i == a) and n == (1 if cur_section is None else cur_section + 1):
                     before = before_of(i)
                     gap = []
-                    if para is not None and len(para[1]) > 1:
+                    if more is not None:
                         close()
+                        more = None
                     order += 1
                     body = stext.rstrip()
-                    sec = Section(n, body, order, i + 1, (before, f"{snum}.{shead}", stext[len(body):]))
-                    doc.sections.append(sec)
+                    p_head = f"{snum}.{shead}"
+                    target = Section_(n, body, order, i + 1, (before, p_head, stext[len(body):]))
+                    doc.sections.append(target)
                     cur_section = n
-                    para = [sec, [stext], before, f"{snum}.{shead}"]
+                    first, p_before = stext, before
                     i += 1
                     continue
             elif cur_rule is not None:  # an example
                 before = before_of(i)
                 gap = []
-                if para is not None and len(para[1]) > 1:
+                if more is not None:
                     close()
+                    more = None
                 first = marker + etext
                 body = first.rstrip()
-                ex = Example(body, i + 1, (before, elead, first[len(body):]))
-                cur_rule.examples.append(ex)
-                para = [ex, [first], before, elead]
+                target = Example_(body, i + 1, (before, elead, first[len(body):]))
+                cur_rule.examples.append(target)
+                p_before, p_head = before, elead
                 i += 1
                 continue
             # A line shaped like a start that the numbering rejects: a continuation.
+            prev_blank = bool(gap) or i == a
             pending, gap = gap, []
-            other(m.group(0), i, prev_blank, pending)
+            other(text[ms:cur - 1], i, prev_blank, pending)
             i += 1
         if cur <= end_pos:
             between(text[cur:end_pos] + "\n", i)
-        if para is not None and len(para[1]) > 1:
+        if more is not None:
             close()
         self._trailing_gap = gap
-        index = {r.id: r for r in rules}
-        for r in rules:
-            if r.parent and r.parent in index:
-                index[r.parent].children.append(r.id)
+        index = dict(zip(ids, rules))  # a repeated number: the last rule that has it, as before
+        for rid, parent in zip(ids, parents):
+            if parent and parent in index:
+                index[parent].children.append(rid)
 
     def _continues(self, r: str, s: str | None, letter: str | None, last: tuple | None) -> bool:
         # Hard-wrapped text: a wrapped line can begin with a number ("…see rule\n502.5.").
@@ -438,7 +485,7 @@ class _Parser:
 
     # -- glossary ----------------------------------------------------------------
     def _glossary(self, start: int, end: int) -> None:
-        # One scan: GLOSSARY_BLOCK finds each entry (a run of non-blank lines); what lies
+        # One scan: GLOSSARY_ENTRY finds each entry (a run of non-blank lines); what lies
         # between two entries is blank lines, kept for the round trip.
         text = self.text
         doc = self.doc
@@ -449,26 +496,40 @@ class _Parser:
         doc.glossary_heading = Layout(before="\n" + "\n".join(tg) + "\n" if tg else "\n", head=self.lines[start])
         pos = self._offset(start + 1)
         endpos = self._offset(end) - 1 if end < len(self.lines) else len(text)
-        gap: list[str] = []
         i, cur = start + 1, pos
-        for m in GLOSSARY_BLOCK.finditer(text, pos, endpos):
+        Entry, ref_key, refs_in = GlossaryEntry, _ref_key, REF_TOKEN.findall
+        for m in GLOSSARY_ENTRY.finditer(text, pos, endpos):
             ms = m.start()
-            if ms != cur:
+            if ms - cur == 1:  # one blank line: the usual separator
+                before = "\n\n"
+                i += 1
+            elif ms != cur:
                 blank = text[cur:ms - 1].split("\n")
-                gap += blank
+                before = "\n" + "\n".join(blank) + "\n"
                 i += len(blank)
-            before = "\n" + "\n".join(gap) + "\n" if gap else "\n"
-            gap = []
-            block = m.group().split("\n")
-            term = block[0]
-            if len(block) > 1:
-                definition, breaks, tail = join_lines(block[1:], wrapped)
-                refs = sorted(set(REF_TOKEN.findall(definition)), key=_ref_key) if definition else []
             else:
-                definition, breaks, tail, refs = "", [], "", []
-            out.append(GlossaryEntry(term.strip(), definition, refs, i + 1, Layout(before, term, breaks, tail)))
-            i += len(block)
+                before = "\n"
+            term, first, rest = m.groups()
+            breaks = None
+            if rest:
+                block = [first] + rest[1:].split("\n")
+                definition, breaks, tail = join_lines(block, wrapped)
+                n = 1 + len(block)
+            elif first is not None:
+                definition = first.rstrip()
+                tail = first[len(definition):]
+                n = 2
+            else:
+                definition, tail, n = "", "", 1
+            refs = refs_in(definition) if definition else []
+            if len(refs) > 1:
+                refs = sorted(set(refs), key=ref_key)
+            # A layout without line breaks stays a tuple until read (model._LazyLayout).
+            out.append(Entry(term.strip(), definition, refs, i + 1,
+                             Layout(before, term, breaks, tail) if breaks else (before, term, tail)))
+            i += n
             cur = m.end() + 1
+        gap: list[str] = []
         if cur <= endpos:
             gap += text[cur:endpos].split("\n")
         # The blank lines between the last entry and "Credits" (or the end of the file).

@@ -23,8 +23,6 @@ from ..profiles import PROFILES, Profile
 from ..profiles.dates import declared_date
 from ..rulenum import RuleNumber, RuleNumberError
 from ..text import NUMBER
-from .paste import merged_profile
-from .spacing import repair_spacing
 
 _NUMBER = NUMBER
 _SEPARATORS = "·•|:–—-"
@@ -52,6 +50,8 @@ def looks_like_card(text: str) -> bool:
 
 def segment_card(text: str, lang: str | None, source: str | None = None, repair: bool = True) -> Document:
     """Parse one or more rule cards (each starting with a header line) into a Document."""
+    from .paste import merged_profile  # lazy: the paste segmenter and its spelling lists are not needed to detect a card (crpipe parse start-up)
+
     profile = PROFILES.get(lang or "") or merged_profile()
     header = _header_re(profile)
     ex_re = re.compile(rf"^\s*(?:{'|'.join(re.escape(m) for m in profile.example_markers)})\s*:", re.I)
@@ -143,4 +143,6 @@ def segment_card(text: str, lang: str | None, source: str | None = None, repair:
 def _repair(raw: str, lang: str | None, base: int, rule: str, line: int, repair: bool):
     if not repair or lang not in PROFILES:
         return raw, []
+    from .spacing import repair_spacing  # lazy: its spelling lists are not needed to detect a card (crpipe parse start-up)
+
     return repair_spacing(raw, lang, base=base, rule=rule, line=line)
