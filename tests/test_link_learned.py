@@ -145,6 +145,18 @@ def test_relation_of_a_wrong_answer():
     assert relation("601.2", "702.3a") == "elsewhere"
 
 
+def test_metrics_per_draw_of_the_gold_set():
+    from pipeline.link.evaluate import GoldItem, by_draw
+
+    gold = [GoldItem("a", frozenset({"601.2"}), "601.2", draw=1), GoldItem("b", frozenset({"603.3"}), "603.3", draw=2),
+            GoldItem("c", frozenset({"704.5a", "704.5"}), "704.5a", draw=2)]
+    got = by_draw({"linker": [["601.2"], ["608.2b", "603.3"], ["704.5"]], "baseline": [["1"], ["603.3"], ["2"]]}, gold)
+    assert got["1"]["linker"] == {"n": 1, "p_at_1": 1.0, "r_at_5": 1.0, "mrr": 1.0}
+    assert got["2"]["linker"] == {"n": 2, "p_at_1": 0.5, "r_at_5": 1.0, "mrr": 0.75}
+    assert got["2"]["baseline"]["p_at_1"] == 0.5 and set(got) == {"1", "2"}
+    assert by_draw({"linker": [["601.2"]]}, [GoldItem("a", frozenset({"601.2"}), "601.2")]) == {}
+
+
 # -- acceptance 2: the test split, beside BM25 and the hand-weighted linker ------------------------
 
 def _test_split() -> dict:
