@@ -181,10 +181,16 @@ def test_learned_ranker_beats_hand_weighted_and_bm25_on_test(test_split):
         assert m[k] > m["hand_weighted"][k] + 0.15 > m["baseline"][k], (k, m)
     assert m["p_at_1"] >= 0.60 and m["r_at_5"] >= 0.80
     assert sum(m["breakdown"]["first_answer_misses"].values()) == round(m["n"] * (1 - m["p_at_1"]))
+    # Both draws' test rulings, each apart too; the learned ranker leads on each.
+    draws = m["by_draw"]
+    assert set(draws) == {"1", "2"} and sum(d["linker"]["n"] for d in draws.values()) == m["n"]
+    assert all(d["linker"]["p_at_1"] > d["hand_weighted"]["p_at_1"] > d["baseline"]["p_at_1"] for d in draws.values())
 
 
 @needs_shared
-@pytest.mark.xfail(strict=True, reason="acceptance 2 not met: test P@1 0.614, R@5 0.829 (bar 0.65 / 0.90)")
+@pytest.mark.xfail(strict=True, reason="acceptance 2 not met: on the 299 test rulings of both draws P@1 0.629, "
+                                       "R@5 0.846 (bar 0.65 / 0.90); the first draw's 140 alone 0.629 / 0.836; "
+                                       "with the semantic view 0.659 / 0.853")
 def test_test_split_bar(test_split):
     assert test_split["p_at_1"] >= 0.65 and test_split["r_at_5"] >= 0.90
 
@@ -243,6 +249,19 @@ def test_semantic_view_scores_and_caches(tmp_path, monkeypatch):
     assert len(list(tmp_path.glob("semantic-*.npy"))) == 1
     again = SemanticView(ix, enc, "gt")  # read back from the cache
     assert np.allclose(again.rules, view.rules)
+
+
+@needs_shared
+def test_dev_set_bar_with_the_semantic_view(monkeypatch):
+    """Acceptance 3 holds with the optional extra (without it, see test_link.py's xfail)."""
+    model = _gt_model()
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    dev = SHARED / "corpus" / "rulings-dev" / "seed-rulings-gold.json"
+    res = CliRunner().invoke(app, ["link-eval", str(dev), "--rules", str(REF), "--semantic", str(model), "--json"])
+    assert res.exit_code == 0, res.output
+    m = json.loads(res.stdout)  # the model loader's progress bar goes to stderr
+    assert m["semantic"] is True and m["n"] == 19
+    assert m["p_at_1"] >= 0.80 and m["r_at_5"] >= 0.90
 
 
 def test_semantic_ranker_model_matches_its_features():
