@@ -83,6 +83,28 @@ def test_agreement_is_recomputed_from_the_overlaps():
     assert f"{ag['overall']['primary_exact_rate']:.2f}" in protocol
 
 
+def test_merge_leaves_out_and_counts_rulings_not_labelled(tmp_path):
+    sys.path.insert(0, str(LINKING))
+    try:
+        from merge_labels import merge
+    finally:
+        sys.path.remove(str(LINKING))
+    lab = {"governed": True, "primary": "601.2a", "acceptable": ["601.2"], "why": '601.2a: "x"'}
+    (tmp_path / "labels-c.json").write_text(json.dumps({"labeller": "C", "protocol": "p", "labels": [
+        {"id": "L440", **lab}, {"id": "L441", **lab, "governed": False, "primary": "", "acceptable": []},
+        {"id": "L600", **lab}]}), encoding="utf-8")  # L600 is D's, not C's: ignored
+    (tmp_path / "overlap-f.json").write_text(json.dumps({"labels": [
+        {"id": "L440", **lab, "primary": "601.2"}, {"id": "L442", **lab}]}), encoding="utf-8")
+    data, ag = merge(tmp_path)
+    assert [r["id"] for r in data["rulings"]] == ["L440", "L441"] and data["rulings"][0]["labeller"] == "C"
+    d1, d2 = data["draws"]
+    assert (d1["labelled"], d1["not_labelled"], d2["labelled"], d2["not_labelled"]) == (0, 440, 2, 478)
+    assert data["counts"]["not_labelled"] == 918 and data["counts"]["governed"] == 1
+    ov = ag["overlaps"]["overlap-f.json"]
+    assert ov["pending"] == 1 and [it["id"] for it in ov["items"]] == ["L440"]  # L442: C has not labelled it
+    assert ag["per_draw"]["2"]["primary_exact"] == 0 and ag["per_draw"]["2"]["primary_within_other_either_way"] == 1
+
+
 def test_agreement_counts_exact_and_within():
     sys.path.insert(0, str(LINKING))
     try:
