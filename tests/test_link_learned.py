@@ -31,7 +31,12 @@ def _labels() -> dict:
 def test_labelled_set_is_big_six_sets_only_and_split_by_card():
     data = _labels()
     rulings = data["rulings"]
-    assert len(rulings) >= 400 and data["seed"] == 15
+    assert len(rulings) >= 900 and [d["seed"] for d in data["draws"]] == [15, 1515]
+    # Every drawn ruling is labelled or counted as not labelled, per draw.
+    for d, n in zip(data["draws"], (440, 480)):
+        assert d["drawn"] == n == d["labelled"] + d["not_labelled"] == d["labelled"] + len(d["not_labelled_ids"])
+        assert d["labelled"] == sum(r["draw"] == d["draw"] for r in rulings)
+    assert data["counts"]["not_labelled"] == sum(d["not_labelled"] for d in data["draws"])
     assert {r["set"] for r in rulings} == set(SETS) == set(data["sets"])
     assert len({r["id"] for r in rulings}) == len(rulings)
     train = {r["card"] for r in rulings if r["split"] == "train"}
@@ -40,9 +45,9 @@ def test_labelled_set_is_big_six_sets_only_and_split_by_card():
     for r in rulings:
         assert r["governed"] == bool(r["primary"]), r["id"]
         assert r["why"].strip(), r["id"]
-        assert r["labeller"] in ("A", "B")
+        assert r["labeller"] in (("A", "B") if r["draw"] == 1 else ("C", "D", "E", "F")), r["id"]
     gov = [r for r in rulings if r["governed"]]
-    assert data["counts"]["governed"] == len(gov) >= 350
+    assert data["counts"]["governed"] == len(gov) >= 750
     assert data["counts"]["ungoverned"] == len(rulings) - len(gov)
 
 
@@ -62,17 +67,42 @@ def test_agreement_is_recomputed_from_the_overlaps():
         sys.path.remove(str(LINKING))
     ag = json.loads((LINKING / "agreement.json").read_text(encoding="utf-8"))
     firsts, seconds = {}, {}
-    for ov in ag["overlaps"].values():
-        assert len(ov["items"]) == 30
+    for name, ov in ag["overlaps"].items():
+        assert len(ov["items"]) == (30 if ov["draw"] == 1 else 12) and ov["pending"] == 0, name
         for it in ov["items"]:
             firsts[it["id"]], seconds[it["id"]] = it["original"], it["blind"]
     assert agreement(firsts, seconds) == ag["overall"]
-    assert ag["overall"]["both_governed"] >= 40
+    for draw in ("1", "2"):
+        ids = {it["id"] for ov in ag["overlaps"].values() if str(ov["draw"]) == draw for it in ov["items"]}
+        assert agreement({i: firsts[i] for i in ids}, {i: seconds[i] for i in ids}) == ag["per_draw"][draw]
+    assert ag["overall"]["both_governed"] >= 80
     # The labels in labels.json are the first labeller's, not the blind pass's.
     by_id = {r["id"]: r for r in _labels()["rulings"]}
     assert all(by_id[i]["primary"] == o["primary"] for i, o in firsts.items())
     protocol = (LINKING / "PROTOCOL.md").read_text(encoding="utf-8")
     assert f"{ag['overall']['primary_exact_rate']:.2f}" in protocol
+
+
+def test_merge_leaves_out_and_counts_rulings_not_labelled(tmp_path):
+    sys.path.insert(0, str(LINKING))
+    try:
+        from merge_labels import merge
+    finally:
+        sys.path.remove(str(LINKING))
+    lab = {"governed": True, "primary": "601.2a", "acceptable": ["601.2"], "why": '601.2a: "x"'}
+    (tmp_path / "labels-c.json").write_text(json.dumps({"labeller": "C", "protocol": "p", "labels": [
+        {"id": "L440", **lab}, {"id": "L441", **lab, "governed": False, "primary": "", "acceptable": []},
+        {"id": "L600", **lab}]}), encoding="utf-8")  # L600 is D's, not C's: ignored
+    (tmp_path / "overlap-f.json").write_text(json.dumps({"labels": [
+        {"id": "L440", **lab, "primary": "601.2"}, {"id": "L442", **lab}]}), encoding="utf-8")
+    data, ag = merge(tmp_path)
+    assert [r["id"] for r in data["rulings"]] == ["L440", "L441"] and data["rulings"][0]["labeller"] == "C"
+    d1, d2 = data["draws"]
+    assert (d1["labelled"], d1["not_labelled"], d2["labelled"], d2["not_labelled"]) == (0, 440, 2, 478)
+    assert data["counts"]["not_labelled"] == 918 and data["counts"]["governed"] == 1
+    ov = ag["overlaps"]["overlap-f.json"]
+    assert ov["pending"] == 1 and [it["id"] for it in ov["items"]] == ["L440"]  # L442: C has not labelled it
+    assert ag["per_draw"]["2"]["primary_exact"] == 0 and ag["per_draw"]["2"]["primary_within_other_either_way"] == 1
 
 
 def test_agreement_counts_exact_and_within():
@@ -137,6 +167,18 @@ def test_relation_of_a_wrong_answer():
     assert relation("601.2", "702.3a") == "elsewhere"
 
 
+def test_metrics_per_draw_of_the_gold_set():
+    from pipeline.link.evaluate import GoldItem, by_draw
+
+    gold = [GoldItem("a", frozenset({"601.2"}), "601.2", draw=1), GoldItem("b", frozenset({"603.3"}), "603.3", draw=2),
+            GoldItem("c", frozenset({"704.5a", "704.5"}), "704.5a", draw=2)]
+    got = by_draw({"linker": [["601.2"], ["608.2b", "603.3"], ["704.5"]], "baseline": [["1"], ["603.3"], ["2"]]}, gold)
+    assert got["1"]["linker"] == {"n": 1, "p_at_1": 1.0, "r_at_5": 1.0, "mrr": 1.0}
+    assert got["2"]["linker"] == {"n": 2, "p_at_1": 0.5, "r_at_5": 1.0, "mrr": 0.75}
+    assert got["2"]["baseline"]["p_at_1"] == 0.5 and set(got) == {"1", "2"}
+    assert by_draw({"linker": [["601.2"]]}, [GoldItem("a", frozenset({"601.2"}), "601.2")]) == {}
+
+
 # -- acceptance 2: the test split, beside BM25 and the hand-weighted linker ------------------------
 
 def _test_split() -> dict:
@@ -161,10 +203,16 @@ def test_learned_ranker_beats_hand_weighted_and_bm25_on_test(test_split):
         assert m[k] > m["hand_weighted"][k] + 0.15 > m["baseline"][k], (k, m)
     assert m["p_at_1"] >= 0.60 and m["r_at_5"] >= 0.80
     assert sum(m["breakdown"]["first_answer_misses"].values()) == round(m["n"] * (1 - m["p_at_1"]))
+    # Both draws' test rulings, each apart too; the learned ranker leads on each.
+    draws = m["by_draw"]
+    assert set(draws) == {"1", "2"} and sum(d["linker"]["n"] for d in draws.values()) == m["n"]
+    assert all(d["linker"]["p_at_1"] > d["hand_weighted"]["p_at_1"] > d["baseline"]["p_at_1"] for d in draws.values())
 
 
 @needs_shared
-@pytest.mark.xfail(strict=True, reason="acceptance 2 not met: test P@1 0.614, R@5 0.829 (bar 0.65 / 0.90)")
+@pytest.mark.xfail(strict=True, reason="acceptance 2 not met: on the 299 test rulings of both draws P@1 0.629, "
+                                       "R@5 0.846 (bar 0.65 / 0.90); the first draw's 140 alone 0.629 / 0.836; "
+                                       "with the semantic view 0.659 / 0.853")
 def test_test_split_bar(test_split):
     assert test_split["p_at_1"] >= 0.65 and test_split["r_at_5"] >= 0.90
 
@@ -223,6 +271,19 @@ def test_semantic_view_scores_and_caches(tmp_path, monkeypatch):
     assert len(list(tmp_path.glob("semantic-*.npy"))) == 1
     again = SemanticView(ix, enc, "gt")  # read back from the cache
     assert np.allclose(again.rules, view.rules)
+
+
+@needs_shared
+def test_dev_set_bar_with_the_semantic_view(monkeypatch):
+    """Acceptance 3 holds with the optional extra (without it, see test_link.py's xfail)."""
+    model = _gt_model()
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    dev = SHARED / "corpus" / "rulings-dev" / "seed-rulings-gold.json"
+    res = CliRunner().invoke(app, ["link-eval", str(dev), "--rules", str(REF), "--semantic", str(model), "--json"])
+    assert res.exit_code == 0, res.output
+    m = json.loads(res.stdout)  # the model loader's progress bar goes to stderr
+    assert m["semantic"] is True and m["n"] == 19
+    assert m["p_at_1"] >= 0.80 and m["r_at_5"] >= 0.90
 
 
 def test_semantic_ranker_model_matches_its_features():

@@ -140,13 +140,14 @@ def register(app: typer.Typer) -> None:
         compare: bool = typer.Option(False, "--compare", help="Also score the hand-weighted linker (the views summed, no learned ranker)."),
         semantic: Optional[str] = typer.Option(None, "--semantic", metavar="MODEL", help=_SEMANTIC_HELP),
         json_out: bool = typer.Option(False, "--json", help='Print {"n", "p_at_1", "r_at_5", "mrr", "breakdown"} '
-                                                             '(and "baseline" / "hand_weighted").'),
+                                                             '(and "baseline" / "hand_weighted"; "by_draw" when the '
+                                                             'gold items name the draw they came from).'),
     ):
         """Measure the linker on gold links: precision at 1, recall at 5 and mean reciprocal
         rank (a hit is the primary rule or any acceptable one), recall per section, and how
         wrong first answers relate to the gold rule (too general, too specific, a sibling…).
         Rulings labelled ``governed: false`` are left out."""
-        from ..link.evaluate import breakdown, gold_inputs, load_gold, metrics  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..link.evaluate import breakdown, by_draw, gold_inputs, load_gold, metrics  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..link.index import build_index  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..link.linker import Linker  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..rulings import load_card_index, read_rulings  # lazy: a command loads its stage only when it runs (CLI start-up time)
@@ -169,10 +170,12 @@ def register(app: typer.Typer) -> None:
         result["breakdown"] = breakdown(ranked, items, {str(sec.number): sec.title for sec in doc.sections})
         result["semantic"] = linker.semantic is not None
         rows = [("crpipe linker" + (" + semantic view" if linker.semantic is not None else ""), result)]
+        per_method = {"linker": ranked}
         if compare:
             hand = [[c.rule for c in r] for r in Linker(ix, ranker=None).link_texts(texts, top=20, **kw)]
             result["hand_weighted"] = metrics(hand, items)
             rows.append(("hand-weighted views (no learning)", result["hand_weighted"]))
+            per_method["hand_weighted"] = hand
         if baseline:
             from ..link.baseline import BM25Baseline  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
@@ -181,8 +184,12 @@ def register(app: typer.Typer) -> None:
             except ImportError:
                 raise InputError("--baseline needs bm25s (pip install bm25s, or the 'test' extra); "
                                  "run without --baseline") from None
-            result["baseline"] = metrics(bl.rank(texts), items)
+            per_method["baseline"] = bl.rank(texts)
+            result["baseline"] = metrics(per_method["baseline"], items)
             rows.append(("BM25 baseline (bm25s)", result["baseline"]))
+        draws = by_draw(per_method, items)
+        if draws:  # a set labelled in several draws: each draw apart too
+            result["by_draw"] = draws
         if json_out:
             print_json(result)
             return
@@ -192,6 +199,15 @@ def register(app: typer.Typer) -> None:
         for name, m in rows:
             t.add_row(name, f"{m['p_at_1']:.3f}", f"{m['r_at_5']:.3f}", f"{m['mrr']:.3f}")
         console.print(t)
+        if draws:
+            names = {"linker": rows[0][0], "hand_weighted": "hand-weighted views", "baseline": "BM25 baseline"}
+            t = Table(title="each draw of the gold set apart")
+            for col in ("draw", "method", "n", "P@1", "R@5", "MRR"):
+                t.add_column(col)
+            for d, per in draws.items():
+                for name, m in per.items():
+                    t.add_row(d, names[name], str(m["n"]), f"{m['p_at_1']:.3f}", f"{m['r_at_5']:.3f}", f"{m['mrr']:.3f}")
+            console.print(t)
         t = Table(title="crpipe linker by section of the gold rule")
         for col in ("section", "n", "P@1", "R@5"):
             t.add_column(col)

@@ -26,6 +26,7 @@ class GoldItem:
     card_text: str = ""
     split: str | None = None
     id: str | None = None
+    draw: int | None = None  # which random draw of a labelled set it came from (labels.json)
 
 
 def load_gold(path, split: str | None = None) -> list[GoldItem]:
@@ -48,7 +49,7 @@ def load_gold(path, split: str | None = None) -> list[GoldItem]:
         acc = r.get("acceptable") or []
         layout = r.get("layout") or obj.get("layout")
         out.append(GoldItem(r["text"], frozenset([r["primary"], *acc]), r["primary"], layout, r.get("card") or obj.get("card"),
-                            r.get("card_text") or "", r.get("split"), r.get("id")))
+                            r.get("card_text") or "", r.get("split"), r.get("id"), r.get("draw")))
     if not out:
         raise InputError(f"no governed rulings{f' in split {split!r}' if split else ''}", p)
     return out
@@ -65,6 +66,19 @@ def metrics(rankings: list[list[str]], gold: list[GoldItem]) -> dict:
         rank = next((i for i, x in enumerate(ranked, 1) if x in g.hits), None)
         rr += 1.0 / rank if rank else 0.0
     return {"n": n, "p_at_1": round(p1 / n, 4), "r_at_5": round(r5 / n, 4), "mrr": round(rr / n, 4)}
+
+
+def by_draw(rankings: dict[str, list[list[str]]], gold: list[GoldItem]) -> dict:
+    """Per draw of the gold set (when its items name one): each method's metrics on that
+    draw's rulings alone, so figures stay comparable with those measured before a draw was
+    added.  ``rankings``: method -> rankings in gold order."""
+    draws = sorted({g.draw for g in gold if g.draw is not None})
+    out = {}
+    for d in draws:
+        idx = [i for i, g in enumerate(gold) if g.draw == d]
+        sub = [gold[i] for i in idx]
+        out[str(d)] = {name: metrics([r[i] for i in idx], sub) for name, r in rankings.items()}
+    return out
 
 
 def gold_inputs(gold: list[GoldItem], cards=None, rulings=None) -> dict:
