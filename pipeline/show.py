@@ -11,16 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rapidfuzz import process
-
-from .diff.history import EditionArchive
-from .edition import _is_heading
 from .editions.catalog import default_catalog
 from .errors import InputError
 from .model import Document, Rule
-from .rulenum import RuleNumber, sort_ids
-from .text import fold
-from .xref import extract_references
+from .rule_index import edition_index
+from .rulenum import RuleNumber
+from .text import fold, is_heading
 
 
 @dataclass
@@ -76,7 +72,7 @@ def title_path(doc: Document, rule: Rule) -> list[tuple[str, str]]:
     if sec is not None:
         path.append((str(sec.number), sec.title))
     for r in reversed(chain):
-        if r.level == "rule" or _is_heading(r.text):
+        if r.level == "rule" or is_heading(r.text):
             path.append((r.id, r.text))
     return path
 
@@ -84,7 +80,7 @@ def title_path(doc: Document, rule: Rule) -> list[tuple[str, str]]:
 def find_heading(doc: Document, name: str) -> Rule | None:
     """The rule whose heading is ``name`` (a keyword such as Persist, "Split Cards")."""
     want = _fold(name)
-    return next((r for r in doc.rules if r.level != "lettered" and _is_heading(r.text) and _fold(r.text) == want), None)
+    return next((r for r in doc.rules if r.level != "lettered" and is_heading(r.text) and _fold(r.text) == want), None)
 
 
 def _glossary_entries(doc: Document, name: str) -> list:
@@ -126,14 +122,17 @@ def show_rule(query: str, edition: str | None = None, *, catalog=None, translati
     number = q.rstrip(".") if RuleNumber.try_parse(q.rstrip(".")) else None
     cat = catalog or default_catalog()
     ref = cat.resolve(edition or "latest")
-    doc = ref.parse()
+    index = edition_index(ref)
+    doc = index.doc
     arch = None
 
     def archive():
         nonlocal arch
         if arch is None:
+            from .diff.history import EditionArchive  # noqa: PLC0415 - lazy: only old numbers and history need it
+
             arch = EditionArchive(cat)
-            arch._remember(ref.sha256, doc)  # parsed already
+            arch._remember(ref.sha256, doc)  # its rules and texts are all a lineage reads of it
         return arch
 
     view = RuleView(q, doc.meta.effective_date, "", "number")
@@ -167,6 +166,8 @@ def show_rule(query: str, edition: str | None = None, *, catalog=None, translati
             if rule is not None:
                 view.notes.append(f"{q!r} is the {translation.meta.language} name of {rule.id} {rule.text}")
         if rule is None and not glossary:
+            from rapidfuzz import process  # noqa: PLC0415 - lazy: only a miss suggests near names
+
             names = [g.term for g in doc.glossary]
             near = [m[0] for m in process.extract(q, names, limit=3, score_cutoff=70)]
             hint = f"; did you mean {', '.join(near)}?" if near else ""
@@ -186,14 +187,11 @@ def show_rule(query: str, edition: str | None = None, *, catalog=None, translati
     view.text = rule.text
     view.examples = [e.text for e in rule.examples]
     view.subrules = _descendants(doc, rule)
-    refs = extract_references(doc)
-    inside = {rule.id} | {s["id"] for s in view.subrules}
-    view.cites = sort_ids({t for r in refs if r.source == rule.id for t in r.targets if t != rule.id})
-    view.cited_by = sorted({r.source for r in refs if rule.id in r.targets and r.source not in inside},
-                           key=lambda s: (s.startswith("glossary:"), RuleNumber.try_parse(s) or RuleNumber.parse("999"), s))
+    view.cites = list(index.cites.get(rule.id, []))
+    view.cited_by = list(index.cited_by.get(rule.id, []))
     if history and not ref.truncated:
         try:
-            lin = archive().lineage(rule.id, ref.stem)
+            lin = archive().lineage(rule.id, ref.stem, word_diffs=False)
             view.history = _history_line(lin)
         except InputError:
             view.history = None

@@ -72,8 +72,6 @@ def test_parse_imports_nothing_heavy(tmp_path):
 
 
 @needs_shared
-@pytest.mark.xfail(strict=True, reason="issue 18 open: `show` computes cites/cited-by through pipeline.xref, "
-                   "which imports networkx (and numpy, rapidfuzz) at module level")
 def test_show_imports_nothing_heavy(tmp_path):
     if not _has_command("show"):
         pytest.skip("no 'show' command on this branch yet (issue 13 adds it)")

@@ -14,19 +14,16 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
 from ..editions.catalog import as_catalog
 from ..editions.meta import quick_meta, read_edition
-from ..io import cache_root, cache_write, dumps, read_cache_json, source_key
+from ..io import cache_root, cache_write, dumps, read_cache_json
 from ..model import Document
-from .classify import match_rules
-from .match import MATCHER_VERSION
+from .cache import cache_key
 from .text import normalize
-from .worddiff import word_diff
 
 
 def default_cache_dir() -> Path:
@@ -35,9 +32,14 @@ def default_cache_dir() -> Path:
 
 def _cache_key() -> str:
     """The matcher's version and the code that reads editions and matches them."""
-    here = Path(__file__).resolve().parent
-    return source_key(MATCHER_VERSION, [here / "match.py", here / "classify.py", here.parent / "text.py",
-                                        here.parent / "segment" / "official.py"])
+    return cache_key()
+
+
+def match_rules(old: Document, new: Document) -> dict[str, str]:
+    """The matcher's rule map of two consecutive editions (only for a pair not cached yet)."""
+    from .classify import match_rules as match  # noqa: PLC0415 - lazy: numpy and rapidfuzz, never needed warm
+
+    return match(old, new)
 
 
 @dataclass(frozen=True)
@@ -223,6 +225,8 @@ class EditionArchive:
         if workers > 1 and len(todo) >= 8:
             chunks = [todo[len(todo) * w // workers: len(todo) * (w + 1) // workers] for w in range(workers)]
             jobs = [(self.catalog, self.cache_dir_base, c) for c in chunks if c]
+            from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415 - lazy: only a cold archive (multiprocessing)
+
             with ProcessPoolExecutor(max_workers=len(jobs)) as pool:
                 for _ in pool.map(_match_run, jobs):
                     pass
@@ -270,8 +274,10 @@ class EditionArchive:
             versions[i + 1 if forward else i] = (cur, text)
         return None
 
-    def lineage(self, rule_id: str, date: str | None = None) -> Lineage:
-        """The numbers and texts of ``rule_id`` (as numbered in ``date``, default the latest)."""
+    def lineage(self, rule_id: str, date: str | None = None, word_diffs: bool = True) -> Lineage:
+        """The numbers and texts of ``rule_id`` (as numbered in ``date``, default the latest).
+        ``word_diffs=False`` leaves each text change's ``word_diff`` None (a one-line summary
+        needs none)."""
         k = self.index(date) if date else len(self.editions) - 1
         if len(self.missing()) >= 8:
             self.precompute()
@@ -285,6 +291,8 @@ class EditionArchive:
         lin = Lineage(rule_id, E[k].label)
         lin.appeared = self._follow(rule_id, rule.text, range(k - 1, -1, -1), versions, forward=False)
         lin.disappeared = self._follow(rule_id, rule.text, range(k, len(E) - 1), versions, forward=True)
+        if word_diffs:
+            from .worddiff import word_diff  # noqa: PLC0415 - lazy: rapidfuzz, for full lineages only
         idx = sorted(versions)
         lin.first_text = versions[idx[0]][1]
         for a, b in zip([None] + idx, idx):
@@ -298,7 +306,7 @@ class EditionArchive:
             if a is not None and normalize(versions[a][1]) != normalize(txt):
                 lin.text_changes.append({"edition": E[b].label, "effective_date": E[b].effective_date,
                                          "number": num, "old_text": versions[a][1], "new_text": txt,
-                                         "word_diff": word_diff(versions[a][1], txt)})
+                                         "word_diff": word_diff(versions[a][1], txt) if word_diffs else None})
         lin.numbers = list(dict.fromkeys(s["number"] for s in lin.spans))
         return lin
 
