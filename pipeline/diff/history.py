@@ -12,6 +12,8 @@ Truncated editions are left out of the chain (they would make rules vanish and c
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -20,10 +22,14 @@ from pathlib import Path
 from ..errors import InputError
 from ..editions.catalog import as_catalog
 from ..editions.meta import quick_meta, read_edition
-from ..io import cache_root, cache_write, dumps, read_cache_json
+from ..io import cache_root, cache_write, dumps, read_cache_json, source_key
 from ..model import Document
 from .cache import cache_key
 from .text import normalize
+
+
+#: Bump when the rule-text tables (``texts-<key>/<sha256>.json``) change meaning.
+TEXTS_VERSION = 1
 
 
 def default_cache_dir() -> Path:
@@ -33,6 +39,14 @@ def default_cache_dir() -> Path:
 def _cache_key() -> str:
     """The matcher's version and the code that reads editions and matches them."""
     return cache_key()
+
+
+@functools.lru_cache(maxsize=1)
+def texts_key() -> str:
+    """The code that turns an edition's bytes into its rule texts (the parser)."""
+    here = Path(__file__).resolve().parent.parent
+    return source_key(TEXTS_VERSION, [here / "model.py", here / "rulenum.py", *sorted((here / "segment").glob("*.py")),
+                                      *sorted((here / "ingest").glob("decode*.py"))])
 
 
 def match_rules(old: Document, new: Document) -> dict[str, str]:
@@ -176,6 +190,23 @@ class EditionArchive:
             self._docs.move_to_end(e.sha256)
         return doc
 
+    def texts(self, i: int) -> dict[str, str]:
+        """Rule number -> text of edition ``i`` (the first rule of a number, as
+        :meth:`Document.rule`): from memory, else from the cache (by sha256 and the parser's
+        code), else parsed and stored, so a warm lineage parses nothing."""
+        e = self.editions[i]
+        doc = self._docs.get(e.sha256)
+        if doc is not None:
+            return {r.id: r.text for r in reversed(doc.rules)}
+        path = Path(self.cache_dir_base) / f"texts-{texts_key()}" / f"{e.sha256}.json"
+        table = read_cache_json(path)
+        if isinstance(table, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+            return table
+        doc = self.load(e.label)
+        table = {r.id: r.text for r in reversed(doc.rules)}
+        cache_write(path, json.dumps(table, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+        return table
+
     # -- consecutive pairs ------------------------------------------------------------------
     def _pair_path(self, i: int) -> Path:
         a, b = self.editions[i], self.editions[i + 1]
@@ -281,16 +312,15 @@ class EditionArchive:
         k = self.index(date) if date else len(self.editions) - 1
         if len(self.missing()) >= 8:
             self.precompute()
-        doc = self.load(self.editions[k].label)
-        rule = doc.rule(rule_id)
-        if rule is None:
+        text = self.texts(k).get(rule_id)
+        if text is None:
             raise InputError(f"no rule {rule_id} in edition {self.editions[k].label}", self.editions[k].ref.where)
         E = self.editions
         # versions[i] = (number, text) for every edition the rule is in
-        versions: dict[int, tuple[str, str]] = {k: (rule_id, rule.text)}
+        versions: dict[int, tuple[str, str]] = {k: (rule_id, text)}
         lin = Lineage(rule_id, E[k].label)
-        lin.appeared = self._follow(rule_id, rule.text, range(k - 1, -1, -1), versions, forward=False)
-        lin.disappeared = self._follow(rule_id, rule.text, range(k, len(E) - 1), versions, forward=True)
+        lin.appeared = self._follow(rule_id, text, range(k - 1, -1, -1), versions, forward=False)
+        lin.disappeared = self._follow(rule_id, text, range(k, len(E) - 1), versions, forward=True)
         if word_diffs:
             from .worddiff import word_diff  # noqa: PLC0415 - lazy: rapidfuzz, for full lineages only
         idx = sorted(versions)
