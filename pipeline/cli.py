@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import importlib
 import sys
-
-import typer
+from typing import TYPE_CHECKING
 
 from .errors import CrpipeError
 from .io import os_failure
+
+if TYPE_CHECKING:
+    import typer
 
 HELP = ("Process the Magic: The Gathering Comprehensive Rules: parse any edition or translation, "
         "check it, cross-reference it, diff editions, align translations, link rulings, "
@@ -41,8 +43,10 @@ COMMANDS = {
 }
 
 
-def build_app(modules: list[str] | None = None) -> typer.Typer:
+def build_app(modules: list[str] | None = None) -> "typer.Typer":
     """The Typer app with the commands of ``modules`` (default: all of them)."""
+    import typer  # noqa: PLC0415 - lazy: a replayed --help never loads it (see help_cache)
+
     new = typer.Typer(name="crpipe", help=HELP, no_args_is_help=True, add_completion=False,
                       pretty_exceptions_enable=False)
     for name in COMMAND_MODULES if modules is None else modules:
@@ -63,21 +67,41 @@ def __getattr__(name: str):
     raise AttributeError(name)
 
 
-def _app_for(argv: list[str]) -> typer.Typer:
+def _app_for(argv: list[str]) -> "typer.Typer":
     """The app that can run ``argv``: only the named command's module when the first
     argument is a command (start-up time), else every command (help, a typo's suggestions)."""
     module = COMMANDS.get(argv[0]) if argv else None
     return build_app([module]) if module else __getattr__("app")
 
 
+def _error(message: str) -> None:
+    print(f"crpipe: error: {message}", file=sys.stderr, flush=True)
+
+
+def _run(argv: list[str]) -> None:
+    if argv != ["--help"]:
+        _app_for(argv)()
+        return
+    from .help_cache import cached_help, help_key, recording  # noqa: PLC0415 - lazy: only --help replays
+
+    key = help_key()
+    text = cached_help(key)
+    if text is not None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    with recording(key):
+        _app_for(argv)()
+
+
 def main() -> None:  # pragma: no cover - thin wrapper
     try:
-        _app_for(sys.argv[1:])()
+        _run(sys.argv[1:])
     except CrpipeError as e:
-        typer.echo(f"crpipe: error: {e}", err=True)
+        _error(str(e))
         sys.exit(e.exit_code)
     except OSError as e:  # e.g. stdout on a full disk, outside any command's own handler
-        typer.echo(f"crpipe: error: {os_failure(e)}", err=True)
+        _error(str(os_failure(e)))
         sys.exit(2)
 
 
