@@ -13,6 +13,7 @@ Truncated editions are left out of the chain (they would make rules vanish and c
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import os
 from collections import OrderedDict
@@ -49,11 +50,20 @@ def texts_key() -> str:
                                       *sorted((here / "ingest").glob("decode*.py"))])
 
 
-def match_rules(old: Document, new: Document) -> dict[str, str]:
-    """The matcher's rule map of two consecutive editions (only for a pair not cached yet)."""
-    from .classify import match_rules as match  # noqa: PLC0415 - lazy: numpy and rapidfuzz, never needed warm
+def match_rules(old: Document, new: Document, items: dict | None = None) -> dict[str, str]:
+    """The matcher's rule map of two consecutive editions (only for a pair not cached yet),
+    without the diff's document cache: the archive keeps its own, smaller, pair maps.
+    ``items``: the matcher's items already made, by ``id`` of their document (a run of
+    consecutive pairs meets each edition twice, as the new side then the old); updated."""
+    from .match import document_items, match_pairs  # noqa: PLC0415 - lazy: rapidfuzz, never needed warm
 
-    return match(old, new)
+    if items is None:
+        return match_pairs(old, new)
+    got = [items.get(id(d)) for d in (old, new)]
+    got = [g[1] if g is not None and g[0] is d else document_items(d) for g, d in zip(got, (old, new))]
+    items.clear()
+    items[id(new)] = (new, got[1])  # the next pair's old side
+    return match_pairs(old, new, *got)
 
 
 @dataclass(frozen=True)
@@ -140,6 +150,7 @@ class EditionArchive:
         self._docs: OrderedDict[str, Document] = OrderedDict()
         self._memory = max(2, memory)
         self._pairs: dict[int, PairMap] = {}
+        self._items: dict = {}  # see match_rules
         self.skipped: list[dict] = []  # {file, reason}
         self.editions: list[Edition] = self._scan()
         if len(self.editions) < 1:
@@ -222,12 +233,12 @@ class EditionArchive:
         if data is None:
             a, b = self.editions[i], self.editions[i + 1]
             old, new = self.load(a.label), self.load(b.label)
-            pairs = match_rules(old, new)
+            pairs = match_rules(old, new, self._items)
             changed = {}
             O, N = {r.id: r for r in old.rules}, {r.id: r for r in new.rules}
             for o, n in pairs.items():
                 ta, tb = O[o].text, N[n].text
-                if normalize(ta) != normalize(tb):
+                if ta != tb and normalize(ta) != normalize(tb):
                     changed[o] = [ta, tb]
             matched_new = set(pairs.values())
             pm = PairMap({o: n for o, n in pairs.items() if o != n},
@@ -344,9 +355,16 @@ class EditionArchive:
 def _match_run(job) -> int:
     """Worker: match a contiguous run of consecutive pairs into the cache (see precompute)."""
     folder, cache_dir, indices = job
-    arch = EditionArchive(folder, cache_dir=cache_dir, memory=2)
-    for i in indices:
-        arch.pair(i)
+    # A worker lives for one run and makes no reference cycles worth collecting (parsed
+    # editions and match tables are trees), while the cycle collector would walk every
+    # object it allocates again and again: off for the run.
+    gc.disable()
+    try:
+        arch = EditionArchive(folder, cache_dir=cache_dir, memory=2)
+        for i in indices:
+            arch.pair(i)
+    finally:
+        gc.enable()
     return len(indices)
 
 
