@@ -1,14 +1,14 @@
 """One edition as a small look-up table: what ``crpipe show`` reads instead of parsing.
 
 Showing a rule needs its text, examples, subrules, title path, the glossary, and who cites
-whom; the last costs a cross-reference pass over the whole edition (~0.35 s, and the
-graph library's import).  An index holds all of it -- the rules, sections and glossary as
-plain lists and each rule's "cites" and "cited by" already worked out -- and is cached on
-disk per edition, named by the edition's sha256 and the code that builds it.  A warm
-``show`` reads one JSON file and imports no parser or cross-reference code.
+whom; the last costs a cross-reference pass over the whole edition (~0.35 s).  An index is
+the edition's inventory (:mod:`pipeline.inventory`: rules, sections, glossary as plain
+lists, cached by the file's sha256) and each rule's "cites" and "cited by" already worked
+out (cached beside it, by the same sha256 and the code that finds references).  A warm
+``show`` reads two JSON files and imports no parser or cross-reference code.
 
-A damaged or foreign cache file is ignored and rebuilt; the index built from the parse
-and the one read back from disk give the same view (tests/test_rule_index.py).
+A damaged or foreign cache file is ignored and rebuilt; a view is the same cold, warm and
+after damage (tests/test_rule_index.py).
 """
 
 from __future__ import annotations
@@ -18,89 +18,43 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .inventory import cached_document, inventory_key, lean
 from .io import cache_root, cache_write, read_cache_json, source_key
-from .model import Document, Example, GlossaryEntry, Meta, Rule, Section
+from .model import Document, Rule
 from .rulenum import RuleNumber, sort_ids
 
 #: Bump when the index's layout or the meaning of its fields changes.
-INDEX_VERSION = 1
-SCHEMA = "crpipe-rule-index/1"
+INDEX_VERSION = 2
+SCHEMA = "crpipe-rule-refs/1"
 
 
 @functools.lru_cache(maxsize=1)
 def index_key() -> str:
-    """The code that builds an index: the parser, the cross-reference extractor, this file."""
+    """The code that finds cross-references, this file, and the inventory's key (the
+    references are found in the inventory)."""
     here = Path(__file__).resolve().parent
-    files = [Path(__file__).resolve(), here / "model.py", here / "rulenum.py", here / "text.py",
-             *sorted((here / "segment").glob("*.py")), *sorted((here / "xref").glob("*.py")),
-             *sorted((here / "ingest").glob("decode*.py")), *sorted((here / "profiles").glob("*.py"))]
-    return source_key(INDEX_VERSION, files)
+    return source_key(INDEX_VERSION, [Path(__file__).resolve(), *sorted((here / "xref").glob("*.py"))],
+                      [inventory_key()])
 
 
 @dataclass
 class RuleIndex:
-    """A parsed edition reduced to what look-ups read.  ``doc`` is a :class:`Document` with
-    the rules' numbers, levels, parents, children, texts and examples, the section titles and
-    the glossary (no layout); ``cites``/``cited_by``: per rule number, sorted."""
+    """An edition's inventory (:mod:`pipeline.inventory`: rules, sections, glossary, no
+    layout) and, per rule number, what it cites and what cites it, sorted."""
 
     doc: Document
     cites: dict[str, list[str]] = field(default_factory=dict)
     cited_by: dict[str, list[str]] = field(default_factory=dict)
 
-    def to_data(self) -> dict:
-        d = self.doc
-        return {"schema": SCHEMA,
-                "meta": {"language": d.meta.language, "effective_date": d.meta.effective_date,
-                         "source_name": d.meta.source_name, "sha256": d.meta.sha256},
-                "sections": [[s.number, s.title] for s in d.sections],
-                "rules": [[r.id, str(r.level), r.parent, r.section, r.text, r.example_texts, list(r.children)]
-                          for r in d.rules],
-                "glossary": [[g.term, g.definition, list(g.refs)] for g in d.glossary],
-                "cites": self.cites, "cited_by": self.cited_by}
-
-    @classmethod
-    def from_data(cls, data: dict) -> "RuleIndex":
-        """The index of :meth:`to_data`; ``ValueError``/``TypeError``/``KeyError`` on anything else."""
-        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-            raise ValueError("not a rule index")
-        _check(data)
-        m = data["meta"]
-        meta = Meta(language=m["language"], effective_date=m["effective_date"], source_name=m["source_name"],
-                    sha256=m["sha256"])
-        doc = Document(meta=meta,
-                       sections=[Section(number=int(n), title=str(t)) for n, t in data["sections"]],
-                       rules=[Rule(id=i, text=t, examples=[Example(text=e) for e in ex], parent=p,
-                                   children=list(ch), section=s, level=lv)
-                              for i, lv, p, s, t, ex, ch in data["rules"]],
-                       glossary=[GlossaryEntry(term=t, definition=d, refs=list(r)) for t, d, r in data["glossary"]])
-        return cls(doc, data["cites"], data["cited_by"])
+    def refs_data(self) -> dict:
+        return {"schema": SCHEMA, "sha256": self.doc.meta.sha256, "cites": self.cites, "cited_by": self.cited_by}
 
 
-def _strs(x) -> bool:
-    return isinstance(x, list) and all(isinstance(i, str) for i in x)
-
-
-def _opt(x, kind) -> bool:
-    return x is None or isinstance(x, kind)
-
-
-def _check(data: dict) -> None:
-    """Every field of a cached index has its type, or ``ValueError`` (a damaged entry is
-    rebuilt, never shown)."""
-    ok = isinstance(data.get("meta"), dict) and all(_opt(data["meta"].get(k), str) for k in
-                                                   ("language", "effective_date", "source_name", "sha256"))
-    ok = ok and isinstance(data.get("sections"), list) and all(
-        isinstance(s, list) and len(s) == 2 and isinstance(s[0], int) and isinstance(s[1], str) for s in data["sections"])
-    ok = ok and isinstance(data.get("rules"), list) and all(
-        isinstance(r, list) and len(r) == 7 and isinstance(r[0], str) and isinstance(r[1], str) and _opt(r[2], str)
-        and _opt(r[3], int) and isinstance(r[4], str) and _strs(r[5]) and _strs(r[6]) for r in data["rules"])
-    ok = ok and isinstance(data.get("glossary"), list) and all(
-        isinstance(g, list) and len(g) == 3 and isinstance(g[0], str) and isinstance(g[1], str) and _strs(g[2])
-        for g in data["glossary"])
-    ok = ok and all(isinstance(data.get(k), dict) and all(isinstance(a, str) and _strs(b) for a, b in data[k].items())
-                    for k in ("cites", "cited_by"))
-    if not ok:
-        raise ValueError("not a rule index")
+def _valid_refs(data, sha256: str | None) -> bool:
+    return (isinstance(data, dict) and data.get("schema") == SCHEMA and data.get("sha256") == sha256
+            and all(isinstance(data.get(k), dict) and all(
+                isinstance(a, str) and isinstance(b, list) and all(isinstance(x, str) for x in b)
+                for a, b in data[k].items()) for k in ("cites", "cited_by")))
 
 
 def descendants(doc: Document, rule: Rule) -> list[Rule]:
@@ -115,9 +69,8 @@ def descendants(doc: Document, rule: Rule) -> list[Rule]:
     return out
 
 
-def build_index(doc: Document) -> RuleIndex:
-    """The index of a parsed edition: the cross-references extracted once, and per rule what
-    it cites (but itself) and what cites it from outside its own subtree."""
+def _references(doc: Document) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Per rule: what it cites (but itself) and what cites it from outside its own subtree."""
     from .xref import extract_references  # noqa: PLC0415 - lazy: only a cold index extracts references
 
     out_edges: dict[str, set[str]] = {}
@@ -136,15 +89,12 @@ def build_index(doc: Document) -> RuleIndex:
         cites[r.id] = sort_ids({t for t in out_edges.get(r.id, ()) if t != r.id})
         cited_by[r.id] = sorted({s for s in in_edges.get(r.id, ()) if s not in inside},
                                 key=lambda s: (s.startswith("glossary:"), RuleNumber.try_parse(s) or fallback, s))
-    lean = Document(meta=Meta(language=doc.meta.language, effective_date=doc.meta.effective_date,
-                              source_name=doc.meta.source_name, sha256=doc.meta.sha256),
-                    sections=[Section(number=s.number, title=s.title) for s in doc.sections],
-                    rules=[Rule(id=r.id, text=r.text, examples=[Example(text=t) for t in r.example_texts],
-                                parent=r.parent, children=list(r.children), section=r.section, level=r.level)
-                           for r in doc.rules],
-                    glossary=[GlossaryEntry(term=g.term, definition=g.definition, refs=list(g.refs))
-                              for g in doc.glossary])
-    return RuleIndex(lean, cites, cited_by)
+    return cites, cited_by
+
+
+def build_index(doc: Document) -> RuleIndex:
+    """The index of a parsed edition (its references extracted once)."""
+    return RuleIndex(lean(doc), *_references(doc))
 
 
 def index_path(sha256: str) -> Path:
@@ -152,21 +102,16 @@ def index_path(sha256: str) -> Path:
 
 
 def edition_index(ref, cache: bool = True) -> RuleIndex:
-    """The index of an edition (a :class:`pipeline.editions.EditionRef`): read from the cache
-    when it holds this edition's (by sha256), else built from the parse and stored."""
+    """The index of an edition (a :class:`pipeline.editions.EditionRef`): its inventory and its
+    references, each read from the cache when it holds this edition's (by sha256), else built
+    (from the parse, from the inventory) and stored."""
+    doc = cached_document(ref.sha256, ref.name, "official", ref.parse, cache)
     path = index_path(ref.sha256) if cache else None
-    if path is not None:
-        data = read_cache_json(path)
-        if data is not None:
-            try:
-                idx = RuleIndex.from_data(data)
-                if idx.doc.meta.sha256 == ref.sha256:
-                    return idx
-            except (ValueError, TypeError, KeyError, AttributeError):
-                pass  # damaged or foreign: rebuilt below
-    doc = ref.parse()
-    idx = build_index(doc)
+    data = read_cache_json(path) if path is not None else None
+    if _valid_refs(data, doc.meta.sha256):
+        return RuleIndex(doc, data["cites"], data["cited_by"])
+    idx = RuleIndex(doc, *_references(doc))
     if path is not None:
         # Compact (one line): the file is read on every warm ``show``.
-        cache_write(path, json.dumps(idx.to_data(), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+        cache_write(path, json.dumps(idx.refs_data(), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
     return idx

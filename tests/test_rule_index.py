@@ -12,7 +12,8 @@ import pytest
 
 from conftest import EDITIONS, needs_shared
 from pipeline.editions.catalog import Catalog, default_catalog
-from pipeline.rule_index import RuleIndex, build_index, edition_index, index_path
+from pipeline.inventory import from_data, lean, to_data
+from pipeline.rule_index import build_index, edition_index, index_path
 from pipeline.rulenum import RuleNumber, sort_ids
 from pipeline.show import show_rule
 from pipeline.xref import extract_references
@@ -51,9 +52,10 @@ def test_index_cites_and_cited_by_are_the_cross_references(cache):
         assert idx.cites[rid] == cites and idx.cited_by[rid] == cited_by, rid
     assert [r.id for r in idx.doc.rules] == [r.id for r in doc.rules]
     assert [r.example_texts for r in idx.doc.rules] == [r.example_texts for r in doc.rules]
-    # Through JSON and back: the same index.
-    again = RuleIndex.from_data(json.loads(json.dumps(idx.to_data())))
-    assert again.to_data() == idx.to_data()
+    # The references found in the inventory are the parse's, and the inventory survives JSON.
+    again = build_index(idx.doc)
+    assert (again.cites, again.cited_by) == (idx.cites, idx.cited_by)
+    assert to_data(from_data(json.loads(json.dumps(to_data(doc))))) == to_data(doc)
 
 
 def test_show_is_the_same_cold_warm_and_after_damage(cache):
@@ -64,14 +66,16 @@ def test_show_is_the_same_cold_warm_and_after_damage(cache):
     assert path.is_file()
     warm = [show_rule(q, e, catalog=cat).to_dict() for q, e in QUERIES]
     assert warm == cold
-    good = path.read_text(encoding="utf-8")
-    data = json.loads(good)
-    data["rules"][0][4] = 17  # a text that is not text
-    for junk in ["", "{not json", json.dumps({"schema": "other"}), json.dumps(data),
-                 good.replace(ref.sha256, "0" * 64)]:  # another edition's index
-        path.write_text(junk, encoding="utf-8")
-        assert show_rule("601.2f", catalog=cat).to_dict() == cold[0]
-        assert json.loads(path.read_text(encoding="utf-8")) == json.loads(good)  # rebuilt
+    inv = next(cache.glob("inventory-*/" + ref.sha256 + "-*.json"))
+    for entry, spoil in ((path, lambda d: d["cites"].update({"601.2f": 5})), (inv, lambda d: d["rules"][0].__setitem__(4, 17))):
+        good = entry.read_text(encoding="utf-8")
+        data = json.loads(good)
+        spoil(data)
+        for junk in ["", "{not json", json.dumps({"schema": "other"}), json.dumps(data),
+                     good.replace(ref.sha256, "0" * 64)]:  # another edition's
+            entry.write_text(junk, encoding="utf-8")
+            assert show_rule("601.2f", catalog=cat).to_dict() == cold[0]
+            assert json.loads(entry.read_text(encoding="utf-8")) == json.loads(good)  # rebuilt
 
 
 def test_show_needs_no_cache(cache, monkeypatch):
@@ -82,8 +86,9 @@ def test_show_needs_no_cache(cache, monkeypatch):
     assert show_rule("601.2f", catalog=default_catalog()).to_dict() == want
     monkeypatch.setenv("CRPIPE_CACHE", str(cache))
     ref = cat.resolve("latest")
-    assert edition_index(ref, cache=False).to_data() == RuleIndex.from_data(
-        json.loads(index_path(ref.sha256).read_text(encoding="utf-8"))).to_data()  # disk == memory
+    nocache = edition_index(ref, cache=False)
+    warm = edition_index(ref)
+    assert to_data(nocache.doc) == to_data(warm.doc) and nocache.refs_data() == warm.refs_data()
 
 
 def test_catalog_scan_notices_a_changed_file(cache, tmp_path):
