@@ -21,14 +21,16 @@ class DiffFormat(str, Enum):
 
 
 def _render(res, fmt: DiffFormat, expand: bool) -> str:
-    from ..diff.report_html import render_html  # lazy: a command loads its stage only when it runs (CLI start-up time)
-    from ..diff.report_md import render_markdown  # lazy: a command loads its stage only when it runs (CLI start-up time)
-    from ..io import dumps  # lazy: a command loads its stage only when it runs (CLI start-up time)
-
     if fmt is DiffFormat.json:
+        from ..io import dumps  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
         return dumps(res.to_dict(expand_moves=expand))
     if fmt is DiffFormat.md:
+        from ..diff.report_md import render_markdown  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
         return render_markdown(res, expand_moves=expand)
+    from ..diff.report_html import render_html  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
     return render_html(res, expand_moves=expand)
 
 

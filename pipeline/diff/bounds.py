@@ -13,7 +13,6 @@ import hashlib
 from pathlib import Path
 
 from ..errors import InputError
-from ..ingest.loader import load_document
 from ..inventory import cached_document
 from ..io import env_megabytes, read_bounded
 from ..model import Document
@@ -23,6 +22,13 @@ MAX_DIFF_BYTES: int | None = None
 MAX_RULES = 20_000
 MAX_TEXT_CHARS = 4_000_000
 MAX_RULE_CHARS = 50_000
+
+
+def load_document(path: Path, lang: str | None = None) -> Document:
+    """The ingestion loader (any format), for a file read for the first time."""
+    from ..ingest.loader import load_document as load  # noqa: PLC0415 - lazy: every reader and the parser (~35 ms), not needed warm
+
+    return load(path, lang=lang)
 
 
 def load_diffable(path: Path, lang: str | None = None, partial: bool = False, cache: bool = True) -> Document:
