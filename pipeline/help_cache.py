@@ -21,7 +21,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Iterator
 
-from .io import cache_root, cache_write, read_cache_json
+from .io import cache_root, cache_write, read_cache_json, source_key
 
 #: Bump when the recording's format changes.
 HELP_VERSION = 1
@@ -48,8 +48,8 @@ def help_key(stream=None) -> str:
     stream = stream or sys.stdout
     h = hashlib.sha256(f"crpipe-help/{HELP_VERSION}\0{sys.version}\0{sys.executable}".encode())
     here = Path(__file__).resolve().parent
-    for f in [here / "cli.py", here / "help_cache.py", *sorted((here / "commands").glob("*.py"))]:
-        h.update(f.name.encode() + b"\0" + f.read_bytes())  # the project's own code
+    h.update(source_key(HELP_VERSION, [here / "cli.py", here / "help_cache.py",
+                                       *sorted((here / "commands").glob("*.py"))]).encode())
     for v in _versions():
         h.update(v.encode() + b"\0")
     main = sys.modules.get("__main__")
