@@ -9,10 +9,13 @@ cites it, its history in one line and the glossary entry of its name.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .editions.catalog import default_catalog
 from .errors import InputError
+from .io import cache_root, cache_write, dumps, read_cache_json, source_key
 from .model import Document, Rule
 from .rule_index import edition_index
 from .rulenum import RuleNumber
@@ -103,6 +106,44 @@ def _history_line(lin) -> str:
     return line
 
 
+#: Bump when the one-line history changes; recorded lines are named by it.
+HISTORY_LINE_VERSION = 1
+
+
+def _history_lines_path(cat, ref) -> Path:
+    """Where the history lines of rules numbered as in ``ref`` are kept: named by the
+    archive's editions (sha256 and stated date, in the archive's order), the matcher's and
+    this code's versions, so another archive or another matcher never reads them."""
+    from .diff.cache import cache_key  # noqa: PLC0415 - lazy: only a history line needs the matcher's key
+
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256(f"{cache_key()}\0{ref.stem}\0".encode())
+    h.update(source_key(HISTORY_LINE_VERSION, [here / "show.py", here / "diff" / "history.py"]).encode())
+    for r in sorted((r for r in cat.editions if not r.truncated), key=lambda r: (r.date or r.stem, r.stem)):
+        h.update(f"{r.stem}\0{r.sha256}\0{r.date}\n".encode())
+    return cache_root() / "show-history" / f"{h.hexdigest()[:32]}.json"
+
+
+def _cached_history_line(cat, ref, rule_id: str, archive) -> str | None:
+    """The rule's one-line history: recorded the first time it is worked out (the lineage
+    reads ~110 cached pair maps), then read back."""
+    path = _history_lines_path(cat, ref)
+    got = read_cache_json(path)
+    lines = got.get("lines") if isinstance(got, dict) else None
+    if not isinstance(lines, dict) or not all(isinstance(k, str) and (v is None or isinstance(v, str))
+                                              for k, v in lines.items()):
+        lines = {}
+    if rule_id in lines:
+        return lines[rule_id]
+    try:
+        line = _history_line(archive().lineage(rule_id, ref.stem, word_diffs=False))
+    except InputError:
+        line = None
+    lines[rule_id] = line
+    cache_write(path, dumps({"lines": lines}))
+    return line
+
+
 def _follow_old_number(arch, number: str, k: int) -> tuple[str | None, str, str] | None:
     """The newest edition before position ``k`` holding ``number``, and its number at ``k``.
 
@@ -190,11 +231,7 @@ def show_rule(query: str, edition: str | None = None, *, catalog=None, translati
     view.cites = list(index.cites.get(rule.id, []))
     view.cited_by = list(index.cited_by.get(rule.id, []))
     if history and not ref.truncated:
-        try:
-            lin = archive().lineage(rule.id, ref.stem, word_diffs=False)
-            view.history = _history_line(lin)
-        except InputError:
-            view.history = None
+        view.history = _cached_history_line(cat, ref, rule.id, archive)
     if translation is not None:
         view.translation = _translated(translation, rule.id, q if view.found_as == "heading" else None)
     return view

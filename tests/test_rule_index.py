@@ -131,3 +131,22 @@ def test_history_texts_table_matches_the_parse(cache, tmp_path):
         p.write_text(json.dumps({"601.2f": 5}))
     assert EditionArchive(folder, cache_dir=cache).lineage("601.2f").to_dict() == cold
     assert os.environ["CRPIPE_CACHE"] == str(cache)
+
+
+def test_show_history_line_is_recorded_and_damage_is_ignored(cache):
+    cat = default_catalog()
+    want = show_rule("702.79a", catalog=cat).history
+    assert want and "702.78a" in want
+    (path,) = cache.glob("show-history/*.json")
+    assert json.loads(path.read_text())["lines"]["702.79a"] == want
+    for junk in ('{"lines": {"702.79a": 5}}', "{not json", '{"lines": []}'):
+        path.write_text(junk)
+        assert show_rule("702.79a", catalog=cat).history == want
+    # A recorded line is what is shown (the record is what a warm show reads) ...
+    path.write_text(json.dumps({"lines": {"702.79a": "recorded"}}))
+    assert show_rule("702.79a", catalog=cat).history == "recorded"
+    # ... and another archive (here: one edition fewer) has its own record.
+    fewer = Catalog(folder=None, mirror=EDITIONS)
+    fewer.editions = [r for r in fewer.editions if r.date != "2003-03-15"]
+    assert show_rule("702.79a", catalog=fewer).history == want  # persist is younger than 2003: same line
+    assert len(list(cache.glob("show-history/*.json"))) == 2
