@@ -12,7 +12,7 @@ import pytest
 
 from conftest import EDITIONS, needs_shared
 from pipeline.editions.catalog import Catalog, default_catalog
-from pipeline.inventory import from_data, lean, to_data
+from pipeline.inventory import from_data, to_data
 from pipeline.rule_index import build_index, edition_index, index_path
 from pipeline.rulenum import RuleNumber, sort_ids
 from pipeline.show import show_rule
