@@ -79,6 +79,13 @@ def test_show_imports_nothing_heavy(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "601.2f" in r.stdout
     assert _heavy(mods) == []
+    # Warm (the edition's index and the rule's history line cached): no parse, no cross-reference
+    # extraction, no archive of editions -- only the look-up.
+    again, warm = _imports(tmp_path, "show", "601.2f")
+    assert again.stdout == r.stdout
+    assert not {m for m in warm if m.startswith(("pipeline.xref", "pipeline.diff.history", "pipeline.diff.match",
+                                                 "pipeline.diff.classify", "pipeline.segment.paste",
+                                                 "pipeline.ingest.loader"))}
 
 
 # -- the replayed top-level help (pipeline/help_cache.py) ------------------------------------------
