@@ -16,9 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..ingest.decode import decode_bytes
 from ..io import cache_root, cache_write, dumps, read_bounded, read_cache_json, warn_once as _warn_once
-from ..segment.official import parse_text
 from .embedded import embedded
 from .meta import meta_key, quick_meta, read_edition
 
@@ -61,6 +59,9 @@ class EditionRef:
 
     def parse(self):
         """The parsed :class:`~pipeline.model.Document` (source named by the file name)."""
+        from ..ingest.decode import decode_bytes  # noqa: PLC0415 - lazy: a warm show reads the inventory, never the parser
+        from ..segment.official import parse_text  # noqa: PLC0415 - lazy, as above
+
         data = self.content()
         return parse_text(decode_bytes(data, self.where), source=Path(self.name), data=data)
 
