@@ -8,7 +8,8 @@ once before timing, so the OS file cache and crpipe's disk caches are filled.
     python benchmarks/bench_cli.py [--editions ../shared/corpus/cr-en/txt] [--runs 7]
 
 Targets: ``--help`` and ``show 601.2f`` <= 0.25 s and <= 3x ``python -c pass``;
-``parse FILE`` <= 0.3 s; ``diff`` of two consecutive editions (warm) <= 0.15 s of work.
+``parse FILE`` <= 0.3 s; ``diff`` of two consecutive editions (warm) <= 0.15 s of work (the
+in-process figure is bench_diff.py's); ``history`` warm <= 0.3 s.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ def main() -> None:
     }
     if has_command("show", env):
         cases["crpipe show 601.2f"] = cli + ["show", "601.2f"]
+    cases["crpipe history 702.79a --json"] = cli + ["history", "702.79a", "--json"]
     for cmd in cases.values():  # warm: file cache, crpipe's caches
         run(cmd, env)
     wall: dict[str, list[float]] = {k: [] for k in cases}

@@ -8,21 +8,17 @@ from __future__ import annotations
 
 import importlib
 import sys
-
-import typer
+from typing import TYPE_CHECKING
 
 from .errors import CrpipeError
 from .io import os_failure
 
-app = typer.Typer(
-    name="crpipe",
-    help="Process the Magic: The Gathering Comprehensive Rules: parse any edition or translation, "
-         "check it, cross-reference it, diff editions, align translations, link rulings, "
-         "and validate the rules engine.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+if TYPE_CHECKING:
+    import typer
+
+HELP = ("Process the Magic: The Gathering Comprehensive Rules: parse any edition or translation, "
+        "check it, cross-reference it, diff editions, align translations, link rulings, "
+        "and validate the rules engine.")
 
 # Command modules, in the order of the data's path through the pipeline.
 COMMAND_MODULES = [
@@ -38,18 +34,74 @@ COMMAND_MODULES = [
     "site",
 ]
 
-for _name in COMMAND_MODULES:
-    importlib.import_module(f"pipeline.commands.{_name}").register(app)
+#: The module that registers each command (tests/test_cli_imports.py checks it against the
+#: modules themselves): ``crpipe show ...`` imports only ``commands/show.py``.
+COMMANDS = {
+    "parse": "parse", "check": "parse", "search": "parse", "xref": "xref", "diff": "diff", "history": "diff",
+    "align": "align", "link": "rulings", "link-eval": "rulings", "validate-engine": "engine",
+    "audit-citations": "engine", "build": "build", "editions": "editions", "show": "show", "site": "site",
+}
+
+
+def build_app(modules: list[str] | None = None) -> "typer.Typer":
+    """The Typer app with the commands of ``modules`` (default: all of them)."""
+    import typer  # noqa: PLC0415 - lazy: a replayed --help never loads it (see help_cache)
+
+    new = typer.Typer(name="crpipe", help=HELP, no_args_is_help=True, add_completion=False,
+                      pretty_exceptions_enable=False)
+    for name in COMMAND_MODULES if modules is None else modules:
+        importlib.import_module(f"pipeline.commands.{name}").register(new)
+    if modules is not None:
+        # One command and no callback would make Typer run it as the whole program
+        # (``crpipe show`` would read "show" as the rule); a callback keeps the group.
+        new.callback()(lambda: None)
+    return new
+
+
+def __getattr__(name: str):
+    """``app``: every command, built on first use (tests, ``typer.testing``); the ``crpipe``
+    entry point builds only the app it needs."""
+    if name == "app":
+        full = globals()["app"] = build_app()
+        return full
+    raise AttributeError(name)
+
+
+def _app_for(argv: list[str]) -> "typer.Typer":
+    """The app that can run ``argv``: only the named command's module when the first
+    argument is a command (start-up time), else every command (help, a typo's suggestions)."""
+    module = COMMANDS.get(argv[0]) if argv else None
+    return build_app([module]) if module else __getattr__("app")
+
+
+def _error(message: str) -> None:
+    print(f"crpipe: error: {message}", file=sys.stderr, flush=True)
+
+
+def _run(argv: list[str]) -> None:
+    if argv != ["--help"]:
+        _app_for(argv)()
+        return
+    from .help_cache import cached_help, help_key, recording  # noqa: PLC0415 - lazy: only --help replays
+
+    key = help_key()
+    text = cached_help(key)
+    if text is not None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    with recording(key):
+        _app_for(argv)()
 
 
 def main() -> None:  # pragma: no cover - thin wrapper
     try:
-        app()
+        _run(sys.argv[1:])
     except CrpipeError as e:
-        typer.echo(f"crpipe: error: {e}", err=True)
+        _error(str(e))
         sys.exit(e.exit_code)
     except OSError as e:  # e.g. stdout on a full disk, outside any command's own handler
-        typer.echo(f"crpipe: error: {os_failure(e)}", err=True)
+        _error(str(os_failure(e)))
         sys.exit(2)
 
 

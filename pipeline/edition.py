@@ -24,7 +24,7 @@ from .model import Document
 from .profiles import PROFILES
 from .profiles.dates import declared_date  # noqa: F401  (re-exported: the edition API)
 from .rulenum import sort_ids
-from .text import fold
+from .text import fold, is_heading as _is_heading
 from .segment.official import DATE_RE as STATED_DATE, _iso, parse_file
 
 
@@ -63,12 +63,6 @@ def _rule_facts(rule, lang: str | None) -> dict:
     full = " ".join([rule.text] + [e.text for e in rule.examples])
     return {"refs": rule_refs(full, lang), "symbols": sorted(set(SYMBOL.findall(full))),
             "head": rule.text if _is_heading(rule.text) else None, "text": rule.text}
-
-
-def _is_heading(text: str) -> bool:
-    """A keyword or section heading ("Persist", "Persistir"), not a sentence."""
-    t = text.strip()
-    return 0 < len(t.split()) <= 4 and not t.endswith((".", ":", ")")) and "\n" not in t
 
 
 @functools.lru_cache(maxsize=1)

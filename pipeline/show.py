@@ -9,18 +9,17 @@ cites it, its history in one line and the glossary entry of its name.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from rapidfuzz import process
-
-from .diff.history import EditionArchive
-from .edition import _is_heading
 from .editions.catalog import default_catalog
 from .errors import InputError
+from .io import cache_root, cache_write, dumps, read_cache_json, source_key
 from .model import Document, Rule
-from .rulenum import RuleNumber, sort_ids
-from .text import fold
-from .xref import extract_references
+from .rule_index import edition_index
+from .rulenum import RuleNumber
+from .text import fold, is_heading
 
 
 @dataclass
@@ -76,7 +75,7 @@ def title_path(doc: Document, rule: Rule) -> list[tuple[str, str]]:
     if sec is not None:
         path.append((str(sec.number), sec.title))
     for r in reversed(chain):
-        if r.level == "rule" or _is_heading(r.text):
+        if r.level == "rule" or is_heading(r.text):
             path.append((r.id, r.text))
     return path
 
@@ -84,7 +83,7 @@ def title_path(doc: Document, rule: Rule) -> list[tuple[str, str]]:
 def find_heading(doc: Document, name: str) -> Rule | None:
     """The rule whose heading is ``name`` (a keyword such as Persist, "Split Cards")."""
     want = _fold(name)
-    return next((r for r in doc.rules if r.level != "lettered" and _is_heading(r.text) and _fold(r.text) == want), None)
+    return next((r for r in doc.rules if r.level != "lettered" and is_heading(r.text) and _fold(r.text) == want), None)
 
 
 def _glossary_entries(doc: Document, name: str) -> list:
@@ -107,6 +106,44 @@ def _history_line(lin) -> str:
     return line
 
 
+#: Bump when the one-line history changes; recorded lines are named by it.
+HISTORY_LINE_VERSION = 1
+
+
+def _history_lines_path(cat, ref) -> Path:
+    """Where the history lines of rules numbered as in ``ref`` are kept: named by the
+    archive's editions (sha256 and stated date, in the archive's order), the matcher's and
+    this code's versions, so another archive or another matcher never reads them."""
+    from .diff.cache import cache_key  # noqa: PLC0415 - lazy: only a history line needs the matcher's key
+
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256(f"{cache_key()}\0{ref.stem}\0".encode())
+    h.update(source_key(HISTORY_LINE_VERSION, [here / "show.py", here / "diff" / "history.py"]).encode())
+    for r in sorted((r for r in cat.editions if not r.truncated), key=lambda r: (r.date or r.stem, r.stem)):
+        h.update(f"{r.stem}\0{r.sha256}\0{r.date}\n".encode())
+    return cache_root() / "show-history" / f"{h.hexdigest()[:32]}.json"
+
+
+def _cached_history_line(cat, ref, rule_id: str, archive) -> str | None:
+    """The rule's one-line history: recorded the first time it is worked out (the lineage
+    reads ~110 cached pair maps), then read back."""
+    path = _history_lines_path(cat, ref)
+    got = read_cache_json(path)
+    lines = got.get("lines") if isinstance(got, dict) else None
+    if not isinstance(lines, dict) or not all(isinstance(k, str) and (v is None or isinstance(v, str))
+                                              for k, v in lines.items()):
+        lines = {}
+    if rule_id in lines:
+        return lines[rule_id]
+    try:
+        line = _history_line(archive().lineage(rule_id, ref.stem, word_diffs=False))
+    except InputError:
+        line = None
+    lines[rule_id] = line
+    cache_write(path, dumps({"lines": lines}))
+    return line
+
+
 def _follow_old_number(arch, number: str, k: int) -> tuple[str | None, str, str] | None:
     """The newest edition before position ``k`` holding ``number``, and its number at ``k``.
 
@@ -126,14 +163,17 @@ def show_rule(query: str, edition: str | None = None, *, catalog=None, translati
     number = q.rstrip(".") if RuleNumber.try_parse(q.rstrip(".")) else None
     cat = catalog or default_catalog()
     ref = cat.resolve(edition or "latest")
-    doc = ref.parse()
+    index = edition_index(ref)
+    doc = index.doc
     arch = None
 
     def archive():
         nonlocal arch
         if arch is None:
+            from .diff.history import EditionArchive  # noqa: PLC0415 - lazy: only old numbers and history need it
+
             arch = EditionArchive(cat)
-            arch._remember(ref.sha256, doc)  # parsed already
+            arch._remember(ref.sha256, doc)  # its rules and texts are all a lineage reads of it
         return arch
 
     view = RuleView(q, doc.meta.effective_date, "", "number")
@@ -167,6 +207,8 @@ def show_rule(query: str, edition: str | None = None, *, catalog=None, translati
             if rule is not None:
                 view.notes.append(f"{q!r} is the {translation.meta.language} name of {rule.id} {rule.text}")
         if rule is None and not glossary:
+            from rapidfuzz import process  # noqa: PLC0415 - lazy: only a miss suggests near names
+
             names = [g.term for g in doc.glossary]
             near = [m[0] for m in process.extract(q, names, limit=3, score_cutoff=70)]
             hint = f"; did you mean {', '.join(near)}?" if near else ""
@@ -186,17 +228,10 @@ def show_rule(query: str, edition: str | None = None, *, catalog=None, translati
     view.text = rule.text
     view.examples = [e.text for e in rule.examples]
     view.subrules = _descendants(doc, rule)
-    refs = extract_references(doc)
-    inside = {rule.id} | {s["id"] for s in view.subrules}
-    view.cites = sort_ids({t for r in refs if r.source == rule.id for t in r.targets if t != rule.id})
-    view.cited_by = sorted({r.source for r in refs if rule.id in r.targets and r.source not in inside},
-                           key=lambda s: (s.startswith("glossary:"), RuleNumber.try_parse(s) or RuleNumber.parse("999"), s))
+    view.cites = list(index.cites.get(rule.id, []))
+    view.cited_by = list(index.cited_by.get(rule.id, []))
     if history and not ref.truncated:
-        try:
-            lin = archive().lineage(rule.id, ref.stem)
-            view.history = _history_line(lin)
-        except InputError:
-            view.history = None
+        view.history = _cached_history_line(cat, ref, rule.id, archive)
     if translation is not None:
         view.translation = _translated(translation, rule.id, q if view.found_as == "heading" else None)
     return view

@@ -16,7 +16,7 @@ from functools import lru_cache
 from .rulenum import RULE_DIGITS, RULE_FIRST_DIGIT, RULE_LAST_DIGITS, SUB_DIGITS, SUB_DIGITS_NONZERO
 
 __all__ = ["RULE", "RULE_FIRST", "RULE_REST", "SUB", "SUB_NONZERO", "NUMBER", "SUBRULE", "REF_TOKEN",
-           "normalize", "fold", "term_form"]
+           "normalize", "fold", "term_form", "is_heading"]
 
 RULE = RULE_DIGITS  # "702"
 RULE_FIRST = RULE_FIRST_DIGIT  # for patterns that put look-behinds after the first digit
@@ -71,3 +71,9 @@ def term_form(text: str) -> str:
     t = t.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
     t = t.replace("—", "-").replace("–", "-")
     return re.sub(r"\s+", " ", t)
+
+
+def is_heading(text: str) -> bool:
+    """A keyword or section heading ("Persist", "Persistir"), not a sentence."""
+    t = text.strip()
+    return 0 < len(t.split()) <= 4 and not t.endswith((".", ":", ")")) and "\n" not in t

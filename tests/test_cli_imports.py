@@ -72,8 +72,6 @@ def test_parse_imports_nothing_heavy(tmp_path):
 
 
 @needs_shared
-@pytest.mark.xfail(strict=True, reason="issue 18 open: `show` computes cites/cited-by through pipeline.xref, "
-                   "which imports networkx (and numpy, rapidfuzz) at module level")
 def test_show_imports_nothing_heavy(tmp_path):
     if not _has_command("show"):
         pytest.skip("no 'show' command on this branch yet (issue 13 adds it)")
@@ -81,3 +79,94 @@ def test_show_imports_nothing_heavy(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "601.2f" in r.stdout
     assert _heavy(mods) == []
+    # Warm (the edition's index and the rule's history line cached): no parse, no cross-reference
+    # extraction, no archive of editions -- only the look-up.
+    again, warm = _imports(tmp_path, "show", "601.2f")
+    assert again.stdout == r.stdout
+    assert not {m for m in warm if m.startswith(("pipeline.xref", "pipeline.diff.history", "pipeline.diff.match",
+                                                 "pipeline.diff.classify", "pipeline.segment.paste",
+                                                 "pipeline.ingest.loader"))}
+
+
+# -- the replayed top-level help (pipeline/help_cache.py) ------------------------------------------
+
+def _help(tmp_path, env_extra: dict | None = None, cache: str = "cache") -> tuple[str, set[str]]:
+    out = tmp_path / "modules.json"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), CRPIPE_CACHE=str(tmp_path / cache), **(env_extra or {}))
+    r = subprocess.run([sys.executable, "-c", _PROBE, str(out), "--help"], capture_output=True, text=True,
+                       cwd=ROOT, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r.stdout, set(json.loads(out.read_text()))
+
+
+def test_replayed_help_equals_the_live_rendering(tmp_path):
+    live, mods = _help(tmp_path)
+    assert "typer" in mods and "Usage" in live and "show" in live
+    replay, mods = _help(tmp_path)
+    assert replay == live
+    assert "typer" not in mods and "rich" not in mods  # it really was the recording
+    # Another width is another key: rendered live at that width, then replayed.
+    wide, mods = _help(tmp_path, {"COLUMNS": "132"})
+    assert "typer" in mods and wide != live and max(map(len, wide.splitlines())) > 80
+    assert _help(tmp_path, {"COLUMNS": "132"})[0] == wide
+    # A live rendering with no cache at all is the same text.
+    assert _help(tmp_path, cache="elsewhere")[0] == live
+
+
+def test_a_damaged_help_recording_is_rendered_again(tmp_path):
+    live, _ = _help(tmp_path)
+    (entry,) = (tmp_path / "cache" / "help").iterdir()
+    for junk in ('{"key": "other", "text": "stale help"}', "{not json", ""):
+        entry.write_text(junk)
+        again, mods = _help(tmp_path)
+        assert again == live and "typer" in mods
+
+
+def test_replayed_help_on_a_terminal(tmp_path):
+    """On a terminal rich adds colour and takes the terminal's width: recorded and replayed as is."""
+    import pty  # noqa: PLC0415 - POSIX only
+
+    def run() -> bytes:
+        env = dict(os.environ, PYTHONPATH=str(ROOT), CRPIPE_CACHE=str(tmp_path / "cache"), TERM="xterm-256color",
+                   COLUMNS="100")
+        env.pop("NO_COLOR", None)
+        pid, fd = pty.fork()
+        if pid == 0:  # child: stdout is the terminal
+            os.chdir(ROOT)
+            os.execve(sys.executable, [sys.executable, "-m", "pipeline.cli", "--help"], env)
+        chunks = []
+        while True:
+            try:
+                b = os.read(fd, 65536)
+            except OSError:
+                break
+            if not b:
+                break
+            chunks.append(b)
+        os.waitpid(pid, 0)
+        return b"".join(chunks)
+
+    live = run()
+    assert b"\x1b[" in live  # coloured
+    assert run() == live
+    assert len(list((tmp_path / "cache" / "help").iterdir())) == 1
+
+
+def test_the_command_map_names_each_commands_module():
+    """``crpipe NAME`` imports only COMMANDS[NAME]'s module: the map must say where every command lives."""
+    from pipeline.cli import COMMAND_MODULES, COMMANDS, build_app  # noqa: PLC0415
+
+    def names(app) -> set[str]:
+        return {c.name or c.callback.__name__ for c in app.registered_commands} | {g.name for g in app.registered_groups}
+
+    for module in COMMAND_MODULES:
+        assert names(build_app([module])) == {n for n, m in COMMANDS.items() if m == module}, module
+    assert set(COMMANDS.values()) == set(COMMAND_MODULES)
+
+
+def test_one_command_app_is_still_a_group(tmp_path):
+    """``crpipe show RULE`` with only show's module loaded still reads "show" as the command."""
+    r, mods = _imports(tmp_path, "show", "--help")
+    assert r.returncode == 0, r.stderr
+    assert "show [OPTIONS]" in r.stdout
+    assert not any(m.startswith("pipeline.commands.") and m.split(".")[-1] not in ("show", "common") for m in mods)

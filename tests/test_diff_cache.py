@@ -51,3 +51,34 @@ def test_a_changed_document_is_matched_again(cache, monkeypatch):
 def test_no_cache_when_asked(cache):
     diff_documents(edition("2025-09-19"), edition("2025-11-14"), cache=False)
     assert list(cache.glob("diff-*/documents/*.json")) == []
+
+
+# -- the editions' inventories (pipeline/inventory.py): a warm ``crpipe diff`` parses nothing ------
+
+@needs_shared
+@pytest.mark.parametrize("pair", [("2025-09-19", "2025-11-14"), ("2021-02-24", "2021-04-19"),
+                                  ("2019-06-12", "2019-07-12"), ("2025-04-04", "2025-06-06")])
+def test_diff_from_inventories_is_byte_identical(cache, monkeypatch, pair):
+    """Every format of the report is the same from the parse and from the cached inventories
+    (cold, warm, and after an inventory entry was damaged)."""
+    from conftest import EDITIONS  # noqa: PLC0415
+    from pipeline.diff import bounds  # noqa: PLC0415
+    from pipeline.diff.report_html import render_html  # noqa: PLC0415
+    from pipeline.diff.report_md import render_markdown  # noqa: PLC0415
+
+    a, b = (EDITIONS / f"{d}.txt" for d in pair)
+
+    def reports(cache_on: bool) -> list[str]:
+        res = diff_documents(bounds.load_diffable(a, cache=cache_on), bounds.load_diffable(b, cache=cache_on))
+        return [dumps(res.to_dict()), dumps(res.to_dict(expand_moves=True)), render_markdown(res), render_html(res)]
+
+    want = reports(False)
+    assert reports(True) == want  # cold: inventories written
+    entries = sorted(cache.glob("inventory-*/*.json"))
+    assert len(entries) == 2
+    monkeypatch.setattr(bounds, "load_document", _no_matching)  # warm: no parse
+    assert reports(True) == want
+    monkeypatch.undo()
+    monkeypatch.setenv("CRPIPE_CACHE", str(cache))
+    entries[0].write_text('{"schema": "crpipe-inventory/1", "rules": 7}')
+    assert reports(True) == want

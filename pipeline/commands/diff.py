@@ -21,14 +21,16 @@ class DiffFormat(str, Enum):
 
 
 def _render(res, fmt: DiffFormat, expand: bool) -> str:
-    from ..diff.report_html import render_html  # lazy: a command loads its stage only when it runs (CLI start-up time)
-    from ..diff.report_md import render_markdown  # lazy: a command loads its stage only when it runs (CLI start-up time)
-    from ..io import dumps  # lazy: a command loads its stage only when it runs (CLI start-up time)
-
     if fmt is DiffFormat.json:
+        from ..io import dumps  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
         return dumps(res.to_dict(expand_moves=expand))
     if fmt is DiffFormat.md:
+        from ..diff.report_md import render_markdown  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
         return render_markdown(res, expand_moves=expand)
+    from ..diff.report_html import render_html  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
     return render_html(res, expand_moves=expand)
 
 
@@ -65,11 +67,15 @@ HISTORY_HELP = (
 def _diffable(spec: str, lang: str | None, partial: bool):
     """An edition named by its date or ``latest``, or a file; either way within the diff's
     bounds (size, rules, text) and complete unless ``partial``."""
-    from ..diff.bounds import check_diffable, load_diffable  # lazy: a command loads its stage only when it runs (CLI start-up time)
+    from ..diff.bounds import check_diffable, load_diffable, load_edition_diffable  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     p = Path(spec).expanduser()
-    if is_edition_name(spec) or not p.exists():
-        doc = load_rules(spec, lang=lang)  # also the one message for a missing file
+    if is_edition_name(spec):
+        from ..editions.catalog import resolve_edition  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+        return load_edition_diffable(resolve_edition(spec), partial)
+    if not p.exists():
+        doc = load_rules(spec, lang=lang)  # the one message for a missing file
         check_diffable(doc, p, partial)
         return doc
     return load_diffable(p, lang, partial)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import typer
@@ -20,6 +18,9 @@ MAX_BYTES = 64 << 20
 def _fetch(source: str, timeout: float) -> tuple[bytes, str]:
     """The bytes of a file or an http(s) URL (bounded), and a name for messages."""
     if source.startswith(("http://", "https://")):
+        import urllib.error  # noqa: PLC0415 - lazy: http.client and ssl cost every command's start-up
+        import urllib.request  # noqa: PLC0415 - lazy, as above
+
         try:
             with urllib.request.urlopen(source, timeout=timeout) as resp:  # noqa: S310 - the user's URL
                 data = resp.read(MAX_BYTES + 1)

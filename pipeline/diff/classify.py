@@ -25,6 +25,10 @@ from ..errors import InputError
 from ..io import cache_root, read_cache_json, write_json
 from ..model import Document, GlossaryEntry, Rule
 from ..rulenum import RULE, RuleNumber, sort_ids
+# The parser's pause of the cycle collector, shared rather than copied (a diff, like a parse,
+# makes thousands of objects and no cycle; with many editions held in memory one collection
+# costs ~0.4 s, several times the diff itself).
+from ..segment.official import _collector_paused as collector_paused
 from ..serialize import to_data
 from ..xref import extract_from_text, resolve
 from .cache import cache_key, content_key
@@ -230,9 +234,10 @@ def _store(path: Path | None, entry: dict) -> None:
         pass  # a read-only cache: the diff is still right, only not faster next time
 
 
-def _matching(old: Document, new: Document, cache: CacheArg = None) -> Matching:
-    """The rule matching of ``old`` and ``new``, from the disk cache when this pair was seen."""
-    path, entry = _cached(old, new, cache)
+def _matching(old: Document, new: Document, cache: CacheArg = None, slot: tuple | None = None) -> Matching:
+    """The rule matching of ``old`` and ``new``, from the disk cache when this pair was seen
+    (``slot``: the pair's :func:`_cached` entry when the caller has read it already)."""
+    path, entry = slot if slot is not None else _cached(old, new, cache)
     got = entry.get("match")
     if got is not None:
         m = Matching()
@@ -255,8 +260,9 @@ def match_rules(old: Document, new: Document, cache: CacheArg = None) -> dict[st
     return {old.rules[i].id: new.rules[j].id for i, j in sorted(m.pairs.items())}
 
 
-def _rule_changes(old: Document, new: Document, words: bool = True, cache: CacheArg = None):
-    m = _matching(old, new, cache)
+def _rule_changes(old: Document, new: Document, words: bool = True, cache: CacheArg = None,
+                  slot: tuple | None = None):
+    m = _matching(old, new, cache, slot)
     pairs = {old.rules[i].id: new.rules[j].id for i, j in sorted(m.pairs.items())}
     full_map: dict[str, str | None] = dict(pairs)
     for r in old.rules:
@@ -516,9 +522,9 @@ def stale_references(old: Document, new: Document, pairs: dict, renumbering: dic
     return out
 
 
-def _line_diff(old: Document, new: Document, cache: CacheArg = None) -> dict:
+def _line_diff(old: Document, new: Document, cache: CacheArg = None, slot: tuple | None = None) -> dict:
     """What a plain line diff of the two texts reports, for contrast (cached with the match)."""
-    path, entry = _cached(old, new, cache)
+    path, entry = slot if slot is not None else _cached(old, new, cache)
     if isinstance(entry.get("line_diff"), dict):
         return entry["line_diff"]
     entry["line_diff"] = out = _count_line_diff(old, new)
@@ -575,12 +581,19 @@ def diff_documents(old: Document, new: Document, line_diff: bool = True, word_di
     line-diff count are read from the disk cache when this pair of texts was diffed before
     (``cache``: None for the default folder, a folder, or False for none).
     """
+    with collector_paused():  # see the import
+        return _diff(old, new, line_diff, word_diffs, references, cache)
+
+
+def _diff(old: Document, new: Document, line_diff: bool, word_diffs: bool, references: bool,
+          cache: CacheArg) -> DiffResult:
     _check(old, "old")
     _check(new, "new")
     if old.meta.language != new.meta.language:
         raise InputError(f"cannot diff a {old.meta.language} text with a {new.meta.language} text "
                          "(editions must be in one language)", new.meta.source_file)
-    pairs, full_map, changes = _rule_changes(old, new, word_diffs, cache)
+    slot = _cached(old, new, cache)  # read once: hashing both documents' content is a fixed cost
+    pairs, full_map, changes = _rule_changes(old, new, word_diffs, cache, slot)
     _check_related(old, new, pairs)
     renumbering = {o: n for o, n in full_map.items() if n != o}
     changes += _example_changes(old, new, pairs, full_map)
@@ -592,7 +605,7 @@ def diff_documents(old: Document, new: Document, line_diff: bool = True, word_di
     res.section_titles = {s.number: s.title for s in old.sections} | {s.number: s.title for s in new.sections}
     if references:
         res.stale_references = stale_references(old, new, pairs, renumbering)
-    res.summary = _summary(res, old, new, line_diff, cache)
+    res.summary = _summary(res, old, new, line_diff, cache, slot)
     return res
 
 
@@ -607,7 +620,8 @@ def _sorted(changes: list[Change], old: Document, new: Document) -> list[Change]
     return sorted(changes, key=key)
 
 
-def _summary(res: DiffResult, old: Document, new: Document, line_diff: bool, cache: CacheArg = None) -> dict:
+def _summary(res: DiffResult, old: Document, new: Document, line_diff: bool, cache: CacheArg = None,
+             slot: tuple | None = None) -> dict:
     by_kind = {k: 0 for k in KINDS}
     by_part: dict[str, dict[str, int]] = {p: {k: 0 for k in KINDS} for p in PARTS}
     for c in res.changes:
@@ -632,5 +646,5 @@ def _summary(res: DiffResult, old: Document, new: Document, line_diff: bool, cac
         "stale_references": len(res.stale_references),
     }
     if line_diff:
-        out["line_diff"] = _line_diff(old, new, cache)
+        out["line_diff"] = _line_diff(old, new, cache, slot)
     return out

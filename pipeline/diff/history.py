@@ -12,9 +12,11 @@ Truncated editions are left out of the chain (they would make rules vanish and c
 
 from __future__ import annotations
 
+import functools
+import gc
+import json
 import os
 from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,10 +25,12 @@ from ..editions.catalog import as_catalog
 from ..editions.meta import quick_meta, read_edition
 from ..io import cache_root, cache_write, dumps, read_cache_json, source_key
 from ..model import Document
-from .classify import match_rules
-from .match import MATCHER_VERSION
+from .cache import cache_key
 from .text import normalize
-from .worddiff import word_diff
+
+
+#: Bump when the rule-text tables (``texts-<key>/<sha256>.json``) change meaning.
+TEXTS_VERSION = 1
 
 
 def default_cache_dir() -> Path:
@@ -35,9 +39,31 @@ def default_cache_dir() -> Path:
 
 def _cache_key() -> str:
     """The matcher's version and the code that reads editions and matches them."""
-    here = Path(__file__).resolve().parent
-    return source_key(MATCHER_VERSION, [here / "match.py", here / "classify.py", here.parent / "text.py",
-                                        here.parent / "segment" / "official.py"])
+    return cache_key()
+
+
+@functools.lru_cache(maxsize=1)
+def texts_key() -> str:
+    """The code that turns an edition's bytes into its rule texts (the parser)."""
+    here = Path(__file__).resolve().parent.parent
+    return source_key(TEXTS_VERSION, [here / "model.py", here / "rulenum.py", *sorted((here / "segment").glob("*.py")),
+                                      *sorted((here / "ingest").glob("decode*.py"))])
+
+
+def match_rules(old: Document, new: Document, items: dict | None = None) -> dict[str, str]:
+    """The matcher's rule map of two consecutive editions (only for a pair not cached yet),
+    without the diff's document cache: the archive keeps its own, smaller, pair maps.
+    ``items``: the matcher's items already made, by ``id`` of their document (a run of
+    consecutive pairs meets each edition twice, as the new side then the old); updated."""
+    from .match import document_items, match_pairs  # noqa: PLC0415 - lazy: rapidfuzz, never needed warm
+
+    if items is None:
+        return match_pairs(old, new)
+    got = [items.get(id(d)) for d in (old, new)]
+    got = [g[1] if g is not None and g[0] is d else document_items(d) for g, d in zip(got, (old, new))]
+    items.clear()
+    items[id(new)] = (new, got[1])  # the next pair's old side
+    return match_pairs(old, new, *got)
 
 
 @dataclass(frozen=True)
@@ -124,6 +150,7 @@ class EditionArchive:
         self._docs: OrderedDict[str, Document] = OrderedDict()
         self._memory = max(2, memory)
         self._pairs: dict[int, PairMap] = {}
+        self._items: dict = {}  # see match_rules
         self.skipped: list[dict] = []  # {file, reason}
         self.editions: list[Edition] = self._scan()
         if len(self.editions) < 1:
@@ -174,6 +201,23 @@ class EditionArchive:
             self._docs.move_to_end(e.sha256)
         return doc
 
+    def texts(self, i: int) -> dict[str, str]:
+        """Rule number -> text of edition ``i`` (the first rule of a number, as
+        :meth:`Document.rule`): from memory, else from the cache (by sha256 and the parser's
+        code), else parsed and stored, so a warm lineage parses nothing."""
+        e = self.editions[i]
+        doc = self._docs.get(e.sha256)
+        if doc is not None:
+            return {r.id: r.text for r in reversed(doc.rules)}
+        path = Path(self.cache_dir_base) / f"texts-{texts_key()}" / f"{e.sha256}.json"
+        table = read_cache_json(path)
+        if isinstance(table, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+            return table
+        doc = self.load(e.label)
+        table = {r.id: r.text for r in reversed(doc.rules)}
+        cache_write(path, json.dumps(table, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+        return table
+
     # -- consecutive pairs ------------------------------------------------------------------
     def _pair_path(self, i: int) -> Path:
         a, b = self.editions[i], self.editions[i + 1]
@@ -189,12 +233,12 @@ class EditionArchive:
         if data is None:
             a, b = self.editions[i], self.editions[i + 1]
             old, new = self.load(a.label), self.load(b.label)
-            pairs = match_rules(old, new)
+            pairs = match_rules(old, new, self._items)
             changed = {}
             O, N = {r.id: r for r in old.rules}, {r.id: r for r in new.rules}
             for o, n in pairs.items():
                 ta, tb = O[o].text, N[n].text
-                if normalize(ta) != normalize(tb):
+                if ta != tb and normalize(ta) != normalize(tb):
                     changed[o] = [ta, tb]
             matched_new = set(pairs.values())
             pm = PairMap({o: n for o, n in pairs.items() if o != n},
@@ -223,6 +267,8 @@ class EditionArchive:
         if workers > 1 and len(todo) >= 8:
             chunks = [todo[len(todo) * w // workers: len(todo) * (w + 1) // workers] for w in range(workers)]
             jobs = [(self.catalog, self.cache_dir_base, c) for c in chunks if c]
+            from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415 - lazy: only a cold archive (multiprocessing)
+
             with ProcessPoolExecutor(max_workers=len(jobs)) as pool:
                 for _ in pool.map(_match_run, jobs):
                     pass
@@ -270,21 +316,24 @@ class EditionArchive:
             versions[i + 1 if forward else i] = (cur, text)
         return None
 
-    def lineage(self, rule_id: str, date: str | None = None) -> Lineage:
-        """The numbers and texts of ``rule_id`` (as numbered in ``date``, default the latest)."""
+    def lineage(self, rule_id: str, date: str | None = None, word_diffs: bool = True) -> Lineage:
+        """The numbers and texts of ``rule_id`` (as numbered in ``date``, default the latest).
+        ``word_diffs=False`` leaves each text change's ``word_diff`` None (a one-line summary
+        needs none)."""
         k = self.index(date) if date else len(self.editions) - 1
         if len(self.missing()) >= 8:
             self.precompute()
-        doc = self.load(self.editions[k].label)
-        rule = doc.rule(rule_id)
-        if rule is None:
+        text = self.texts(k).get(rule_id)
+        if text is None:
             raise InputError(f"no rule {rule_id} in edition {self.editions[k].label}", self.editions[k].ref.where)
         E = self.editions
         # versions[i] = (number, text) for every edition the rule is in
-        versions: dict[int, tuple[str, str]] = {k: (rule_id, rule.text)}
+        versions: dict[int, tuple[str, str]] = {k: (rule_id, text)}
         lin = Lineage(rule_id, E[k].label)
-        lin.appeared = self._follow(rule_id, rule.text, range(k - 1, -1, -1), versions, forward=False)
-        lin.disappeared = self._follow(rule_id, rule.text, range(k, len(E) - 1), versions, forward=True)
+        lin.appeared = self._follow(rule_id, text, range(k - 1, -1, -1), versions, forward=False)
+        lin.disappeared = self._follow(rule_id, text, range(k, len(E) - 1), versions, forward=True)
+        if word_diffs:
+            from .worddiff import word_diff  # noqa: PLC0415 - lazy: rapidfuzz, for full lineages only
         idx = sorted(versions)
         lin.first_text = versions[idx[0]][1]
         for a, b in zip([None] + idx, idx):
@@ -298,7 +347,7 @@ class EditionArchive:
             if a is not None and normalize(versions[a][1]) != normalize(txt):
                 lin.text_changes.append({"edition": E[b].label, "effective_date": E[b].effective_date,
                                          "number": num, "old_text": versions[a][1], "new_text": txt,
-                                         "word_diff": word_diff(versions[a][1], txt)})
+                                         "word_diff": word_diff(versions[a][1], txt) if word_diffs else None})
         lin.numbers = list(dict.fromkeys(s["number"] for s in lin.spans))
         return lin
 
@@ -306,9 +355,16 @@ class EditionArchive:
 def _match_run(job) -> int:
     """Worker: match a contiguous run of consecutive pairs into the cache (see precompute)."""
     folder, cache_dir, indices = job
-    arch = EditionArchive(folder, cache_dir=cache_dir, memory=2)
-    for i in indices:
-        arch.pair(i)
+    # A worker lives for one run and makes no reference cycles worth collecting (parsed
+    # editions and match tables are trees), while the cycle collector would walk every
+    # object it allocates again and again: off for the run.
+    gc.disable()
+    try:
+        arch = EditionArchive(folder, cache_dir=cache_dir, memory=2)
+        for i in indices:
+            arch.pair(i)
+    finally:
+        gc.enable()
     return len(indices)
 
 

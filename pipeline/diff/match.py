@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-import numpy as np
 from rapidfuzz import fuzz, process
 
 from ..seq import longest_increasing
@@ -33,6 +32,7 @@ from .cache import MATCHER_VERSION  # noqa: F401 - re-exported: the version live
 from .text import mask_refs, normalize
 
 if TYPE_CHECKING:
+    import numpy as np
     from ..model import Document
 
 #: Minimum adjusted score (0-100) for a pair inside a gap or a family.
@@ -122,6 +122,8 @@ class _Matcher:
         return bonus
 
     def _scores(self, olds: list[int], news: list[int]) -> np.ndarray:
+        import numpy as np  # noqa: PLC0415 - lazy: a diff served from the match cache never matches (0.09 s import)
+
         mat = process.cdist([self.old[i].key for i in olds], [self.new[j].key for j in news],
                             scorer=fuzz.ratio, dtype=np.float32, workers=1)
         one = len(olds) == 1 and len(news) == 1
@@ -145,6 +147,8 @@ class _Matcher:
 
     # -- 2/3. aligning a region -------------------------------------------------------
     def align(self, olds: list[int], news: list[int], how: str) -> None:
+        import numpy as np  # noqa: PLC0415 - lazy: a diff served from the match cache never matches (0.09 s import)
+
         olds = [i for i in olds if self.free_old(i)]
         news = [j for j in news if self.free_new(j)]
         if not olds or not news:
@@ -226,6 +230,8 @@ class _Matcher:
 
     # -- 4. leftovers -------------------------------------------------------------------
     def leftovers(self) -> None:
+        import numpy as np  # noqa: PLC0415 - lazy: a diff served from the match cache never matches (0.09 s import)
+
         olds = [i for i in range(len(self.old)) if self.free_old(i)]
         news = [j for j in range(len(self.new)) if self.free_new(j)]
         if not olds or not news:

@@ -3,20 +3,23 @@ complete.  Read by the catalog of editions and the diff's archive alike."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from ..errors import InputError
 from ..io import read_bounded, source_key
-from ..segment.official import DATE_RE, _iso, looks_official
 
 
 #: Version of what :func:`quick_meta` returns; cached results are named by it and this file.
 META_VERSION = 1
 
 
+@functools.lru_cache(maxsize=1)
 def meta_key() -> str:
-    """The cache key of :func:`quick_meta`'s results (changes with this file's code)."""
-    return source_key(META_VERSION, [Path(__file__).resolve()])
+    """The cache key of :func:`quick_meta`'s results: this file's code and the parser's, whose
+    date pattern and official-text test it uses."""
+    here = Path(__file__).resolve()
+    return source_key(META_VERSION, [here, here.parent.parent / "segment" / "official.py"])
 
 
 def read_edition(path: Path) -> tuple[bytes | None, str | None]:
@@ -33,6 +36,8 @@ def quick_meta(data: bytes) -> dict:
     at, so latin-1 reads every single-byte encoding well enough; UTF-16 is recognised by
     its BOM or its NUL bytes.  Mirrors the parser's tests: the date line, and a Glossary
     and a Credits heading after the Contents list's own entries."""
+    from ..segment.official import DATE_RE, _iso, looks_official  # noqa: PLC0415 - lazy: only a file not scanned before
+
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:200].count(b"\x00") > 50:
         le = data[:2] == b"\xff\xfe" or (data[:2] != b"\xfe\xff" and data[1:2] == b"\x00")
         text = data.decode("utf-16-le" if le else "utf-16-be", errors="replace").lstrip("\ufeff")
