@@ -7,6 +7,8 @@ this module only assembles them and turns project errors into one line and an ex
 from __future__ import annotations
 
 import importlib
+import inspect
+import re
 import sys
 from typing import TYPE_CHECKING
 
@@ -51,11 +53,35 @@ def build_app(modules: list[str] | None = None) -> "typer.Typer":
                       pretty_exceptions_enable=False)
     for name in COMMAND_MODULES if modules is None else modules:
         importlib.import_module(f"pipeline.commands.{name}").register(new)
+    _reflow_commands(new)
     if modules is not None:
         # One command and no callback would make Typer run it as the whole program
         # (``crpipe show`` would read "show" as the rule); a callback keeps the group.
         new.callback()(lambda: None)
     return new
+
+
+#: A paragraph whose lines start like these is a list or a command line: its breaks stay.
+_KEEP_BREAKS = re.compile(r"(?m)^(?:\s|[-*•] |\d+[.)] |crpipe |python |\$ )")
+
+
+def reflow(doc: str) -> str:
+    """A docstring as help text: each prose paragraph on one line, so the terminal wraps it.
+
+    Typer keeps the single line breaks of every paragraph after the first, and rich then
+    wraps those lines again at the terminal's width: a docstring's source wrapping showed
+    as ragged half-lines ("embedded in" / "crpipe, else ...")."""
+    paras = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(p if _KEEP_BREAKS.search(p) else " ".join(p.split("\n")) for p in paras)
+
+
+def _reflow_commands(app: "typer.Typer") -> None:
+    for info in app.registered_commands:
+        text = info.help or inspect.getdoc(info.callback)
+        if text:
+            info.help = reflow(text)
+    for group in app.registered_groups:
+        _reflow_commands(group.typer_instance)
 
 
 def __getattr__(name: str):

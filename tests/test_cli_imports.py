@@ -170,3 +170,20 @@ def test_one_command_app_is_still_a_group(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "show [OPTIONS]" in r.stdout
     assert not any(m.startswith("pipeline.commands.") and m.split(".")[-1] not in ("show", "common") for m in mods)
+
+
+def test_command_help_prose_is_reflowed_not_ragged():
+    """A docstring's source line breaks do not reach the help: at 200 columns each prose
+    paragraph of ``build --help`` fills its lines (Typer keeps single breaks after the first
+    paragraph, and rich wrapped those lines again, leaving half-empty lines)."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import build_app, reflow
+
+    r = CliRunner().invoke(build_app(["build"]), ["build", "--help"], env={"COLUMNS": "200", "NO_COLOR": "1"})
+    assert r.exit_code == 0, r.output
+    line = next(l for l in r.output.splitlines() if "The reference edition is taken from" in l)
+    assert "else the archive of English editions embedded in crpipe, else downloaded" in line
+    # lists and command lines keep their breaks
+    doc = "Summary.\n\nProse that\nwraps.\n\n- one\n- two\n\n  crpipe x\n  crpipe y"
+    assert reflow(doc) == "Summary.\n\nProse that wraps.\n\n- one\n- two\n\n  crpipe x\n  crpipe y"
