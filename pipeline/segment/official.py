@@ -127,7 +127,7 @@ def parse_text(dec: Decoded | str, source: Path | None = None, data: bytes | Non
     for note in dec.notes:
         doc.findings.append(Finding("encoding", note, "info"))
     with _collector_paused():
-        _Parser(doc, text).run()
+        _Parser(doc, text, dec.lines).run()
     return doc
 
 
@@ -158,10 +158,11 @@ def _collector_paused():
 
 
 class _Parser:
-    def __init__(self, doc: Document, text: str):
+    def __init__(self, doc: Document, text: str, lines: list[str] | None = None):
         self.doc = doc
         self.text = text
-        self.lines = text.split("\n")
+        # Decoding may have split the text already (``Decoded.lines``): the same list.
+        self.lines = lines if lines is not None else text.split("\n")
         self.find = doc.findings
         self._last_offset = (0, 0)
 
