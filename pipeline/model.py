@@ -135,35 +135,50 @@ class GlossaryEntry:
 
 
 class _LazyLayout:
-    """The ``layout`` slot of the classes a parse makes thousands of, read through this.
+    """The ``layout`` of the classes a parse makes thousands of, read through this.
 
     The parser stores a one-line paragraph's layout as a plain ``(before, head, tail)``
     tuple -- nearly every paragraph, and most of them are never rendered -- and the
     :class:`Layout` is made the first time the attribute is read (then kept).  Readers
     and writers see a ``Layout`` as before; the tuple only saves building objects (and the
     cycle collector tracking them) for layouts nobody reads.
+
+    The value lives in the class's own ``layout`` slot, also reachable as ``_lay``: the
+    slot's descriptor put under a second name.  Assigning ``obj._lay`` is a plain slot
+    store (specialised by the interpreter), where assigning ``obj.layout`` calls this
+    descriptor's Python ``__set__``: the generated ``__init__`` is made to store ``_lay``
+    (:func:`_store_layout_raw`), which took a Python call out of each of the ~4,300
+    constructions of a parse.
     """
 
-    __slots__ = ("slot",)
-
-    def __init__(self, slot) -> None:
-        self.slot = slot  # the class's own slot descriptor
+    __slots__ = ()
 
     def __get__(self, obj, cls=None):
         if obj is None:
-            return self.slot
-        v = self.slot.__get__(obj, cls)
+            return cls._lay  # the slot itself, as before
+        v = obj._lay
         if type(v) is tuple:
-            v = Layout(v[0], v[1], [], v[2])
-            self.slot.__set__(obj, v)
+            v = obj._lay = Layout(v[0], v[1], [], v[2])
         return v
 
     def __set__(self, obj, value) -> None:
-        self.slot.__set__(obj, value)
+        obj._lay = value
+
+
+def _store_layout_raw(cls) -> None:
+    """Make ``cls.__init__`` (the dataclass's own, defaults and all) store ``layout`` with a
+    plain slot store: the same code with the attribute it assigns renamed ``_lay``."""
+    init = cls.__init__
+    code = init.__code__
+    # Fails at import if a dataclasses change stops storing ``self.layout`` by name.
+    assert "layout" in code.co_names, cls
+    init.__code__ = code.replace(co_names=tuple("_lay" if n == "layout" else n for n in code.co_names))
 
 
 for _cls in (Rule, Example, Section, GlossaryEntry):
-    _cls.layout = _LazyLayout(_cls.__dict__["layout"])
+    _cls._lay = _cls.__dict__["layout"]  # the slot's descriptor under a second name
+    _cls.layout = _LazyLayout()
+    _store_layout_raw(_cls)
 del _cls
 
 
