@@ -43,13 +43,16 @@ FILE_DATE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})")
 #: alternatives: at most one can match a line), for one scan of the whole body.  Each match
 #: starts at the newline before its line: a literal first character lets the regex engine
 #: jump from newline to newline (a ``^`` anchor is tried at every character: 2.5x slower).
+#: Groups are only what the parser keeps (each costs a slice per match): a rule's whole head
+#: (indent, number, punctuation) is one group, as are a section's number and punctuation and
+#: an example's marker and text.
 START = re.compile(
-    rf"\n(?:(?P<lead>[ \t]*)(?P<num>(?P<r>{RULE})(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
-    r"(?P<head>\.?[ \t]+|\.(?=[A-Z“\"(]))(?P<text>\S.*)?"
-    r"|(?P<snum>[1-9])\.(?P<shead>[ \t]+)(?P<stext>\S.*?)"
-    r"|(?P<elead>[ \t]*)(?P<marker>(?:"
+    rf"\n(?:(?P<head>[ \t]*(?P<num>(?P<r>{RULE})(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
+    r"(?:\.?[ \t]+|\.(?=[A-Z“\"(])))(?P<text>\S.*)?"
+    r"|(?P<shead>(?P<snum>[1-9])\.[ \t]+)(?P<stext>\S.*?)"
+    r"|(?P<elead>[ \t]*)(?P<etext>(?:"
     + "|".join(re.escape(m) for m in sorted(EN.example_markers, key=len, reverse=True))
-    + r"):)(?P<etext>.*))$", re.M)
+    + r"):.*))$", re.M)
 RULE_LEVEL, SUBRULE_LEVEL, LETTERED_LEVEL = Level.RULE, Level.SUBRULE, Level.LETTERED
 
 
@@ -362,31 +365,35 @@ class _Parser:
         # before it too (the Contents precede the body).
         for m in START.finditer(text, start_pos - 1, end_pos):
             ms = m.start() + 1
-            if ms != cur:
-                if ms - cur == 1:  # one empty line: the usual separator
-                    gap.append("")
-                    i += 1
-                else:
-                    i = between(text[cur:ms], i)
+            # ``one``: exactly one empty line before this one (the usual separator), kept
+            # as a flag; ``gap`` holds the blank lines of any other run (it is empty at the
+            # top of each turn: every path below resets it).
+            if ms == cur:
+                one = False
+            elif ms - cur == 1:
+                one = True
+                i += 1
+            else:
+                one = False
+                i = between(text[cur:ms], i)
             cur = m.end() + 1
-            lead, numtxt, r, s, letter, mhead, head_text, snum, shead, stext, elead, marker, etext = m.groups()
+            m_head, numtxt, r, s, letter, head_text, shead, snum, stext, elead, first_ = m.groups()
             if r is not None:
-                if gap or i == a or target is None or not wrapped or self._continues(r, s, letter, last):
-                    if i == a:
+                if one or gap or i == a or target is None or not wrapped or self._continues(r, s, letter, last):
+                    if one:
+                        before = "\n\n"
+                    elif i == a:
                         before = ""
                     elif not gap:
                         before = "\n"
-                    elif len(gap) == 1 and not gap[0]:
-                        before = "\n\n"
                     else:
                         before = before_of(i)
-                    gap = []
+                        gap = []
                     if more is not None:
                         close()
                         more = None
                     if head_text is None:
                         head_text = ""
-                    m_head = lead + numtxt + mhead
                     if s is None and last is not None and head_text[:1].isdecimal():  # (a typo's digits: \d)
                         fixed = _split_number_typo(_num(r, s, letter), head_text, _num(*last))
                         if fixed is not None:
@@ -394,6 +401,7 @@ class _Parser:
                             # the number 606.8b.  Read it as the subrule the numbering calls for.
                             num, rest = fixed
                             split = len(head_text) - len(rest)
+                            mhead = m_head[len(m_head) - len(m_head.lstrip(" \t")) + len(numtxt):]
                             find.append(Finding_("malformed-number", f"'{numtxt}{mhead}{head_text[:split].strip()}' "
                                                  f"read as {num}", "warning", rule=str(num), line=i + 1))
                             m_head += head_text[:split]
@@ -409,23 +417,24 @@ class _Parser:
                     # id when it is canonical (ASCII digits, no leading zero after the dot).
                     if s is None:
                         rid = r if r.isascii() else str(int(r))
+                        parent = None
                         rule = Rule_(rid, body, [], None, [], ord(r[0]) - 48, RULE_LEVEL, order, i + 1, False, lay)
                     else:
                         if numtxt.isascii() and (len(s) == 1 or s[0] != "0"):
-                            base = numtxt if letter is None else numtxt[:-1]
-                            rid = numtxt if letter is not None else base
+                            rid = numtxt
+                            if letter is None:
+                                parent = r
+                            else:
+                                parent = numtxt[:-1]
                         else:
                             base = f"{int(r)}.{int(s)}"
                             rid = base if letter is None else base + letter
-                        if letter is None:
-                            rule = Rule_(rid, body, [], r if r.isascii() else str(int(r)), [], ord(r[0]) - 48,
-                                         SUBRULE_LEVEL, order, i + 1, False, lay)
-                        else:
-                            rule = Rule_(rid, body, [], base, [], ord(r[0]) - 48, LETTERED_LEVEL,
-                                         order, i + 1, False, lay)
+                            parent = str(int(r)) if letter is None else base
+                        rule = Rule_(rid, body, [], parent, [], ord(r[0]) - 48,
+                                     SUBRULE_LEVEL if letter is None else LETTERED_LEVEL, order, i + 1, False, lay)
                     rules.append(rule)
-                    ids.append(rule.id)
-                    parents.append(rule.parent)
+                    ids.append(rid)
+                    parents.append(parent)
                     cur_rule = target = rule
                     last = (r, s, letter)
                     first, p_before, p_head = head_text, before, m_head
@@ -433,15 +442,18 @@ class _Parser:
                     continue
             elif snum is not None:
                 n = ord(snum) - 48
-                if (gap or i == a) and n == (1 if cur_section is None else cur_section + 1):
-                    before = before_of(i)
-                    gap = []
+                if (one or gap or i == a) and n == (1 if cur_section is None else cur_section + 1):
+                    if one:
+                        before = "\n\n"
+                    else:
+                        before = before_of(i)
+                        gap = []
                     if more is not None:
                         close()
                         more = None
                     order += 1
                     body = stext.rstrip()
-                    p_head = f"{snum}.{shead}"
+                    p_head = shead
                     target = Section_(n, body, order, i + 1, (before, p_head, stext[len(body):]))
                     doc.sections.append(target)
                     cur_section = n
@@ -449,12 +461,15 @@ class _Parser:
                     i += 1
                     continue
             elif cur_rule is not None:  # an example
-                before = before_of(i)
-                gap = []
+                if one:
+                    before = "\n\n"
+                else:
+                    before = before_of(i)
+                    gap = []
                 if more is not None:
                     close()
                     more = None
-                first = marker + etext
+                first = first_
                 body = first.rstrip()
                 target = Example_(body, i + 1, (before, elead, first[len(body):]))
                 cur_rule.examples.append(target)
@@ -462,8 +477,8 @@ class _Parser:
                 i += 1
                 continue
             # A line shaped like a start that the numbering rejects: a continuation.
-            prev_blank = bool(gap) or i == a
-            pending, gap = gap, []
+            prev_blank = one or bool(gap) or i == a
+            pending, gap = ([""] if one else gap), []
             other(text[ms:cur - 1], i, prev_blank, pending)
             i += 1
         if cur <= end_pos:
