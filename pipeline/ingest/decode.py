@@ -224,7 +224,8 @@ def decode_bytes(data: bytes, path=None) -> Decoded:
     Raises :class:`InputError` for an empty file, binary data, text truncated inside a
     multi-byte character, or an encoding that cannot be told.
     """
-    if not data.strip(b" \t\r\n\x00"):
+    # The head settles it for any real file: stripping the whole of it copies it (0.35 ms).
+    if not data[:256].strip(b" \t\r\n\x00") and not data.strip(b" \t\r\n\x00"):
         raise InputError("empty file: no text to read", path)
     notes: list[str] = []
     if data.startswith(codecs.BOM_UTF32_LE) or data.startswith(codecs.BOM_UTF32_BE):
@@ -278,6 +279,22 @@ _ASCII_CONTROL_BYTES = bytes(range(0x00, 0x09)) + bytes(range(0x0e, 0x20)) + b"\
 _C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
 
 
+def _c1_count(body: bytes, most: int = 64) -> int:
+    """How many C1 controls (``\\xc2\\x80``-``\\xc2\\x9f``) UTF-8 ``body`` holds.  The lead byte
+    is rare in English text (a few ©, °, no-break spaces): looked for with ``bytes.find``
+    (memchr) instead of a regex scan of every byte (0.23 ms an edition); past ``most`` of
+    them the regex counts."""
+    n = 0
+    i = body.find(b"\xc2")
+    for _ in range(most):
+        if i < 0:
+            return n
+        if i + 1 < len(body) and 0x80 <= body[i + 1] <= 0x9f:
+            n += 1
+        i = body.find(b"\xc2", i + 1)
+    return len(_C1_UTF8.findall(body)) if i >= 0 else n
+
+
 def _decode_utf8(body: bytes, path) -> tuple[str, str, list[str] | None] | None:
     """Valid UTF-8: decoded with its line endings made ``\\n`` (and their kinds, and the
     lines when a split gave them: :func:`_decode_utf8_lines`), control characters counted on
@@ -288,7 +305,7 @@ def _decode_utf8(body: bytes, path) -> tuple[str, str, list[str] | None] | None:
         return None  # not UTF-8, or truncated: the slower paths tell which
     bad = len(body) - len(body.translate(None, _ASCII_CONTROL_BYTES))
     if not body.isascii():
-        bad += len(_C1_UTF8.findall(body))
+        bad += _c1_count(body)
     if b"\x00" in body or (bad > 3 and bad > (len(text) + body.count(b"\r\n")) // 200):
         raise InputError("binary data, not a text document (control characters found)", path)
     return text, endings, lines
