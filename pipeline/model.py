@@ -147,7 +147,7 @@ class _LazyLayout:
     slot's descriptor put under a second name.  Assigning ``obj._lay`` is a plain slot
     store (specialised by the interpreter), where assigning ``obj.layout`` calls this
     descriptor's Python ``__set__``: the generated ``__init__`` is made to store ``_lay``
-    (:func:`_store_layout_raw`), which took a Python call out of each of the ~4,300
+    (:func:`_store_raw`), which took a Python call out of each of the ~4,300
     constructions of a parse.
     """
 
@@ -165,20 +165,56 @@ class _LazyLayout:
         obj._lay = value
 
 
-def _store_layout_raw(cls) -> None:
-    """Make ``cls.__init__`` (the dataclass's own, defaults and all) store ``layout`` with a
-    plain slot store: the same code with the attribute it assigns renamed ``_lay``."""
+class Deferred:
+    """A field's value not computed yet: read as ``fn(arg)`` the first time (then kept).
+    Only the lazy fields below understand it (:attr:`GlossaryEntry.refs`)."""
+
+    __slots__ = ("fn", "arg")
+
+    def __init__(self, fn, arg) -> None:
+        self.fn, self.arg = fn, arg
+
+
+class _LazyRefs:
+    """``GlossaryEntry.refs``: the parser leaves a :class:`Deferred` (the definition, and
+    the function that finds its rule references) -- a regex scan of every definition was
+    a sixth of the glossary's parse, and most uses of a parsed edition (diff, history,
+    render, checks) never read the references.  Read, they are found from the definition
+    as parsed and kept; assigned, they are stored as given.  Stored in the ``refs`` slot,
+    also reachable as ``_refs`` (as ``_lay`` for :class:`_LazyLayout`)."""
+
+    __slots__ = ()
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return cls._refs
+        v = obj._refs
+        if type(v) is Deferred:
+            v = obj._refs = v.fn(v.arg)
+        return v
+
+    def __set__(self, obj, value) -> None:
+        obj._refs = value
+
+
+def _store_raw(cls, names: dict[str, str]) -> None:
+    """Make ``cls.__init__`` (the dataclass's own, defaults and all) store the fields in
+    ``names`` with plain slot stores: the same code with the attributes it assigns renamed."""
     init = cls.__init__
     code = init.__code__
-    # Fails at import if a dataclasses change stops storing ``self.layout`` by name.
-    assert "layout" in code.co_names, cls
-    init.__code__ = code.replace(co_names=tuple("_lay" if n == "layout" else n for n in code.co_names))
+    # Fails at import if a dataclasses change stops storing ``self.<field>`` by name.
+    assert all(n in code.co_names for n in names), cls
+    init.__code__ = code.replace(co_names=tuple(names.get(n, n) for n in code.co_names))
 
 
 for _cls in (Rule, Example, Section, GlossaryEntry):
     _cls._lay = _cls.__dict__["layout"]  # the slot's descriptor under a second name
     _cls.layout = _LazyLayout()
-    _store_layout_raw(_cls)
+GlossaryEntry._refs = GlossaryEntry.__dict__["refs"]
+GlossaryEntry.refs = _LazyRefs()
+for _cls in (Rule, Example, Section):
+    _store_raw(_cls, {"layout": "_lay"})
+_store_raw(GlossaryEntry, {"layout": "_lay", "refs": "_refs"})
 del _cls
 
 

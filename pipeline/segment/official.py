@@ -20,7 +20,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..ingest.decode import Decoded, decode_bytes
 from ..io import read_bounded
-from ..model import DocKind, Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
+from ..model import Deferred, DocKind, Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
 from ..profiles import EN
 from ..rulenum import Level, RuleNumber
 from ..text import REF_TOKEN, RULE, SUB
@@ -70,6 +70,15 @@ def _ref_key(ref: str) -> tuple[int, int, int]:
     if rest[-1].isdigit():
         return (int(r), int(rest), -1)
     return (int(r), int(rest[:-1]), ord(rest[-1]))
+
+
+def glossary_refs(definition: str) -> list[str]:
+    """The rules a glossary definition refers to: a single reference as found, two or more
+    once each in rule order."""
+    refs = REF_TOKEN.findall(definition)
+    if len(refs) > 1:
+        refs = sorted(set(refs), key=_ref_key)
+    return refs
 
 
 def _num(r: str, s: str | None, letter: str | None) -> RuleNumber:
@@ -513,7 +522,7 @@ class _Parser:
         pos = self._offset(start + 1)
         endpos = self._offset(end) - 1 if end < len(self.lines) else len(text)
         i, cur = start + 1, pos
-        Entry, ref_key, refs_in = GlossaryEntry, _ref_key, REF_TOKEN.findall
+        Entry, Deferred_, refs_of = GlossaryEntry, Deferred, glossary_refs
         for m in GLOSSARY_ENTRY.finditer(text, pos, endpos):
             ms = m.start()
             if ms - cur == 1:  # one blank line: the usual separator
@@ -537,11 +546,9 @@ class _Parser:
                 n = 2
             else:
                 definition, tail, n = "", "", 1
-            refs = refs_in(definition) if definition else []
-            if len(refs) > 1:
-                refs = sorted(set(refs), key=ref_key)
-            # A layout without line breaks stays a tuple until read (model._LazyLayout).
-            out.append(Entry(term.strip(), definition, refs, i + 1,
+            # The references are found when first read (model._LazyRefs); a layout without
+            # line breaks stays a tuple until read (model._LazyLayout).
+            out.append(Entry(term.strip(), definition, Deferred_(refs_of, definition) if definition else [], i + 1,
                              Layout(before, term, breaks, tail) if breaks else (before, term, tail)))
             i += n
             cur = m.end() + 1
