@@ -81,6 +81,11 @@ def glossary_refs(definition: str) -> list[str]:
     return refs
 
 
+def _parts(last) -> tuple:
+    """(rule, sub, letter) of the parser's ``last``: a START match or that tuple."""
+    return last if type(last) is tuple else last.group("r", "s", "l")
+
+
 def _num(r: str, s: str | None, letter: str | None) -> RuleNumber:
     return RuleNumber(int(r), int(s) if s is not None else None, letter)
 
@@ -299,12 +304,18 @@ class _Parser:
         first = p_before = p_head = ""
         more: list[str] | None = None
         gap: list[str] = []
-        last: tuple | None = None  # (rule, sub, letter) text of the last rule's number
+        # The last rule's number: its match (the number's groups r, s, l), or a (rule, sub,
+        # letter) tuple when read otherwise (a typo fixed); a tuple per rule cost 0.1 ms.
+        last = None
         i = a  # line index of the cursor
         cur = start_pos  # offset of the cursor line
         Rule_, Example_, Section_, Finding_ = Rule, Example, Section, Finding
-        ids: list[str] = []  # each rule's id and parent, for linking children at the end
-        parents: list[str | None] = []
+        # Children are linked as their rules come: ``index`` holds the last rule seen with
+        # each id.  Linking is redone at the end, as a whole, when a number repeats or a
+        # rule came before its parent (the parent is the last rule with its id in the text).
+        index: dict[str, Rule] = {}
+        index_get = index.get
+        early = False  # a rule whose parent was not seen yet
 
         def close():
             # Only a paragraph that grew past its first line: one-line paragraphs (nearly
@@ -387,6 +398,7 @@ class _Parser:
                 i = between(text[cur:ms], i)
             cur = m.end() + 1
             m_head, numtxt, r, s, letter, head_text, shead, snum, stext, elead, first_ = m.groups()
+            m_s = s
             if r is not None:
                 if one or gap or i == a or target is None or not wrapped or self._continues(r, s, letter, last):
                     if one:
@@ -404,7 +416,7 @@ class _Parser:
                     if head_text is None:
                         head_text = ""
                     if s is None and last is not None and head_text[:1].isdecimal():  # (a typo's digits: \d)
-                        fixed = _split_number_typo(_num(r, s, letter), head_text, _num(*last))
+                        fixed = _split_number_typo(_num(r, s, letter), head_text, _num(*_parts(last)))
                         if fixed is not None:
                             # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
                             # the number 606.8b.  Read it as the subrule the numbering calls for.
@@ -442,10 +454,15 @@ class _Parser:
                         rule = Rule_(rid, body, [], parent, [], ord(r[0]) - 48,
                                      SUBRULE_LEVEL if letter is None else LETTERED_LEVEL, order, i + 1, False, lay)
                     rules.append(rule)
-                    ids.append(rid)
-                    parents.append(parent)
+                    if parent is not None:
+                        above = index_get(parent)
+                        if above is not None:
+                            above.children.append(rid)
+                        else:
+                            early = True
+                    index[rid] = rule
                     cur_rule = target = rule
-                    last = (r, s, letter)
+                    last = m if s is m_s else (r, s, letter)
                     first, p_before, p_head = head_text, before, m_head
                     i += 1
                     continue
@@ -495,17 +512,19 @@ class _Parser:
         if more is not None:
             close()
         self._trailing_gap = gap
-        index = dict(zip(ids, rules))  # a repeated number: the last rule that has it, as before
-        for rid, parent in zip(ids, parents):
-            if parent and parent in index:
-                index[parent].children.append(rid)
+        if early or len(index) != len(rules):
+            for rule in rules:
+                rule.children.clear()
+            for rule in rules:
+                if rule.parent is not None and rule.parent in index:
+                    index[rule.parent].children.append(rule.id)
 
-    def _continues(self, r: str, s: str | None, letter: str | None, last: tuple | None) -> bool:
+    def _continues(self, r: str, s: str | None, letter: str | None, last) -> bool:
         # Hard-wrapped text: a wrapped line can begin with a number ("…see rule\n502.5.").
         # Accept it as a rule start only when it continues the numbering.
         if last is None:
             return False
-        num, prev = _num(r, s, letter), _num(*last)
+        num, prev = _num(r, s, letter), _num(*_parts(last))
         return num > prev and num.rule - prev.rule <= 1
 
     # -- glossary ----------------------------------------------------------------
