@@ -138,7 +138,8 @@ class _LazyLayout:
     """The ``layout`` of the classes a parse makes thousands of, read through this.
 
     The parser stores a one-line paragraph's layout as a plain ``(before, head, tail)``
-    tuple -- nearly every paragraph, and most of them are never rendered -- and the
+    tuple, or as ``head`` alone for the usual one (``before`` one blank line, no ``tail``)
+    -- nearly every paragraph, and most of them are never rendered -- and the
     :class:`Layout` is made the first time the attribute is read (then kept).  Readers
     and writers see a ``Layout`` as before; the tuple only saves building objects (and the
     cycle collector tracking them) for layouts nobody reads.
@@ -159,6 +160,8 @@ class _LazyLayout:
         v = obj._lay
         if type(v) is tuple:
             v = obj._lay = Layout(v[0], v[1], [], v[2])
+        elif type(v) is str:
+            v = obj._lay = Layout("\n\n", v, [], "")
         return v
 
     def __set__(self, obj, value) -> None:

@@ -384,7 +384,8 @@ class _Parser:
         # Each match starts at the newline before its line; the body's first line has one
         # before it too (the Contents precede the body).
         for m in START.finditer(text, start_pos - 1, end_pos):
-            ms = m.start() + 1
+            ms, me = m.span()
+            ms += 1
             # ``one``: exactly one empty line before this one (the usual separator), kept
             # as a flag; ``gap`` holds the blank lines of any other run (it is empty at the
             # top of each turn: every path below resets it).
@@ -396,7 +397,7 @@ class _Parser:
             else:
                 one = False
                 i = between(text[cur:ms], i)
-            cur = m.end() + 1
+            cur = me + 1
             m_head, numtxt, r, s, letter, head_text, shead, snum, stext, elead, first_ = m.groups()
             m_s = s
             if r is not None:
@@ -431,7 +432,10 @@ class _Parser:
                             numtxt = f"{r}.{s}{letter or ''}"
                     order += 1
                     body = head_text.rstrip()
-                    lay = (before, m_head, head_text[len(body):])  # made a Layout when read (model._LazyLayout)
+                    # Made a Layout when read (model._LazyLayout); the usual one (a blank line
+                    # before, nothing after) as its head alone.
+                    tail = head_text[len(body):]
+                    lay = m_head if one and not tail else (before, m_head, tail)
                     # Rule's fields given by position: keyword arguments cost more than the
                     # rest of building the rule (id, text, examples, parent, children, section,
                     # level, order, line, inferred_number, layout).  The number as matched is the
