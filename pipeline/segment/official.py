@@ -274,11 +274,17 @@ class _Parser:
     # -- body --------------------------------------------------------------------
     def _offset(self, i: int) -> int:
         """Character offset of line ``i`` in the text (``len(text) + 1`` past the last line).
-        Asked in increasing order (body, glossary, credits): each call sums on from the last."""
+        Asked in increasing order (body, glossary, credits): each call sums on from the last,
+        or back from the end of the text when that is nearer (the glossary's heading: the
+        glossary and credits are a fifth of the lines)."""
         j, off = self._last_offset
         if i < j:
             j, off = 0, 0
-        off += sum(map(len, self.lines[j:i])) + (i - j)
+        L = self.lines
+        if len(L) - i < i - j:
+            off = len(self.text) - sum(map(len, L[i:])) - (len(L) - 1 - i)
+        else:
+            off += sum(map(len, L[j:i])) + (i - j)
         self._last_offset = (i, off)
         return off
 
