@@ -14,6 +14,7 @@ import gc
 import hashlib
 import re
 from contextlib import contextmanager
+from dataclasses import fields
 from datetime import datetime
 from pathlib import Path
 
@@ -54,6 +55,12 @@ START = re.compile(
     + "|".join(re.escape(m) for m in sorted(EN.example_markers, key=len, reverse=True))
     + r"):.*))$", re.M)
 RULE_LEVEL, SUBRULE_LEVEL, LETTERED_LEVEL = Level.RULE, Level.SUBRULE, Level.LETTERED
+#: The fields ``_Parser._body`` sets on each rule it makes without ``Rule.__init__``: a field
+#: added to Rule must be set there too (an unset slot would fail only when read).
+_RULE_FIELDS = ("id", "text", "examples", "parent", "children", "section", "level", "order", "line",
+                "inferred_number", "layout", "num")
+if tuple(f.name for f in fields(Rule)) != _RULE_FIELDS:
+    raise AssertionError("Rule's fields changed: set them in _Parser._body and list them in _RULE_FIELDS")
 
 
 #: A glossary entry: a run of non-blank lines (a blank line is empty or whitespace only,
@@ -315,7 +322,7 @@ class _Parser:
         last = None
         i = a  # line index of the cursor
         cur = start_pos  # offset of the cursor line
-        Rule_, Example_, Section_, Finding_ = Rule, Example, Section, Finding
+        Rule_, Example_, Section_, Finding_, new = Rule, Example, Section, Finding, object.__new__
         # Children are linked as their rules come: ``index`` holds the last rule seen with
         # each id.  Linking is redone at the end, as a whole, when a number repeats or a
         # rule came before its parent (the parent is the last rule with its id in the text).
@@ -442,14 +449,12 @@ class _Parser:
                     # before, nothing after) as its head alone.
                     tail = head_text[len(body):]
                     lay = m_head if one and not tail else (before, m_head, tail)
-                    # Rule's fields given by position: keyword arguments cost more than the
-                    # rest of building the rule (id, text, examples, parent, children, section,
-                    # level, order, line, inferred_number, layout).  The number as matched is the
-                    # id when it is canonical (ASCII digits, no leading zero after the dot).
+                    # The number as matched is the id when it is canonical (ASCII digits, no
+                    # leading zero after the dot).
                     if s is None:
                         rid = r if r.isascii() else str(int(r))
                         parent = None
-                        rule = Rule_(rid, body, [], None, [], ord(r[0]) - 48, RULE_LEVEL, order, i + 1, False, lay)
+                        level = RULE_LEVEL
                     else:
                         if numtxt.isascii() and (len(s) == 1 or s[0] != "0"):
                             rid = numtxt
@@ -461,8 +466,22 @@ class _Parser:
                             base = f"{int(r)}.{int(s)}"
                             rid = base if letter is None else base + letter
                             parent = str(int(r)) if letter is None else base
-                        rule = Rule_(rid, body, [], parent, [], ord(r[0]) - 48,
-                                     SUBRULE_LEVEL if letter is None else LETTERED_LEVEL, order, i + 1, False, lay)
+                        level = SUBRULE_LEVEL if letter is None else LETTERED_LEVEL
+                    # Every field set here, without Rule.__init__ (a Python call per rule cost
+                    # more than the stores); _RULE_FIELDS checks the list is complete.
+                    rule = new(Rule_)
+                    rule.id = rid
+                    rule.text = body
+                    rule.examples = []
+                    rule.parent = parent
+                    rule.children = []
+                    rule.section = ord(r[0]) - 48
+                    rule.level = level
+                    rule.order = order
+                    rule.line = i + 1
+                    rule.inferred_number = False
+                    rule._lay = lay  # the layout slot, stored as is (model._LazyLayout)
+                    rule.num = None
                     rules.append(rule)
                     if parent is not None:
                         above = index_get(parent)
