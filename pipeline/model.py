@@ -205,8 +205,8 @@ def _store_raw(cls, names: dict[str, str]) -> None:
     ``names`` with plain slot stores: the same code with the attributes it assigns renamed."""
     init = cls.__init__
     code = init.__code__
-    # Fails at import if a dataclasses change stops storing ``self.<field>`` by name.
-    assert all(n in code.co_names for n in names), cls
+    if not all(n in code.co_names for n in names):  # a dataclasses change: fail at import
+        raise AssertionError(f"{cls.__name__}.__init__ no longer stores {sorted(names)} by name")
     init.__code__ = code.replace(co_names=tuple(names.get(n, n) for n in code.co_names))
 
 

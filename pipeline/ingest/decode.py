@@ -36,9 +36,10 @@ class Decoded:
     encoding: str  # what was detected: ascii, utf-8, utf-8-sig, utf-16-le, cp1252, cp1252+cp437, …
     line_endings: str  # lf, crlf, cr, or mixed:<kinds>
     notes: list[str] = field(default_factory=list)  # e.g. stray bytes decoded as CP437
-    #: ``text.split("\n")`` when decoding already had it (a CRLF file is split on its line
-    #: endings, and the text is those lines joined): the parser then need not split again.
-    lines: list[str] | None = field(default=None, repr=False, compare=False)
+    #: ``(text, text.split("\n"))`` when decoding already had the lines (a CRLF file is split
+    #: on its line endings, and the text is those lines joined): the parser then need not
+    #: split again.  It holds the text it was made for, so a text replaced since is split anew.
+    split: tuple[str, list[str]] | None = field(default=None, repr=False, compare=False)
 
 
 def _char_cost(text: str, i: int) -> float:
@@ -245,7 +246,8 @@ def decode_bytes(data: bytes, path=None) -> Decoded:
             text, endings, lines = fast
             if enc == "bytes":
                 enc = "ascii" if body.isascii() else "utf-8"
-            return Decoded(text=text, encoding=enc, line_endings=endings, notes=notes, lines=lines)
+            return Decoded(text=text, encoding=enc, line_endings=endings, notes=notes,
+                           split=(text, lines) if lines is not None else None)
     if enc in ("utf-16-le", "utf-16-be", "utf-32"):
         if enc.startswith("utf-16") and len(body) % 2:
             raise InputError("truncated: UTF-16 text ends in the middle of a character", path)

@@ -151,7 +151,8 @@ def parse_text(dec: Decoded | str, source: Path | None = None, data: bytes | Non
     for note in dec.notes:
         doc.findings.append(Finding("encoding", note, "info"))
     with _collector_paused():
-        _Parser(doc, text, dec.lines).run()
+        split = dec.split
+        _Parser(doc, text, split[1] if split is not None and split[0] is text else None).run()
     return doc
 
 
@@ -185,7 +186,7 @@ class _Parser:
     def __init__(self, doc: Document, text: str, lines: list[str] | None = None):
         self.doc = doc
         self.text = text
-        # Decoding may have split the text already (``Decoded.lines``): the same list.
+        # Decoding may have split the text already (``Decoded.split``): the same list.
         self.lines = lines if lines is not None else text.split("\n")
         self.find = doc.findings
         self._last_offset = (0, 0)
