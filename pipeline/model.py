@@ -135,35 +135,89 @@ class GlossaryEntry:
 
 
 class _LazyLayout:
-    """The ``layout`` slot of the classes a parse makes thousands of, read through this.
+    """The ``layout`` of the classes a parse makes thousands of, read through this.
 
     The parser stores a one-line paragraph's layout as a plain ``(before, head, tail)``
-    tuple -- nearly every paragraph, and most of them are never rendered -- and the
+    tuple, or as ``head`` alone for the usual one (``before`` one blank line, no ``tail``)
+    -- nearly every paragraph, and most of them are never rendered -- and the
     :class:`Layout` is made the first time the attribute is read (then kept).  Readers
     and writers see a ``Layout`` as before; the tuple only saves building objects (and the
     cycle collector tracking them) for layouts nobody reads.
+
+    The value lives in the class's own ``layout`` slot, also reachable as ``_lay``: the
+    slot's descriptor put under a second name.  Assigning ``obj._lay`` is a plain slot
+    store (specialised by the interpreter), where assigning ``obj.layout`` calls this
+    descriptor's Python ``__set__``: the generated ``__init__`` is made to store ``_lay``
+    (:func:`_store_raw`), which took a Python call out of each of the ~4,300
+    constructions of a parse.
     """
 
-    __slots__ = ("slot",)
-
-    def __init__(self, slot) -> None:
-        self.slot = slot  # the class's own slot descriptor
+    __slots__ = ()
 
     def __get__(self, obj, cls=None):
         if obj is None:
-            return self.slot
-        v = self.slot.__get__(obj, cls)
+            return cls._lay  # the slot itself, as before
+        v = obj._lay
         if type(v) is tuple:
-            v = Layout(v[0], v[1], [], v[2])
-            self.slot.__set__(obj, v)
+            v = obj._lay = Layout(v[0], v[1], [], v[2])
+        elif type(v) is str:
+            v = obj._lay = Layout("\n\n", v, [], "")
         return v
 
     def __set__(self, obj, value) -> None:
-        self.slot.__set__(obj, value)
+        obj._lay = value
+
+
+class Deferred:
+    """A field's value not computed yet: read as ``fn(arg)`` the first time (then kept).
+    Only the lazy fields below understand it (:attr:`GlossaryEntry.refs`)."""
+
+    __slots__ = ("fn", "arg")
+
+    def __init__(self, fn, arg) -> None:
+        self.fn, self.arg = fn, arg
+
+
+class _LazyRefs:
+    """``GlossaryEntry.refs``: the parser leaves a :class:`Deferred` (the definition, and
+    the function that finds its rule references) -- a regex scan of every definition was
+    a sixth of the glossary's parse, and most uses of a parsed edition (diff, history,
+    render, checks) never read the references.  Read, they are found from the definition
+    as parsed and kept; assigned, they are stored as given.  Stored in the ``refs`` slot,
+    also reachable as ``_refs`` (as ``_lay`` for :class:`_LazyLayout`)."""
+
+    __slots__ = ()
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return cls._refs
+        v = obj._refs
+        if type(v) is Deferred:
+            v = obj._refs = v.fn(v.arg)
+        return v
+
+    def __set__(self, obj, value) -> None:
+        obj._refs = value
+
+
+def _store_raw(cls, names: dict[str, str]) -> None:
+    """Make ``cls.__init__`` (the dataclass's own, defaults and all) store the fields in
+    ``names`` with plain slot stores: the same code with the attributes it assigns renamed."""
+    init = cls.__init__
+    code = init.__code__
+    if not all(n in code.co_names for n in names):  # a dataclasses change: fail at import
+        raise AssertionError(f"{cls.__name__}.__init__ no longer stores {sorted(names)} by name")
+    init.__code__ = code.replace(co_names=tuple(names.get(n, n) for n in code.co_names))
 
 
 for _cls in (Rule, Example, Section, GlossaryEntry):
-    _cls.layout = _LazyLayout(_cls.__dict__["layout"])
+    _cls._lay = _cls.__dict__["layout"]  # the slot's descriptor under a second name
+    _cls.layout = _LazyLayout()
+GlossaryEntry._refs = GlossaryEntry.__dict__["refs"]
+GlossaryEntry.refs = _LazyRefs()
+for _cls in (Rule, Example, Section):
+    _store_raw(_cls, {"layout": "_lay"})
+_store_raw(GlossaryEntry, {"layout": "_lay", "refs": "_refs"})
 del _cls
 
 

@@ -120,3 +120,19 @@ def test_windows_1252_text_round_trips_with_its_line_endings(text):
     kinds = [k for k, n in (("crlf", text.count("\r\n")), ("lf", text.replace("\r\n", "").count("\n")),
                             ("cr", text.replace("\r\n", "").count("\r"))) if n]
     assert d.line_endings == (kinds[0] if len(kinds) == 1 else "mixed:" + "+".join(kinds) if kinds else "none")
+
+
+def test_crlf_and_lf_files_decode_as_the_newline_decoder_does_with_their_lines():
+    # The plain-decode path (all-CRLF or all-LF) and the newline decoder agree on the text and
+    # the label; a CRLF file's lines come with it, and any other mix takes the decoder.
+    from pipeline.ingest.decode import _decode_newlines
+
+    cases = ["a\r\nb\r\n", "a\r\nb", "a\nb\n", "a", "a\r\nb\nc", "a\r\nb\rc", "a\rb", "a\r\n\x0cb\r\n",
+             "a\r\nb\u2028c\r\n", "a\r\r\n", "a\r\nb\n", "’\r\n“x”\r\n\r\n"]
+    for s in cases:
+        body = s.encode("utf-8")
+        dec = decode_bytes(body)
+        assert (dec.text, dec.line_endings) == _decode_newlines(body, "utf-8"), s
+        if dec.split is not None:
+            assert dec.split[0] is dec.text and dec.split[1] == dec.text.split("\n"), s
+    assert decode_bytes(b"a\r\nb\r\n").split is not None and decode_bytes(b"a\r\nb\n").split is None

@@ -57,6 +57,8 @@ def test_a_tuple_is_read_as_a_layout_and_kept():
         assert obj.layout is lay  # made once, then stored
     r = Rule("100.1", "x", layout=("\n", "100.1. ", " "))
     assert r.layout == Layout("\n", "100.1. ", [], " ")
+    s = Rule("100.1", "x", layout="100.1. ")  # the usual layout: its head alone
+    assert s.layout == Layout("\n\n", "100.1. ", [], "") and s.layout is s.layout
     r.layout = Layout(head="z")
     assert r.layout.head == "z"
 
@@ -97,3 +99,27 @@ def test_parsing_restores_the_collector_and_respects_an_applications_freeze():
     finally:
         gc.unfreeze()
     del keep
+
+
+def test_glossary_refs_are_found_when_first_read_and_behave_as_a_list():
+    from pipeline.model import Deferred
+    from pipeline.segment.official import glossary_refs
+
+    g = GlossaryEntry("Attach", "See rules 701.3, 301.5c and 701.3.", Deferred(glossary_refs, "See rules 701.3, 301.5c and 701.3."))
+    assert g.refs == ["301.5c", "701.3"]  # once each, in rule order
+    assert g.refs is g.refs  # found once, then kept
+    g.refs.append("100.1")
+    assert g.refs[-1] == "100.1"
+    g.refs = ["702.2"]
+    assert g.refs == ["702.2"]
+    # Found from the definition as parsed, not as later edited.
+    h = GlossaryEntry("Bury", "See rule 701.1.", Deferred(glossary_refs, "See rule 701.1."))
+    h.definition = "No rule."
+    assert h.refs == ["701.1"]
+    for c in (copy.deepcopy(GlossaryEntry("X", "See rule 100.1.", Deferred(glossary_refs, "See rule 100.1."))),
+              pickle.loads(pickle.dumps(GlossaryEntry("X", "See rule 100.1.", Deferred(glossary_refs, "See rule 100.1."))))):
+        assert c.refs == ["100.1"] and type(c.refs) is list
+    assert GlossaryEntry("Y", "z").refs == [] and GlossaryEntry("Y", "z", refs=["1"]).refs == ["1"]
+    doc = parse_text(TEXT)
+    assert doc.glossary[0] == GlossaryEntry("Active Player", "The player whose turn it is. See rule 100.1.", ["100.1"], 29,
+                                            Layout("\n\n", "Active Player", [], ""))

@@ -14,13 +14,14 @@ import gc
 import hashlib
 import re
 from contextlib import contextmanager
+from dataclasses import fields
 from datetime import datetime
 from pathlib import Path
 
 from ..errors import InputError
 from ..ingest.decode import Decoded, decode_bytes
 from ..io import read_bounded
-from ..model import DocKind, Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
+from ..model import Deferred, DocKind, Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
 from ..profiles import EN
 from ..rulenum import Level, RuleNumber
 from ..text import REF_TOKEN, RULE, SUB
@@ -43,14 +44,23 @@ FILE_DATE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})")
 #: alternatives: at most one can match a line), for one scan of the whole body.  Each match
 #: starts at the newline before its line: a literal first character lets the regex engine
 #: jump from newline to newline (a ``^`` anchor is tried at every character: 2.5x slower).
+#: Groups are only what the parser keeps (each costs a slice per match): a rule's whole head
+#: (indent, number, punctuation) is one group, as are a section's number and punctuation and
+#: an example's marker and text.
 START = re.compile(
-    rf"\n(?:(?P<lead>[ \t]*)(?P<num>(?P<r>{RULE})(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
-    r"(?P<head>\.?[ \t]+|\.(?=[A-Z“\"(]))(?P<text>\S.*)?"
-    r"|(?P<snum>[1-9])\.(?P<shead>[ \t]+)(?P<stext>\S.*?)"
-    r"|(?P<elead>[ \t]*)(?P<marker>(?:"
+    rf"\n(?:(?P<head>[ \t]*(?P<num>(?P<r>{RULE})(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
+    r"(?:\.?[ \t]+|\.(?=[A-Z“\"(])))(?P<text>\S.*)?"
+    r"|(?P<shead>(?P<snum>[1-9])\.[ \t]+)(?P<stext>\S.*?)"
+    r"|(?P<elead>[ \t]*)(?P<etext>(?:"
     + "|".join(re.escape(m) for m in sorted(EN.example_markers, key=len, reverse=True))
-    + r"):)(?P<etext>.*))$", re.M)
+    + r"):.*))$", re.M)
 RULE_LEVEL, SUBRULE_LEVEL, LETTERED_LEVEL = Level.RULE, Level.SUBRULE, Level.LETTERED
+#: The fields ``_Parser._body`` sets on each rule it makes without ``Rule.__init__``: a field
+#: added to Rule must be set there too (an unset slot would fail only when read).
+_RULE_FIELDS = ("id", "text", "examples", "parent", "children", "section", "level", "order", "line",
+                "inferred_number", "layout", "num")
+if tuple(f.name for f in fields(Rule)) != _RULE_FIELDS:
+    raise AssertionError("Rule's fields changed: set them in _Parser._body and list them in _RULE_FIELDS")
 
 
 #: A glossary entry: a run of non-blank lines (a blank line is empty or whitespace only,
@@ -67,6 +77,20 @@ def _ref_key(ref: str) -> tuple[int, int, int]:
     if rest[-1].isdigit():
         return (int(r), int(rest), -1)
     return (int(r), int(rest[:-1]), ord(rest[-1]))
+
+
+def glossary_refs(definition: str) -> list[str]:
+    """The rules a glossary definition refers to: a single reference as found, two or more
+    once each in rule order."""
+    refs = REF_TOKEN.findall(definition)
+    if len(refs) > 1:
+        refs = sorted(set(refs), key=_ref_key)
+    return refs
+
+
+def _parts(last) -> tuple:
+    """(rule, sub, letter) of the parser's ``last``: a START match or that tuple."""
+    return last if type(last) is tuple else last.group("r", "s", "l")
 
 
 def _num(r: str, s: str | None, letter: str | None) -> RuleNumber:
@@ -127,7 +151,8 @@ def parse_text(dec: Decoded | str, source: Path | None = None, data: bytes | Non
     for note in dec.notes:
         doc.findings.append(Finding("encoding", note, "info"))
     with _collector_paused():
-        _Parser(doc, text).run()
+        split = dec.split
+        _Parser(doc, text, split[1] if split is not None and split[0] is text else None).run()
     return doc
 
 
@@ -158,10 +183,11 @@ def _collector_paused():
 
 
 class _Parser:
-    def __init__(self, doc: Document, text: str):
+    def __init__(self, doc: Document, text: str, lines: list[str] | None = None):
         self.doc = doc
         self.text = text
-        self.lines = text.split("\n")
+        # Decoding may have split the text already (``Decoded.split``): the same list.
+        self.lines = lines if lines is not None else text.split("\n")
         self.find = doc.findings
         self._last_offset = (0, 0)
 
@@ -256,11 +282,17 @@ class _Parser:
     # -- body --------------------------------------------------------------------
     def _offset(self, i: int) -> int:
         """Character offset of line ``i`` in the text (``len(text) + 1`` past the last line).
-        Asked in increasing order (body, glossary, credits): each call sums on from the last."""
+        Asked in increasing order (body, glossary, credits): each call sums on from the last,
+        or back from the end of the text when that is nearer (the glossary's heading: the
+        glossary and credits are a fifth of the lines)."""
         j, off = self._last_offset
         if i < j:
             j, off = 0, 0
-        off += sum(map(len, self.lines[j:i])) + (i - j)
+        L = self.lines
+        if len(L) - i < i - j:
+            off = len(self.text) - sum(map(len, L[i:])) - (len(L) - 1 - i)
+        else:
+            off += sum(map(len, L[j:i])) + (i - j)
         self._last_offset = (i, off)
         return off
 
@@ -286,12 +318,18 @@ class _Parser:
         first = p_before = p_head = ""
         more: list[str] | None = None
         gap: list[str] = []
-        last: tuple | None = None  # (rule, sub, letter) text of the last rule's number
+        # The last rule's number: its match (the number's groups r, s, l), or a (rule, sub,
+        # letter) tuple when read otherwise (a typo fixed); a tuple per rule cost 0.1 ms.
+        last = None
         i = a  # line index of the cursor
         cur = start_pos  # offset of the cursor line
-        Rule_, Example_, Section_, Finding_ = Rule, Example, Section, Finding
-        ids: list[str] = []  # each rule's id and parent, for linking children at the end
-        parents: list[str | None] = []
+        Rule_, Example_, Section_, Finding_, new = Rule, Example, Section, Finding, object.__new__
+        # Children are linked as their rules come: ``index`` holds the last rule seen with
+        # each id.  Linking is redone at the end, as a whole, when a number repeats or a
+        # rule came before its parent (the parent is the last rule with its id in the text).
+        index: dict[str, Rule] = {}
+        index_get = index.get
+        early = False  # a rule whose parent was not seen yet
 
         def close():
             # Only a paragraph that grew past its first line: one-line paragraphs (nearly
@@ -360,39 +398,46 @@ class _Parser:
         # Each match starts at the newline before its line; the body's first line has one
         # before it too (the Contents precede the body).
         for m in START.finditer(text, start_pos - 1, end_pos):
-            ms = m.start() + 1
-            if ms != cur:
-                if ms - cur == 1:  # one empty line: the usual separator
-                    gap.append("")
-                    i += 1
-                else:
-                    i = between(text[cur:ms], i)
-            cur = m.end() + 1
-            lead, numtxt, r, s, letter, mhead, head_text, snum, shead, stext, elead, marker, etext = m.groups()
+            ms, me = m.span()
+            ms += 1
+            # ``one``: exactly one empty line before this one (the usual separator), kept
+            # as a flag; ``gap`` holds the blank lines of any other run (it is empty at the
+            # top of each turn: every path below resets it).
+            if ms == cur:
+                one = False
+            elif ms - cur == 1:
+                one = True
+                i += 1
+            else:
+                one = False
+                i = between(text[cur:ms], i)
+            cur = me + 1
+            m_head, numtxt, r, s, letter, head_text, shead, snum, stext, elead, first_ = m.groups()
+            m_s = s
             if r is not None:
-                if gap or i == a or target is None or not wrapped or self._continues(r, s, letter, last):
-                    if i == a:
+                if one or gap or i == a or target is None or not wrapped or self._continues(r, s, letter, last):
+                    if one:
+                        before = "\n\n"
+                    elif i == a:
                         before = ""
                     elif not gap:
                         before = "\n"
-                    elif len(gap) == 1 and not gap[0]:
-                        before = "\n\n"
                     else:
                         before = before_of(i)
-                    gap = []
+                        gap = []
                     if more is not None:
                         close()
                         more = None
                     if head_text is None:
                         head_text = ""
-                    m_head = lead + numtxt + mhead
                     if s is None and last is not None and head_text[:1].isdecimal():  # (a typo's digits: \d)
-                        fixed = _split_number_typo(_num(r, s, letter), head_text, _num(*last))
+                        fixed = _split_number_typo(_num(r, s, letter), head_text, _num(*_parts(last)))
                         if fixed is not None:
                             # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
                             # the number 606.8b.  Read it as the subrule the numbering calls for.
                             num, rest = fixed
                             split = len(head_text) - len(rest)
+                            mhead = m_head[len(m_head) - len(m_head.lstrip(" \t")) + len(numtxt):]
                             find.append(Finding_("malformed-number", f"'{numtxt}{mhead}{head_text[:split].strip()}' "
                                                  f"read as {num}", "warning", rule=str(num), line=i + 1))
                             m_head += head_text[:split]
@@ -401,46 +446,70 @@ class _Parser:
                             numtxt = f"{r}.{s}{letter or ''}"
                     order += 1
                     body = head_text.rstrip()
-                    lay = (before, m_head, head_text[len(body):])  # made a Layout when read (model._LazyLayout)
-                    # Rule's fields given by position: keyword arguments cost more than the
-                    # rest of building the rule (id, text, examples, parent, children, section,
-                    # level, order, line, inferred_number, layout).  The number as matched is the
-                    # id when it is canonical (ASCII digits, no leading zero after the dot).
+                    # Made a Layout when read (model._LazyLayout); the usual one (a blank line
+                    # before, nothing after) as its head alone.
+                    tail = head_text[len(body):]
+                    lay = m_head if one and not tail else (before, m_head, tail)
+                    # The number as matched is the id when it is canonical (ASCII digits, no
+                    # leading zero after the dot).
                     if s is None:
                         rid = r if r.isascii() else str(int(r))
-                        rule = Rule_(rid, body, [], None, [], ord(r[0]) - 48, RULE_LEVEL, order, i + 1, False, lay)
+                        parent = None
+                        level = RULE_LEVEL
                     else:
                         if numtxt.isascii() and (len(s) == 1 or s[0] != "0"):
-                            base = numtxt if letter is None else numtxt[:-1]
-                            rid = numtxt if letter is not None else base
+                            rid = numtxt
+                            if letter is None:
+                                parent = r
+                            else:
+                                parent = numtxt[:-1]
                         else:
                             base = f"{int(r)}.{int(s)}"
                             rid = base if letter is None else base + letter
-                        if letter is None:
-                            rule = Rule_(rid, body, [], r if r.isascii() else str(int(r)), [], ord(r[0]) - 48,
-                                         SUBRULE_LEVEL, order, i + 1, False, lay)
-                        else:
-                            rule = Rule_(rid, body, [], base, [], ord(r[0]) - 48, LETTERED_LEVEL,
-                                         order, i + 1, False, lay)
+                            parent = str(int(r)) if letter is None else base
+                        level = SUBRULE_LEVEL if letter is None else LETTERED_LEVEL
+                    # Every field set here, without Rule.__init__ (a Python call per rule cost
+                    # more than the stores); _RULE_FIELDS checks the list is complete.
+                    rule = new(Rule_)
+                    rule.id = rid
+                    rule.text = body
+                    rule.examples = []
+                    rule.parent = parent
+                    rule.children = []
+                    rule.section = ord(r[0]) - 48
+                    rule.level = level
+                    rule.order = order
+                    rule.line = i + 1
+                    rule.inferred_number = False
+                    rule._lay = lay  # the layout slot, stored as is (model._LazyLayout)
+                    rule.num = None
                     rules.append(rule)
-                    ids.append(rule.id)
-                    parents.append(rule.parent)
+                    if parent is not None:
+                        above = index_get(parent)
+                        if above is not None:
+                            above.children.append(rid)
+                        else:
+                            early = True
+                    index[rid] = rule
                     cur_rule = target = rule
-                    last = (r, s, letter)
+                    last = m if s is m_s else (r, s, letter)
                     first, p_before, p_head = head_text, before, m_head
                     i += 1
                     continue
             elif snum is not None:
                 n = ord(snum) - 48
-                if (gap or i == a) and n == (1 if cur_section is None else cur_section + 1):
-                    before = before_of(i)
-                    gap = []
+                if (one or gap or i == a) and n == (1 if cur_section is None else cur_section + 1):
+                    if one:
+                        before = "\n\n"
+                    else:
+                        before = before_of(i)
+                        gap = []
                     if more is not None:
                         close()
                         more = None
                     order += 1
                     body = stext.rstrip()
-                    p_head = f"{snum}.{shead}"
+                    p_head = shead
                     target = Section_(n, body, order, i + 1, (before, p_head, stext[len(body):]))
                     doc.sections.append(target)
                     cur_section = n
@@ -448,12 +517,15 @@ class _Parser:
                     i += 1
                     continue
             elif cur_rule is not None:  # an example
-                before = before_of(i)
-                gap = []
+                if one:
+                    before = "\n\n"
+                else:
+                    before = before_of(i)
+                    gap = []
                 if more is not None:
                     close()
                     more = None
-                first = marker + etext
+                first = first_
                 body = first.rstrip()
                 target = Example_(body, i + 1, (before, elead, first[len(body):]))
                 cur_rule.examples.append(target)
@@ -461,8 +533,8 @@ class _Parser:
                 i += 1
                 continue
             # A line shaped like a start that the numbering rejects: a continuation.
-            prev_blank = bool(gap) or i == a
-            pending, gap = gap, []
+            prev_blank = one or bool(gap) or i == a
+            pending, gap = ([""] if one else gap), []
             other(text[ms:cur - 1], i, prev_blank, pending)
             i += 1
         if cur <= end_pos:
@@ -470,17 +542,19 @@ class _Parser:
         if more is not None:
             close()
         self._trailing_gap = gap
-        index = dict(zip(ids, rules))  # a repeated number: the last rule that has it, as before
-        for rid, parent in zip(ids, parents):
-            if parent and parent in index:
-                index[parent].children.append(rid)
+        if early or len(index) != len(rules):
+            for rule in rules:
+                rule.children.clear()
+            for rule in rules:
+                if rule.parent is not None and rule.parent in index:
+                    index[rule.parent].children.append(rule.id)
 
-    def _continues(self, r: str, s: str | None, letter: str | None, last: tuple | None) -> bool:
+    def _continues(self, r: str, s: str | None, letter: str | None, last) -> bool:
         # Hard-wrapped text: a wrapped line can begin with a number ("…see rule\n502.5.").
         # Accept it as a rule start only when it continues the numbering.
         if last is None:
             return False
-        num, prev = _num(r, s, letter), _num(*last)
+        num, prev = _num(r, s, letter), _num(*_parts(last))
         return num > prev and num.rule - prev.rule <= 1
 
     # -- glossary ----------------------------------------------------------------
@@ -497,7 +571,7 @@ class _Parser:
         pos = self._offset(start + 1)
         endpos = self._offset(end) - 1 if end < len(self.lines) else len(text)
         i, cur = start + 1, pos
-        Entry, ref_key, refs_in = GlossaryEntry, _ref_key, REF_TOKEN.findall
+        Entry, Deferred_, refs_of = GlossaryEntry, Deferred, glossary_refs
         for m in GLOSSARY_ENTRY.finditer(text, pos, endpos):
             ms = m.start()
             if ms - cur == 1:  # one blank line: the usual separator
@@ -521,11 +595,9 @@ class _Parser:
                 n = 2
             else:
                 definition, tail, n = "", "", 1
-            refs = refs_in(definition) if definition else []
-            if len(refs) > 1:
-                refs = sorted(set(refs), key=ref_key)
-            # A layout without line breaks stays a tuple until read (model._LazyLayout).
-            out.append(Entry(term.strip(), definition, refs, i + 1,
+            # The references are found when first read (model._LazyRefs); a layout without
+            # line breaks stays a tuple until read (model._LazyLayout).
+            out.append(Entry(term.strip(), definition, Deferred_(refs_of, definition) if definition else [], i + 1,
                              Layout(before, term, breaks, tail) if breaks else (before, term, tail)))
             i += n
             cur = m.end() + 1
