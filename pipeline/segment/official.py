@@ -350,6 +350,20 @@ class _Parser:
                 return "\n\n"  # the usual single blank line
             return "\n" + "\n".join(gap) + "\n"
 
+        def open_paragraph(one: bool, i: int) -> str:
+            # A section or an example starts at line i: the open paragraph is closed and the
+            # text before the new one returned.  (Rules, thousands a parse, do this inline.)
+            nonlocal gap, more
+            if one:
+                before = "\n\n"
+            else:
+                before = before_of(i)
+                gap = []
+            if more is not None:
+                close()
+                more = None
+            return before
+
         def other(line: str, i: int, prev_blank: bool, pending_gap: list[str]) -> None:
             # A non-blank line that starts nothing: it continues the open paragraph.
             nonlocal more
@@ -499,14 +513,7 @@ class _Parser:
             elif snum is not None:
                 n = ord(snum) - 48
                 if (one or gap or i == a) and n == (1 if cur_section is None else cur_section + 1):
-                    if one:
-                        before = "\n\n"
-                    else:
-                        before = before_of(i)
-                        gap = []
-                    if more is not None:
-                        close()
-                        more = None
+                    before = open_paragraph(one, i)
                     order += 1
                     body = stext.rstrip()
                     p_head = shead
@@ -517,14 +524,7 @@ class _Parser:
                     i += 1
                     continue
             elif cur_rule is not None:  # an example
-                if one:
-                    before = "\n\n"
-                else:
-                    before = before_of(i)
-                    gap = []
-                if more is not None:
-                    close()
-                    more = None
+                before = open_paragraph(one, i)
                 first = first_
                 body = first.rstrip()
                 target = Example_(body, i + 1, (before, elead, first[len(body):]))
