@@ -298,7 +298,7 @@ class EditionArchive:
                     return None
         return cur
 
-    def _follow(self, rule_id: str, text: str, steps: range, versions: dict[int, tuple[str, str]], *,
+    def follow(self, rule_id: str, text: str, steps: range, versions: dict[int, tuple[str, str]], *,
                 forward: bool) -> str | None:
         """Follow a rule through the consecutive pairs ``steps`` (edition i -> i + 1), forwards or
         backwards, recording its number and text per edition in ``versions``.  Returns the label
@@ -330,8 +330,8 @@ class EditionArchive:
         # versions[i] = (number, text) for every edition the rule is in
         versions: dict[int, tuple[str, str]] = {k: (rule_id, text)}
         lin = Lineage(rule_id, E[k].label)
-        lin.appeared = self._follow(rule_id, text, range(k - 1, -1, -1), versions, forward=False)
-        lin.disappeared = self._follow(rule_id, text, range(k, len(E) - 1), versions, forward=True)
+        lin.appeared = self.follow(rule_id, text, range(k - 1, -1, -1), versions, forward=False)
+        lin.disappeared = self.follow(rule_id, text, range(k, len(E) - 1), versions, forward=True)
         if word_diffs:
             from .worddiff import word_diff  # noqa: PLC0415 - lazy: rapidfuzz, for full lineages only
         idx = sorted(versions)

@@ -2,8 +2,8 @@
 
 :meth:`pipeline.diff.history.EditionArchive.lineage` answers one rule; a site needs the
 lineage of all ~3,000 rules of each edition it shows, and the map of every old number to
-today's.  Both come from the same cached consecutive matches (``EditionArchive.pair``),
-walked once per edition instead of once per rule.
+today's.  Both come from the same cached consecutive matches (``EditionArchive.pair``); each
+rule is followed by the archive's own walk (``EditionArchive.follow``), ~0.1 s an edition.
 """
 
 from __future__ import annotations
@@ -24,66 +24,33 @@ class Trace:
     disappeared: str | None = None  # label of the first edition without it (None: still present)
 
 
-def _add(tr: Trace, number: str, label: str, front: bool) -> None:
-    if front:
-        if tr.spans and tr.spans[0]["number"] == number:
-            tr.spans[0]["first"] = label
-        else:
-            tr.spans.insert(0, {"number": number, "first": label, "last": label})
-    elif tr.spans and tr.spans[-1]["number"] == number:
+def _add(tr: Trace, number: str, label: str) -> None:
+    if tr.spans and tr.spans[-1]["number"] == number:
         tr.spans[-1]["last"] = label
     else:
         tr.spans.append({"number": number, "first": label, "last": label})
 
 
 def edition_traces(arch: EditionArchive, label: str, texts: dict[str, str]) -> dict[str, Trace]:
-    """The trace of every rule of edition ``label`` (``texts``: its rule id -> text)."""
+    """The trace of every rule of edition ``label`` (``texts``: its rule id -> text), each
+    followed through the cached consecutive matches as ``crpipe history`` follows one."""
     E = arch.editions
     k = arch.index(label)
-    out = {rid: Trace() for rid in texts}
-    for rid, tr in out.items():
-        _add(tr, rid, E[k].label, False)
-    # Backwards: edition i + 1 -> i.
-    cur = {rid: rid for rid in texts}
-    text = dict(texts)
-    for i in range(k - 1, -1, -1):
-        pm = arch.pair(i)
-        nxt = {}
-        for rid, num in cur.items():
-            prev = pm.backward(num)
+    out = {}
+    for rid, text in texts.items():
+        tr = out[rid] = Trace()
+        versions = {k: (rid, text)}  # edition index -> (number, text) where the rule is
+        tr.appeared = arch.follow(rid, text, range(k - 1, -1, -1), versions, forward=False)
+        tr.disappeared = arch.follow(rid, text, range(k, len(E) - 1), versions, forward=True)
+        prev = None
+        for i in sorted(versions):
+            num, txt = versions[i]
+            _add(tr, num, E[i].label)
             if prev is None:
-                out[rid].appeared = E[i + 1].label
-                continue
-            if prev in pm.changed:
-                old_text = pm.changed[prev][0]
-                if normalize(old_text) != normalize(text[rid]):
-                    out[rid].changes.insert(0, {"edition": E[i + 1].label, "number": num, "text": text[rid]})
-                text[rid] = old_text
-            _add(out[rid], prev, E[i].label, True)
-            nxt[rid] = prev
-        cur = nxt
-    for rid, tr in out.items():
-        if rid in cur:  # present in the archive's first edition
-            tr.changes.insert(0, {"edition": E[0].label, "number": cur[rid], "text": text[rid], "first": True})
-        else:
-            first = tr.spans[0]
-            tr.changes.insert(0, {"edition": first["first"], "number": first["number"], "text": text[rid],
-                                  "first": True})
-    # Forwards: edition i -> i + 1.
-    cur = {rid: rid for rid in texts}
-    for i in range(k, len(E) - 1):
-        pm = arch.pair(i)
-        nxt = {}
-        for rid, num in cur.items():
-            new = pm.forward(num)
-            if new is None:
-                out[rid].disappeared = E[i + 1].label
-                continue
-            if num in pm.changed and normalize(pm.changed[num][0]) != normalize(pm.changed[num][1]):
-                out[rid].changes.append({"edition": E[i + 1].label, "number": new, "text": pm.changed[num][1]})
-            _add(out[rid], new, E[i + 1].label, False)
-            nxt[rid] = new
-        cur = nxt
+                tr.changes.append({"edition": E[i].label, "number": num, "text": txt, "first": True})
+            elif normalize(prev) != normalize(txt):
+                tr.changes.append({"edition": E[i].label, "number": num, "text": txt})
+            prev = txt
     return out
 
 
