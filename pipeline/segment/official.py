@@ -351,8 +351,8 @@ class _Parser:
             return "\n" + "\n".join(gap) + "\n"
 
         def open_paragraph(one: bool, i: int) -> str:
-            # A section or an example starts at line i: the open paragraph is closed and the
-            # text before the new one returned.  (Rules, thousands a parse, do this inline.)
+            # A paragraph starts at line i: the open one is closed and the text before the
+            # new one returned.
             nonlocal gap, more
             if one:
                 before = "\n\n"
@@ -430,18 +430,7 @@ class _Parser:
             m_s = s
             if r is not None:
                 if one or gap or i == a or target is None or not wrapped or self._continues(r, s, letter, last):
-                    if one:
-                        before = "\n\n"
-                    elif i == a:
-                        before = ""
-                    elif not gap:
-                        before = "\n"
-                    else:
-                        before = before_of(i)
-                        gap = []
-                    if more is not None:
-                        close()
-                        more = None
+                    before = open_paragraph(one, i)
                     if head_text is None:
                         head_text = ""
                     if s is None and last is not None and head_text[:1].isdecimal():  # (a typo's digits: \d)
