@@ -99,20 +99,25 @@ def register(app: typer.Typer) -> None:
             from ..link.report_html import render_links_html  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
             atomic_write(html_out, render_links_html(data))
-        t = Table(title=f"{rulings.name}: {len(rs.rulings)} rulings ({rs.format}) → {doc.meta.effective_date}")
-        for col in ("card", "ruling", "#", "rule", "under", "score", "why"):
-            t.add_column(col, overflow="fold")
+        # One block per ruling: its words on a line of their own, then its candidates.  A
+        # single table with the ruling as a column left a few words a line at 80 columns.
+        console.print(f"{rulings.name}: {len(rs.rulings)} rulings ({rs.format}) → {doc.meta.effective_date}",
+                      style="bold", markup=False, highlight=False)
         shown = 50
         for lr in links[:shown]:
-            text = lr.ruling.text if len(lr.ruling.text) < 90 else lr.ruling.text[:87] + "…"
+            card = f"{lr.ruling.card.name} — " if lr.ruling.card else ""
+            console.print()
+            console.print(f"{card}{lr.ruling.text}", markup=False, highlight=False)
+            t = Table(box=None, padding=(0, 1), pad_edge=False)
+            for col in ("#", "rule", "under", "score", "why"):
+                t.add_column(col, overflow="fold", style="dim" if col == "why" else None)
             for rank, c in enumerate(lr.candidates, 1):
                 model = next((e.detail for e in c.evidence if e.kind == "model"), "")
                 views = ", ".join(sorted({e.kind for e in c.evidence if e.kind != "model"}))
                 why = f"{model.removeprefix('learned ranker: ')} — views: {views}" if model else views
-                t.add_row(lr.ruling.card.name if (lr.ruling.card and rank == 1) else "", text if rank == 1 else "",
-                          str(rank), c.rule, rule_heading(doc, c.rule), f"{c.score:.2f}", why,
-                          end_section=rank == len(lr.candidates))
-        console.print(t)
+                t.add_row(str(rank), c.rule, rule_heading(doc, c.rule), f"{c.score:.2f}", why)
+            console.print(t)
+        console.print()
         # The best rules' own words, one line each: a reader checks a link without opening the CR.
         best = list(dict.fromkeys(lr.candidates[0].rule for lr in links[:shown] if lr.candidates))
         if best:
