@@ -3,8 +3,10 @@
 Run from the repository root:  python tests/data/linking/draw_sample.py ../shared/corpus/rulings/mtgjson3
 Writes tests/data/linking/sample.json (unlabelled).  A second draw (``--second``), made on
 2026-11-30 before the first model was retrained, takes 480 more from the rulings the first draw
-left (seed 1515, ids L440-L919) into sample-2.json; the split rule is the same, so a card's
-rulings never sit on both sides.  The split is by card *family*: rulings whose
+left (seed 1515, ids L440-L919) into sample-2.json; a third (``--third``), made the same day
+before any model saw it, takes every ruling the first two left, in the order of seed 1616
+(ids from L920), into sample-3.json.  The split rule is the same, so a card's rulings never sit
+on both sides.  The split is by card *family*: rulings whose
 text is the same once the card's own name is masked (mechanic boilerplate repeated on many cards)
 are drawn once, so near-copies cannot sit on both sides of the split.
 """
@@ -22,6 +24,7 @@ SETS = ("AKH", "HOU", "XLN", "RIX", "DOM", "GRN")  # the other twelve are reserv
 SEED = 15
 N = 440  # 400 wanted; a margin for rulings that no rule governs (story notes, ability words)
 SEED_2, N_2 = 1515, 480  # the second draw, from what the first left
+SEED_3 = 1616  # the third draw: everything the first two left, in a random order
 TEST_SHARE = 35  # percent of cards in the test split
 
 
@@ -39,7 +42,7 @@ def split_of(card: str) -> str:
     return "test" if h < TEST_SHARE else "train"
 
 
-def main(folder: str, second: bool = False) -> None:
+def main(folder: str, draw: int = 1) -> None:
     seen: set[str] = set()
     pool = []
     for code in SETS:
@@ -58,12 +61,18 @@ def main(folder: str, second: bool = False) -> None:
                 })
     first = random.Random(SEED).sample(pool, N)
     drawn, seed, start, name = first, SEED, 0, "sample.json"
-    if second:
+    if draw >= 2:
         # the same words on another card (split-card boilerplate naming its own halves) count
         # as drawn: a copy on the other side of the split would leak
         taken = {item["text"] for item in first}
-        rest = [item for item in pool if item["text"] not in taken]
-        drawn, seed, start, name = random.Random(SEED_2).sample(rest, N_2), SEED_2, N, "sample-2.json"
+        rest = [dict(item) for item in pool if item["text"] not in taken]
+        second = random.Random(SEED_2).sample(rest, N_2)
+        drawn, seed, start, name = second, SEED_2, N, "sample-2.json"
+        if draw == 3:
+            taken |= {item["text"] for item in second}
+            rest = [dict(item) for item in pool if item["text"] not in taken]
+            drawn = random.Random(SEED_3).sample(rest, len(rest))
+            seed, start, name = SEED_3, N + N_2, "sample-3.json"
     for k, item in enumerate(drawn, start):
         item["id"] = f"L{k:03d}"
         item["split"] = split_of(item["card"])
@@ -80,5 +89,6 @@ def main(folder: str, second: bool = False) -> None:
 
 
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if a != "--second"]
-    main(args[0] if args else "../shared/corpus/rulings/mtgjson3", second="--second" in sys.argv[1:])
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    which = 3 if "--third" in sys.argv[1:] else 2 if "--second" in sys.argv[1:] else 1
+    main(args[0] if args else "../shared/corpus/rulings/mtgjson3", draw=which)
