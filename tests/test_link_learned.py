@@ -31,9 +31,9 @@ def _labels() -> dict:
 def test_labelled_set_is_big_six_sets_only_and_split_by_card():
     data = _labels()
     rulings = data["rulings"]
-    assert len(rulings) >= 900 and [d["seed"] for d in data["draws"]] == [15, 1515]
+    assert len(rulings) >= 1500 and [d["seed"] for d in data["draws"]] == [15, 1515, 1616]
     # Every drawn ruling is labelled or counted as not labelled, per draw.
-    for d, n in zip(data["draws"], (440, 480)):
+    for d, n in zip(data["draws"], (440, 480, 730)):
         assert d["drawn"] == n == d["labelled"] + d["not_labelled"] == d["labelled"] + len(d["not_labelled_ids"])
         assert d["labelled"] == sum(r["draw"] == d["draw"] for r in rulings)
     assert data["counts"]["not_labelled"] == sum(d["not_labelled"] for d in data["draws"])
@@ -45,9 +45,9 @@ def test_labelled_set_is_big_six_sets_only_and_split_by_card():
     for r in rulings:
         assert r["governed"] == bool(r["primary"]), r["id"]
         assert r["why"].strip(), r["id"]
-        assert r["labeller"] in (("A", "B") if r["draw"] == 1 else ("C", "D", "E", "F")), r["id"]
+        assert r["labeller"] in {1: "AB", 2: "CDEF", 3: "GHIJKL"}[r["draw"]], r["id"]
     gov = [r for r in rulings if r["governed"]]
-    assert data["counts"]["governed"] == len(gov) >= 750
+    assert data["counts"]["governed"] == len(gov) >= 1300
     assert data["counts"]["ungoverned"] == len(rulings) - len(gov)
 
 
@@ -72,7 +72,7 @@ def test_agreement_is_recomputed_from_the_overlaps():
         for it in ov["items"]:
             firsts[it["id"]], seconds[it["id"]] = it["original"], it["blind"]
     assert agreement(firsts, seconds) == ag["overall"]
-    for draw in ("1", "2"):
+    for draw in ("1", "2", "3"):
         ids = {it["id"] for ov in ag["overlaps"].values() if str(ov["draw"]) == draw for it in ov["items"]}
         assert agreement({i: firsts[i] for i in ids}, {i: seconds[i] for i in ids}) == ag["per_draw"][draw]
     assert ag["overall"]["both_governed"] >= 80
@@ -97,9 +97,10 @@ def test_merge_leaves_out_and_counts_rulings_not_labelled(tmp_path):
         {"id": "L440", **lab, "primary": "601.2"}, {"id": "L442", **lab}]}), encoding="utf-8")
     data, ag = merge(tmp_path)
     assert [r["id"] for r in data["rulings"]] == ["L440", "L441"] and data["rulings"][0]["labeller"] == "C"
-    d1, d2 = data["draws"]
+    d1, d2, d3 = data["draws"]
     assert (d1["labelled"], d1["not_labelled"], d2["labelled"], d2["not_labelled"]) == (0, 440, 2, 478)
-    assert data["counts"]["not_labelled"] == 918 and data["counts"]["governed"] == 1
+    assert (d3["labelled"], d3["not_labelled"]) == (0, 730)
+    assert data["counts"]["not_labelled"] == 1648 and data["counts"]["governed"] == 1
     ov = ag["overlaps"]["overlap-f.json"]
     assert ov["pending"] == 1 and [it["id"] for it in ov["items"]] == ["L440"]  # L442: C has not labelled it
     assert ag["per_draw"]["2"]["primary_exact"] == 0 and ag["per_draw"]["2"]["primary_within_other_either_way"] == 1

@@ -1,7 +1,8 @@
 """Merge the labellers' files with the two draws into labels.json; compute their agreement.
 
 Run from the repository root:  python tests/data/linking/merge_labels.py /work/labels [OUT_DIR]
-Reads the draws (sample.json: L000–L439, seed 15; sample-2.json: L440–L919, seed 1515) and,
+Reads the draws (sample.json: L000–L439, seed 15; sample-2.json: L440–L919, seed 1515;
+sample-3.json: L920–L1649, seed 1616) and,
 from the labels folder, each labeller's file and blind overlap:
 
     draw 1: labels-a.json (L000–L219), labels-b.json (L220–L439);
@@ -9,6 +10,9 @@ from the labels folder, each labeller's file and blind overlap:
     draw 2: labels-c.json (L440–L559), labels-d.json (L560–L679), labels-e.json (L680–L799),
             labels-f.json (L800–L919); overlap-c.json (L560–L571 by C), overlap-d.json
             (L680–L691 by D), overlap-e.json (L800–L811 by E), overlap-f.json (L440–L451 by F)
+    draw 3: labels-g.json … labels-l.json (G: L920–L1041, H: L1042–L1163, I: L1164–L1285,
+            J: L1286–L1407, K: L1408–L1529, L: L1530–L1649); each labeller's blind overlap is
+            the first 12 of the next one's range (L's: the first 12 of G's)
 
 Writes labels.json (each labelled ruling with its primary rule, acceptable rules, reason,
 governed flag, labeller and split; a drawn ruling nobody labelled is left out and counted per
@@ -34,6 +38,11 @@ DRAWS = (
     {"sample": "sample-2.json",
      "labellers": {"C": ("L440", "L559"), "D": ("L560", "L679"), "E": ("L680", "L799"), "F": ("L800", "L919")},
      "overlaps": {"C": ("L560", "L571"), "D": ("L680", "L691"), "E": ("L800", "L811"), "F": ("L440", "L451")}},
+    {"sample": "sample-3.json",
+     "labellers": {"G": ("L920", "L1041"), "H": ("L1042", "L1163"), "I": ("L1164", "L1285"),
+                   "J": ("L1286", "L1407"), "K": ("L1408", "L1529"), "L": ("L1530", "L1649")},
+     "overlaps": {"G": ("L1042", "L1053"), "H": ("L1164", "L1175"), "I": ("L1286", "L1297"),
+                  "J": ("L1408", "L1419"), "K": ("L1530", "L1541"), "L": ("L920", "L931")}},
 )
 
 
@@ -142,7 +151,8 @@ def merge(src: Path) -> tuple[dict, dict]:
         "note": "primary: the most specific rule a careful judge cites for the ruling; acceptable: other rules a "
                 "judge also accepts. governed=false: no rule governs the ruling (left out of every metric). "
                 "split: train/test by card, fixed by the draw script before any labelling or tuning. draw: 1 "
-                "(sample.json, seed 15) or 2 (sample-2.json, seed 1515). Protocol and agreement: PROTOCOL.md.",
+                "(sample.json, seed 15), 2 (sample-2.json, seed 1515) or 3 (sample-3.json, seed 1616). "
+                "Protocol and agreement: PROTOCOL.md.",
         "labellers": dict(sorted(protocols.items())),
         "counts": {"rulings": len(out), "governed": len(gov), "ungoverned": len(out) - len(gov),
                    "train_governed": sum(x["split"] == "train" for x in gov),
