@@ -76,6 +76,12 @@ def main(folder: str, draw: int = 1) -> None:
     for k, item in enumerate(drawn, start):
         item["id"] = f"L{k:03d}"
         item["split"] = split_of(item["card"])
+    if draw == 3:
+        # The pool masks each card's own name, so the same words on two cards whose names mask
+        # differently ("Gideon" on Gideon of the Trials) are two items: within a draw of the
+        # whole rest, only the first copy is kept (ids stay those of the seed's order).
+        kept: set[str] = set()
+        drawn = [item for item in drawn if not (item["text"] in kept or kept.add(item["text"]))]
     out = {
         "cr_edition": "2025-11-14",
         "sets": list(SETS),
