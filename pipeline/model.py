@@ -9,7 +9,7 @@ matching never see layout and the round trip never loses it.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -103,6 +103,19 @@ class Rule:
     #: The parsed number, when the segmenter already had it (saves re-parsing ids).
     num: RuleNumber | None = field(default=None, repr=False, compare=False)
 
+    def __getattr__(self, name: str):
+        # Reached only for a slot never assigned: the official parser leaves the fields in
+        # _UNSET_DEFAULTS unset when they hold their default (most rules have no examples,
+        # and lettered rules no children) -- two lists fewer per rule to make and free.
+        # The first read stores the default, so later reads are plain slot reads and the
+        # rule compares, copies, pickles and serialises exactly as one built by __init__.
+        make = _UNSET_DEFAULTS.get(name)
+        if make is None:
+            raise AttributeError(f"'Rule' object has no attribute {name!r}")
+        value = make()
+        object.__setattr__(self, name, value)
+        return value
+
     @property
     def number(self) -> RuleNumber:
         if self.num is None or str(self.num) != self.id:
@@ -112,6 +125,14 @@ class Rule:
     @property
     def example_texts(self) -> list[str]:
         return [e.text for e in self.examples]
+
+
+#: Rule fields that may be left unset (see Rule.__getattr__) and how to make their default.
+_UNSET_DEFAULTS = {"examples": list, "children": list, "inferred_number": bool, "num": lambda: None}
+for _f in fields(Rule):
+    if _f.name in _UNSET_DEFAULTS and _UNSET_DEFAULTS[_f.name]() != (
+            _f.default_factory() if _f.default is MISSING else _f.default):
+        raise AssertionError(f"_UNSET_DEFAULTS[{_f.name!r}] differs from Rule's default")
 
 
 @dataclass(slots=True)

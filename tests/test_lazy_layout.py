@@ -123,3 +123,28 @@ def test_glossary_refs_are_found_when_first_read_and_behave_as_a_list():
     doc = parse_text(TEXT)
     assert doc.glossary[0] == GlossaryEntry("Active Player", "The player whose turn it is. See rule 100.1.", ["100.1"], 29,
                                             Layout("\n\n", "Active Player", [], ""))
+
+
+def test_fields_the_parser_leaves_unset_read_as_their_defaults():
+    doc = parse_text(TEXT)
+    lettered = doc.rules[2]
+    built = Rule("100.1a", "A two-player game is a game that begins with only two players.", parent="100.1",
+                 section=1, level=lettered.level, order=lettered.order, line=lettered.line,
+                 layout=Layout("\n\n", "100.1a ", [], ""))
+    built.examples.append(Example("Example: Two players play a game.", lettered.examples[0].line,
+                                  Layout("\n", "", [], "")))
+    assert lettered == built and lettered.children == [] and lettered.inferred_number is False
+    rule = doc.rules[1]  # none of its fields read yet: copies must fill them too
+    for c in (copy.copy(rule), copy.deepcopy(rule), pickle.loads(pickle.dumps(rule))):
+        assert c == rule and c.examples == [] and c.children == ["100.1a"]
+    fresh = parse_text(TEXT).rules[1]
+    assert fresh.examples == [] and fresh.examples is fresh.examples  # filled once, then a plain slot
+    fresh.examples.append(Example("x"))
+    assert len(fresh.examples) == 1 and parse_text(TEXT).rules[1].examples == []  # never shared
+    assert fresh.number == rule.number
+    try:
+        fresh.no_such_field
+    except AttributeError as e:
+        assert "no_such_field" in str(e)
+    else:
+        raise AssertionError("an unknown attribute must raise AttributeError")

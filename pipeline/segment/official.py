@@ -21,7 +21,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..ingest.decode import Decoded, decode_bytes
 from ..io import read_bounded
-from ..model import Deferred, DocKind, Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
+from ..model import _UNSET_DEFAULTS, Deferred, DocKind, Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
 from ..profiles import EN
 from ..rulenum import Level, RuleNumber
 from ..text import REF_TOKEN, RULE, SUB
@@ -56,10 +56,10 @@ START = re.compile(
     + r"):.*))$", re.M)
 RULE_LEVEL, SUBRULE_LEVEL, LETTERED_LEVEL = Level.RULE, Level.SUBRULE, Level.LETTERED
 #: The fields ``_Parser._body`` sets on each rule it makes without ``Rule.__init__``: a field
-#: added to Rule must be set there too (an unset slot would fail only when read).
-_RULE_FIELDS = ("id", "text", "examples", "parent", "children", "section", "level", "order", "line",
-                "inferred_number", "layout", "num")
-if tuple(f.name for f in fields(Rule)) != _RULE_FIELDS:
+#: added to Rule must be set there too (an unset slot would fail only when read), unless
+#: Rule.__getattr__ fills its default (model._UNSET_DEFAULTS: the parser leaves those unset).
+_RULE_FIELDS = ("id", "text", "parent", "section", "level", "order", "line", "layout")
+if {f.name for f in fields(Rule)} != {*_RULE_FIELDS, *_UNSET_DEFAULTS}:
     raise AssertionError("Rule's fields changed: set them in _Parser._body and list them in _RULE_FIELDS")
 
 
@@ -476,16 +476,14 @@ class _Parser:
                     rule = new(Rule_)
                     rule.id = rid
                     rule.text = body
-                    rule.examples = []
                     rule.parent = parent
-                    rule.children = []
+                    if letter is None:  # a lettered rule has no children: left to Rule.__getattr__
+                        rule.children = []
                     rule.section = ord(r[0]) - 48
                     rule.level = level
                     rule.order = order
                     rule.line = i + 1
-                    rule.inferred_number = False
                     rule._lay = lay  # the layout slot, stored as is (model._LazyLayout)
-                    rule.num = None
                     rules.append(rule)
                     if parent is not None:
                         above = index_get(parent)
