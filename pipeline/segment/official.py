@@ -47,13 +47,20 @@ FILE_DATE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})")
 #: Groups are only what the parser keeps (each costs a slice per match): a rule's whole head
 #: (indent, number, punctuation) is one group, as are a section's number and punctuation and
 #: an example's marker and text.
+#:
+#: Read with ``findall`` (a tuple of strings per match: no match object, no method calls),
+#: so each match also carries what lies before its line: ``gap``, the text from the end of
+#: the previous start line ("" when adjacent, "\n" for the usual blank line, else blank or
+#: continuation lines); a last alternative, ``rest``, takes what follows the last start
+#: line (without it the lazy gap would be retried from every newline of that trailing run:
+#: quadratic in its length).
 START = re.compile(
-    rf"\n(?:(?P<head>[ \t]*(?P<num>(?P<r>{RULE})(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
+    rf"\n(?P<gap>(?:[^\n]*\n)*?)(?:(?:(?P<head>[ \t]*(?P<num>(?P<r>{RULE})(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
     r"(?:\.?[ \t]+|\.(?=[A-Z“\"(])))(?P<text>\S.*)?"
     r"|(?P<shead>(?P<snum>[1-9])\.[ \t]+)(?P<stext>\S.*?)"
     r"|(?P<elead>[ \t]*)(?P<etext>(?:"
     + "|".join(re.escape(m) for m in sorted(EN.example_markers, key=len, reverse=True))
-    + r"):.*))$", re.M)
+    + r"):.*))$|(?P<rest>[^\n]*+)\Z)", re.M)
 RULE_LEVEL, SUBRULE_LEVEL, LETTERED_LEVEL = Level.RULE, Level.SUBRULE, Level.LETTERED
 #: The fields ``_Parser._body`` sets on each rule it makes without ``Rule.__init__``: a field
 #: added to Rule must be set there too (an unset slot would fail only when read), unless
@@ -88,13 +95,9 @@ def glossary_refs(definition: str) -> list[str]:
     return refs
 
 
-def _parts(last) -> tuple:
-    """(rule, sub, letter) of the parser's ``last``: a START match or that tuple."""
-    return last if type(last) is tuple else last.group("r", "s", "l")
-
-
 def _num(r: str, s: str | None, letter: str | None) -> RuleNumber:
-    return RuleNumber(int(r), int(s) if s is not None else None, letter)
+    """The number of a START match's groups (``findall`` gives "" for a missing sub or letter)."""
+    return RuleNumber(int(r), int(s) if s else None, letter or None)
 
 
 _TYPO_TAIL = re.compile(rf"^({SUB})([a-z])?[ \t]+(?=\S)")
@@ -318,11 +321,8 @@ class _Parser:
         first = p_before = p_head = ""
         more: list[str] | None = None
         gap: list[str] = []
-        # The last rule's number: its match (the number's groups r, s, l), or a (rule, sub,
-        # letter) tuple when read otherwise (a typo fixed); a tuple per rule cost 0.1 ms.
-        last = None
+        last = None  # the last rule's number as (rule, sub, letter) text
         i = a  # line index of the cursor
-        cur = start_pos  # offset of the cursor line
         Rule_, Example_, Section_, Finding_, new = Rule, Example, Section, Finding, object.__new__
         # Children are linked as their rules come: ``index`` holds the last rule seen with
         # each id.  Linking is redone at the end, as a whole, when a number repeats or a
@@ -411,40 +411,38 @@ class _Parser:
 
         # Each match starts at the newline before its line; the body's first line has one
         # before it too (the Contents precede the body).
-        for m in START.finditer(text, start_pos - 1, end_pos):
-            ms, me = m.span()
-            ms += 1
+        for seg, m_head, numtxt, r, s, letter, head_text, shead, snum, stext, elead, first_, rest in \
+                START.findall(text, start_pos - 1, end_pos):
+            # (``findall`` gives "" for the groups of the alternatives that did not match.)
+            if not (r or snum or first_):  # ``rest``: the lines after the last start line
+                between(seg + rest + "\n", i)
+                break
             # ``one``: exactly one empty line before this one (the usual separator), kept
             # as a flag; ``gap`` holds the blank lines of any other run (it is empty at the
             # top of each turn: every path below resets it).
-            if ms == cur:
-                one = False
-            elif ms - cur == 1:
+            if seg == "\n":
                 one = True
                 i += 1
+            elif not seg:
+                one = False
             else:
                 one = False
-                i = between(text[cur:ms], i)
-            cur = me + 1
-            m_head, numtxt, r, s, letter, head_text, shead, snum, stext, elead, first_ = m.groups()
-            m_s = s
-            if r is not None:
+                i = between(seg, i)
+            if r:
                 if one or gap or i == a or target is None or not wrapped or self._continues(r, s, letter, last):
                     before = open_paragraph(one, i)
-                    if head_text is None:
-                        head_text = ""
-                    if s is None and last is not None and head_text[:1].isdecimal():  # (a typo's digits: \d)
-                        fixed = _split_number_typo(_num(r, s, letter), head_text, _num(*_parts(last)))
+                    if not s and last is not None and head_text[:1].isdecimal():  # (a typo's digits: \d)
+                        fixed = _split_number_typo(_num(r, s, letter), head_text, _num(*last))
                         if fixed is not None:
                             # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
                             # the number 606.8b.  Read it as the subrule the numbering calls for.
-                            num, rest = fixed
-                            split = len(head_text) - len(rest)
+                            num, after = fixed
+                            split = len(head_text) - len(after)
                             mhead = m_head[len(m_head) - len(m_head.lstrip(" \t")) + len(numtxt):]
                             find.append(Finding_("malformed-number", f"'{numtxt}{mhead}{head_text[:split].strip()}' "
                                                  f"read as {num}", "warning", rule=str(num), line=i + 1))
                             m_head += head_text[:split]
-                            head_text = rest
+                            head_text = after
                             s, letter = str(num.sub), num.letter
                             numtxt = f"{r}.{s}{letter or ''}"
                     order += 1
@@ -455,29 +453,29 @@ class _Parser:
                     lay = m_head if one and not tail else (before, m_head, tail)
                     # The number as matched is the id when it is canonical (ASCII digits, no
                     # leading zero after the dot).
-                    if s is None:
+                    if not s:
                         rid = r if r.isascii() else str(int(r))
                         parent = None
                         level = RULE_LEVEL
                     else:
                         if numtxt.isascii() and (len(s) == 1 or s[0] != "0"):
                             rid = numtxt
-                            if letter is None:
+                            if not letter:
                                 parent = r
                             else:
                                 parent = numtxt[:-1]
                         else:
                             base = f"{int(r)}.{int(s)}"
-                            rid = base if letter is None else base + letter
-                            parent = str(int(r)) if letter is None else base
-                        level = SUBRULE_LEVEL if letter is None else LETTERED_LEVEL
+                            rid = base + letter if letter else base
+                            parent = base if letter else str(int(r))
+                        level = LETTERED_LEVEL if letter else SUBRULE_LEVEL
                     # Every field set here, without Rule.__init__ (a Python call per rule cost
                     # more than the stores); _RULE_FIELDS checks the list is complete.
                     rule = new(Rule_)
                     rule.id = rid
                     rule.text = body
                     rule.parent = parent
-                    if letter is None:  # a lettered rule has no children: left to Rule.__getattr__
+                    if not letter:  # a lettered rule has no children: left to Rule.__getattr__
                         rule.children = []
                     rule.section = ord(r[0]) - 48
                     rule.level = level
@@ -493,11 +491,11 @@ class _Parser:
                             early = True
                     index[rid] = rule
                     cur_rule = target = rule
-                    last = m if s is m_s else (r, s, letter)
+                    last = r, s, letter
                     first, p_before, p_head = head_text, before, m_head
                     i += 1
                     continue
-            elif snum is not None:
+            elif snum:
                 n = ord(snum) - 48
                 if (one or gap or i == a) and n == (1 if cur_section is None else cur_section + 1):
                     before = open_paragraph(one, i)
@@ -522,10 +520,9 @@ class _Parser:
             # A line shaped like a start that the numbering rejects: a continuation.
             prev_blank = one or bool(gap) or i == a
             pending, gap = ([""] if one else gap), []
-            other(text[ms:cur - 1], i, prev_blank, pending)
+            line = m_head + head_text if r else shead + stext if snum else elead + first_
+            other(line, i, prev_blank, pending)
             i += 1
-        if cur <= end_pos:
-            between(text[cur:end_pos] + "\n", i)
         if more is not None:
             close()
         self._trailing_gap = gap
@@ -541,7 +538,7 @@ class _Parser:
         # Accept it as a rule start only when it continues the numbering.
         if last is None:
             return False
-        num, prev = _num(r, s, letter), _num(*_parts(last))
+        num, prev = _num(r, s, letter), _num(*last)
         return num > prev and num.rule - prev.rule <= 1
 
     # -- glossary ----------------------------------------------------------------
