@@ -159,8 +159,10 @@ class _LazyLayout:
     """The ``layout`` of the classes a parse makes thousands of, read through this.
 
     The parser stores a one-line paragraph's layout as a plain ``(before, head, tail)``
-    tuple, or as ``head`` alone for the usual one (``before`` one blank line, no ``tail``)
-    -- nearly every paragraph, and most of them are never rendered -- and the
+    tuple, or, for a rule's usual one (``before`` one blank line, no ``tail``, a head that is
+    the rule's id and a separator), as the separator alone -- nearly every paragraph, and
+    most of them are never rendered; a one-space separator is a string the interpreter
+    shares, so such a rule holds no string of its own for its layout -- and the
     :class:`Layout` is made the first time the attribute is read (then kept).  Readers
     and writers see a ``Layout`` as before; the tuple only saves building objects (and the
     cycle collector tracking them) for layouts nobody reads.
@@ -181,8 +183,8 @@ class _LazyLayout:
         v = obj._lay
         if type(v) is tuple:
             v = obj._lay = Layout(v[0], v[1], [], v[2])
-        elif type(v) is str:
-            v = obj._lay = Layout("\n\n", v, [], "")
+        elif type(v) is str:  # a Rule's usual layout: the separator after its number
+            v = obj._lay = Layout("\n\n", obj.id + v, [], "")
         return v
 
     def __set__(self, obj, value) -> None:

@@ -57,7 +57,7 @@ def test_a_tuple_is_read_as_a_layout_and_kept():
         assert obj.layout is lay  # made once, then stored
     r = Rule("100.1", "x", layout=("\n", "100.1. ", " "))
     assert r.layout == Layout("\n", "100.1. ", [], " ")
-    s = Rule("100.1", "x", layout="100.1. ")  # the usual layout: its head alone
+    s = Rule("100.1", "x", layout=". ")  # a rule's usual layout: the separator after its id
     assert s.layout == Layout("\n\n", "100.1. ", [], "") and s.layout is s.layout
     r.layout = Layout(head="z")
     assert r.layout.head == "z"

@@ -44,9 +44,11 @@ FILE_DATE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})")
 #: alternatives: at most one can match a line), for one scan of the whole body.  Each match
 #: starts at the newline before its line: a literal first character lets the regex engine
 #: jump from newline to newline (a ``^`` anchor is tried at every character: 2.5x slower).
-#: Groups are only what the parser keeps (each costs a slice per match): a rule's whole head
-#: (indent, number, punctuation) is one group, as are a section's number and punctuation and
-#: an example's marker and text.
+#: Groups are only what the parser keeps (each costs a slice per match).  A rule's head is
+#: its indent, number and separator apart: the indent is nearly always empty and the
+#: separator one space, which the interpreter does not allocate, so the usual rule keeps
+#: no string for its head (its layout is its separator: model._LazyLayout).  The three-digit
+#: rule is the number's first three characters (RULE is checked below): no group of its own.
 #:
 #: Read with ``findall`` (a tuple of strings per match: no match object, no method calls),
 #: so each match also carries what lies before its line: ``gap``, the text from the end of
@@ -56,12 +58,15 @@ FILE_DATE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})")
 #: quadratic in its length).  The gap's first blank line is taken greedily: a blank line is
 #: never a start, and not trying the alternatives there saved 0.3 ms a parse.
 START = re.compile(
-    rf"\n(?P<gap>\n?(?:[^\n]*\n)*?)(?:(?:(?P<head>[ \t]*(?P<num>(?P<r>{RULE})(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
-    r"(?:\.?[ \t]+|\.(?=[A-Z“\"(])))(?P<text>\S.*)?"
+    rf"\n(?P<gap>\n?(?:[^\n]*\n)*?)(?:(?:(?P<lead>[ \t]*)(?P<num>{RULE}(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
+    r"(?P<sep>\.?[ \t]+|\.(?=[A-Z“\"(]))(?P<text>\S.*)?"
     r"|(?P<shead>(?P<snum>[1-9])\.[ \t]+)(?P<stext>\S.*?)"
     r"|(?P<elead>[ \t]*)(?P<etext>(?:"
     + "|".join(re.escape(m) for m in sorted(EN.example_markers, key=len, reverse=True))
     + r"):.*))$|(?P<rest>[^\n]*+)\Z)", re.M)
+if not all(len(m.group()) == 3 for m in map(re.compile(RULE).fullmatch, ("100", "999"))) or \
+        re.compile(RULE).fullmatch("1000"):
+    raise AssertionError("the parser takes a three-digit rule as the first three characters of a number")
 RULE_LEVEL, SUBRULE_LEVEL, LETTERED_LEVEL = Level.RULE, Level.SUBRULE, Level.LETTERED
 #: The fields ``_Parser._body`` sets on each rule it makes without ``Rule.__init__``: a field
 #: added to Rule must be set there too (an unset slot would fail only when read), unless
@@ -96,9 +101,9 @@ def glossary_refs(definition: str) -> list[str]:
     return refs
 
 
-def _num(r: str, s: str | None, letter: str | None) -> RuleNumber:
+def _num(num: str, s: str | None, letter: str | None) -> RuleNumber:
     """The number of a START match's groups (``findall`` gives "" for a missing sub or letter)."""
-    return RuleNumber(int(r), int(s) if s else None, letter or None)
+    return RuleNumber(int(num[:3]), int(s) if s else None, letter or None)
 
 
 _TYPO_TAIL = re.compile(rf"^({SUB})([a-z])?[ \t]+(?=\S)")
@@ -319,7 +324,7 @@ class _Parser:
         cur_section: int | None = None
         cur_rule: Rule | None = None
         target = None  # the open paragraph's Rule, Section or Example
-        first = p_before = p_head = ""
+        first = ""
         more: list[str] | None = None
         gap: list[str] = []
         last = None  # the last rule's number as (rule, sub, letter) text
@@ -336,7 +341,9 @@ class _Parser:
             # Only a paragraph that grew past its first line: one-line paragraphs (nearly
             # all) got their text and layout when they started.
             text_, breaks, tail = join_lines(more, wrapped)
-            target.layout = Layout(p_before, p_head, breaks, tail)
+            # The layout made for its first line (a fresh Layout) holds its before and head.
+            lay = target.layout
+            lay.breaks, lay.tail = breaks, tail
             if type(target) is Section:
                 target.title = text_
             else:
@@ -412,10 +419,10 @@ class _Parser:
 
         # Each match starts at the newline before its line; the body's first line has one
         # before it too (the Contents precede the body).
-        for seg, m_head, numtxt, r, s, letter, head_text, shead, snum, stext, elead, first_, rest in \
+        for seg, lead, numtxt, s, letter, sep, head_text, shead, snum, stext, elead, first_, rest in \
                 START.findall(text, start_pos - 1, end_pos):
             # (``findall`` gives "" for the groups of the alternatives that did not match.)
-            if not (r or snum or first_):  # ``rest``: the lines after the last start line
+            if not (numtxt or snum or first_):  # ``rest``: the lines after the last start line
                 between(seg + rest + "\n", i)
                 break
             # ``one``: exactly one empty line before this one (the usual separator), kept
@@ -429,49 +436,52 @@ class _Parser:
             else:
                 one = False
                 i = between(seg, i)
-            if r:
-                if one or gap or i == a or target is None or not wrapped or self._continues(r, s, letter, last):
+            if numtxt:
+                if one or gap or i == a or target is None or not wrapped or self._continues(numtxt, s, letter, last):
                     # (The usual case without a call: one blank line before, one-line paragraph above.)
                     before = "\n\n" if one and more is None else open_paragraph(one, i)
+                    m_head = None  # the head when it is not the number and separator as matched
                     if not s and last is not None and head_text[:1].isdecimal():  # (a typo's digits: \d)
-                        fixed = _split_number_typo(_num(r, s, letter), head_text, _num(*last))
+                        fixed = _split_number_typo(_num(numtxt, s, letter), head_text, _num(*last))
                         if fixed is not None:
                             # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
                             # the number 606.8b.  Read it as the subrule the numbering calls for.
                             num, after = fixed
                             split = len(head_text) - len(after)
-                            mhead = m_head[len(m_head) - len(m_head.lstrip(" \t")) + len(numtxt):]
-                            find.append(Finding_("malformed-number", f"'{numtxt}{mhead}{head_text[:split].strip()}' "
+                            find.append(Finding_("malformed-number", f"'{numtxt}{sep}{head_text[:split].strip()}' "
                                                  f"read as {num}", "warning", rule=str(num), line=i + 1))
-                            m_head += head_text[:split]
+                            m_head = lead + numtxt + sep + head_text[:split]
                             head_text = after
                             s, letter = str(num.sub), num.letter
-                            numtxt = f"{r}.{s}{letter or ''}"
+                            numtxt = f"{numtxt[:3]}.{s}{letter or ''}"
                     order += 1
                     body = head_text.rstrip()
                     # Made a Layout when read (model._LazyLayout); the usual one (a blank line
                     # before, nothing after) as its head alone.  (rstrip gives back the string
                     # itself when there was nothing to strip.)
                     tail = "" if body is head_text else head_text[len(body):]
-                    lay = m_head if one and not tail else (before, m_head, tail)
                     # The number as matched is the id when it is canonical (ASCII digits, no
                     # leading zero after the dot).
                     if not s:
-                        rid = r if r.isascii() else str(int(r))
+                        rid = numtxt if numtxt.isascii() else str(int(numtxt))
                         parent = None
                         level = RULE_LEVEL
                     else:
                         if numtxt.isascii() and (len(s) == 1 or s[0] != "0"):
                             rid = numtxt
                             if not letter:
-                                parent = r
+                                parent = numtxt[:3]
                             else:
                                 parent = numtxt[:-1]
                         else:
-                            base = f"{int(r)}.{int(s)}"
+                            base = f"{int(numtxt[:3])}.{int(s)}"
                             rid = base + letter if letter else base
-                            parent = base if letter else str(int(r))
+                            parent = base if letter else str(int(numtxt[:3]))
                         level = LETTERED_LEVEL if letter else SUBRULE_LEVEL
+                    if one and not tail and not lead and m_head is None and rid is numtxt:
+                        lay = sep  # the usual layout: its head is the id and this separator
+                    else:
+                        lay = (before, m_head or lead + numtxt + sep, tail)
                     # Every field set here, without Rule.__init__ (a Python call per rule cost
                     # more than the stores); _RULE_FIELDS checks the list is complete.
                     rule = new(Rule_)
@@ -480,7 +490,7 @@ class _Parser:
                     rule.parent = parent
                     if not letter:  # a lettered rule has no children: left to Rule.__getattr__
                         rule.children = []
-                    rule.section = ord(r[0]) - 48
+                    rule.section = ord(numtxt[0]) - 48
                     rule.level = level
                     rule.order = order
                     rule.line = i + 1
@@ -494,8 +504,8 @@ class _Parser:
                             early = True
                     index[rid] = rule
                     cur_rule = target = rule
-                    last = r, s, letter
-                    first, p_before, p_head = head_text, before, m_head
+                    last = numtxt, s, letter
+                    first = head_text
                     i += 1
                     continue
             elif snum:
@@ -504,11 +514,10 @@ class _Parser:
                     before = open_paragraph(one, i)
                     order += 1
                     body = stext.rstrip()
-                    p_head = shead
-                    target = Section_(n, body, order, i + 1, (before, p_head, stext[len(body):]))
+                    target = Section_(n, body, order, i + 1, (before, shead, stext[len(body):]))
                     doc.sections.append(target)
                     cur_section = n
-                    first, p_before = stext, before
+                    first = stext
                     i += 1
                     continue
             elif cur_rule is not None:  # an example
@@ -517,13 +526,12 @@ class _Parser:
                 body = first.rstrip()
                 target = Example_(body, i + 1, (before, elead, first[len(body):]))
                 cur_rule.examples.append(target)
-                p_before, p_head = before, elead
                 i += 1
                 continue
             # A line shaped like a start that the numbering rejects: a continuation.
             prev_blank = one or bool(gap) or i == a
             pending, gap = ([""] if one else gap), []
-            line = m_head + head_text if r else shead + stext if snum else elead + first_
+            line = lead + numtxt + sep + head_text if numtxt else shead + stext if snum else elead + first_
             other(line, i, prev_blank, pending)
             i += 1
         if more is not None:
@@ -536,12 +544,12 @@ class _Parser:
                 if rule.parent is not None and rule.parent in index:
                     index[rule.parent].children.append(rule.id)
 
-    def _continues(self, r: str, s: str | None, letter: str | None, last) -> bool:
+    def _continues(self, numtxt: str, s: str | None, letter: str | None, last) -> bool:
         # Hard-wrapped text: a wrapped line can begin with a number ("…see rule\n502.5.").
         # Accept it as a rule start only when it continues the numbering.
         if last is None:
             return False
-        num, prev = _num(r, s, letter), _num(*last)
+        num, prev = _num(numtxt, s, letter), _num(*last)
         return num > prev and num.rule - prev.rule <= 1
 
     # -- glossary ----------------------------------------------------------------
