@@ -79,7 +79,14 @@ if {f.name for f in fields(Rule)} != {*_RULE_FIELDS, *_UNSET_DEFAULTS}:
 #: A glossary entry: a run of non-blank lines (a blank line is empty or whitespace only,
 #: as ``str.strip`` sees it: regex ``\s`` is the same set of characters): its first line (the
 #: term), its second line (nearly always the whole definition) and any further lines apart.
-GLOSSARY_ENTRY = re.compile(r"^([^\n]*\S[^\n]*)(?:\n([^\n]*\S[^\n]*))?((?:\n[^\n]*\S[^\n]*)*)", re.M)
+#: Read with ``findall`` (no match object per entry), so each match also carries the blank
+#: lines before it (``gap``); a last alternative takes the blank lines after the last entry.
+GLOSSARY_ENTRY = re.compile(r"^(?P<gap>(?:[^\S\n]*\n)*+)(?:(?P<term>[^\n]*\S[^\n]*)(?:\n(?P<first>[^\n]*\S[^\n]*))?"
+                            r"(?P<rest>(?:\n[^\n]*\S[^\n]*)*)|(?P<end>[^\S\n]*+)\Z)", re.M)
+#: The fields ``_Parser._glossary`` sets on each entry it makes without ``GlossaryEntry.__init__``.
+_GLOSSARY_FIELDS = ("term", "definition", "refs", "line", "layout")
+if tuple(f.name for f in fields(GlossaryEntry)) != _GLOSSARY_FIELDS:
+    raise AssertionError("GlossaryEntry's fields changed: set them in _Parser._glossary and list them here")
 
 
 def _ref_key(ref: str) -> tuple[int, int, int]:
@@ -565,42 +572,46 @@ class _Parser:
         doc.glossary_heading = Layout(before="\n" + "\n".join(tg) + "\n" if tg else "\n", head=self.lines[start])
         pos = self._offset(start + 1)
         endpos = self._offset(end) - 1 if end < len(self.lines) else len(text)
-        i, cur = start + 1, pos
-        Entry, Deferred_, refs_of = GlossaryEntry, Deferred, glossary_refs
-        for m in GLOSSARY_ENTRY.finditer(text, pos, endpos):
-            ms = m.start()
-            if ms - cur == 1:  # one blank line: the usual separator
+        i = start + 1
+        after = ""  # the blank lines between the last entry and "Credits" (or the end of the file)
+        Entry, Deferred_, refs_of, new = GlossaryEntry, Deferred, glossary_refs, object.__new__
+        for gap, term, first, rest, end in GLOSSARY_ENTRY.findall(text, pos, endpos):
+            # (``findall`` gives "" for a group that did not match; a term is never empty.)
+            if not term:
+                after = gap + end
+                break
+            if gap == "\n":  # one blank line: the usual separator
                 before = "\n\n"
                 i += 1
-            elif ms != cur:
-                blank = text[cur:ms - 1].split("\n")
-                before = "\n" + "\n".join(blank) + "\n"
-                i += len(blank)
+            elif gap:
+                before = "\n" + gap
+                i += gap.count("\n")
             else:
                 before = "\n"
-            term, first, rest = m.groups()
             breaks = None
             if rest:
                 block = [first] + rest[1:].split("\n")
                 definition, breaks, tail = join_lines(block, wrapped)
                 n = 1 + len(block)
-            elif first is not None:
+            elif first:
                 definition = first.rstrip()
                 tail = first[len(definition):]
                 n = 2
             else:
                 definition, tail, n = "", "", 1
-            # The references are found when first read (model._LazyRefs); a layout without
-            # line breaks stays a tuple until read (model._LazyLayout).
-            out.append(Entry(term.strip(), definition, Deferred_(refs_of, definition) if definition else [], i + 1,
-                             Layout(before, term, breaks, tail) if breaks else (before, term, tail)))
+            # Every field set here, without GlossaryEntry.__init__ (a Python call per entry
+            # cost more than the stores; _GLOSSARY_FIELDS checks the list).  The references
+            # are found when first read (model._LazyRefs); a layout without line breaks
+            # stays a tuple until read (model._LazyLayout).
+            entry = new(Entry)
+            entry.term = term.strip()
+            entry.definition = definition
+            entry._refs = Deferred_(refs_of, definition) if definition else []
+            entry.line = i + 1
+            entry._lay = Layout(before, term, breaks, tail) if breaks else (before, term, tail)
+            out.append(entry)
             i += n
-            cur = m.end() + 1
-        gap: list[str] = []
-        if cur <= endpos:
-            gap += text[cur:endpos].split("\n")
-        # The blank lines between the last entry and "Credits" (or the end of the file).
-        doc.glossary_heading.tail = "\n".join(gap)
+        doc.glossary_heading.tail = after
 
     def _date_vs_filename(self) -> None:
         meta = self.doc.meta
