@@ -49,6 +49,8 @@ FILE_DATE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})")
 #: separator one space, which the interpreter does not allocate, so the usual rule keeps
 #: no string for its head (its layout is its separator: model._LazyLayout).  The three-digit
 #: rule is the number's first three characters (RULE is checked below): no group of its own.
+#: Its text comes without its trailing whitespace (``tail``: what ``str.rstrip`` would strip,
+#: as regex ``\s`` is ``str.isspace``), saving a call per rule.
 #:
 #: Read with ``findall`` (a tuple of strings per match: no match object, no method calls),
 #: so each match also carries what lies before its line: ``gap``, the text from the end of
@@ -59,7 +61,7 @@ FILE_DATE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})")
 #: never a start, and not trying the alternatives there saved 0.3 ms a parse.
 START = re.compile(
     rf"\n(?P<gap>\n?(?:[^\n]*\n)*?)(?:(?:(?P<lead>[ \t]*)(?P<num>{RULE}(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
-    r"(?P<sep>\.?[ \t]+|\.(?=[A-Z“\"(]))(?P<text>\S.*)?"
+    r"(?P<sep>\.?[ \t]+|\.(?=[A-Z“\"(]))(?:(?P<text>\S(?:.*\S)?)(?P<tail>[^\S\n]*))?"
     r"|(?P<shead>(?P<snum>[1-9])\.[ \t]+)(?P<stext>\S.*?)"
     r"|(?P<elead>[ \t]*)(?P<etext>(?:"
     + "|".join(re.escape(m) for m in sorted(EN.example_markers, key=len, reverse=True))
@@ -111,6 +113,16 @@ def glossary_refs(definition: str) -> list[str]:
 def _num(num: str, s: str | None, letter: str | None) -> RuleNumber:
     """The number of a START match's groups (``findall`` gives "" for a missing sub or letter)."""
     return RuleNumber(int(num[:3]), int(s) if s else None, letter or None)
+
+
+def _id_num(rid: str) -> RuleNumber:
+    """The number of an id the parser made (ASCII digits, canonical): as ``_num`` of its groups."""
+    r, _, rest = rid.partition(".")
+    if not rest:
+        return RuleNumber(int(r), None, None)
+    if rest[-1].isdigit():
+        return RuleNumber(int(r), int(rest), None)
+    return RuleNumber(int(r), int(rest[:-1]), rest[-1])
 
 
 _TYPO_TAIL = re.compile(rf"^({SUB})([a-z])?[ \t]+(?=\S)")
@@ -334,7 +346,6 @@ class _Parser:
         first = ""
         more: list[str] | None = None
         gap: list[str] = []
-        last = None  # the last rule's number as (rule, sub, letter) text
         i = a  # line index of the cursor
         Rule_, Example_, Section_, Finding_, new = Rule, Example, Section, Finding, object.__new__
         # Children are linked as their rules come: ``index`` holds the last rule seen with
@@ -426,7 +437,7 @@ class _Parser:
 
         # Each match starts at the newline before its line; the body's first line has one
         # before it too (the Contents precede the body).
-        for seg, lead, numtxt, s, letter, sep, head_text, shead, snum, stext, elead, first_, rest in \
+        for seg, lead, numtxt, s, letter, sep, body, tail, shead, snum, stext, elead, first_, rest in \
                 START.findall(text, start_pos - 1, end_pos):
             # (``findall`` gives "" for the groups of the alternatives that did not match.)
             if not (numtxt or snum or first_):  # ``rest``: the lines after the last start line
@@ -444,12 +455,13 @@ class _Parser:
                 one = False
                 i = between(seg, i)
             if numtxt:
-                if one or gap or i == a or target is None or not wrapped or self._continues(numtxt, s, letter, last):
+                if one or gap or i == a or target is None or not wrapped or self._continues(numtxt, s, letter, cur_rule):
                     # (The usual case without a call: one blank line before, one-line paragraph above.)
                     before = "\n\n" if one and more is None else open_paragraph(one, i)
                     m_head = None  # the head when it is not the number and separator as matched
-                    if not s and last is not None and head_text[:1].isdecimal():  # (a typo's digits: \d)
-                        fixed = _split_number_typo(_num(numtxt, s, letter), head_text, _num(*last))
+                    if not s and cur_rule is not None and body[:1].isdecimal():  # (a typo's digits: \d)
+                        head_text = body + tail
+                        fixed = _split_number_typo(_num(numtxt, s, letter), head_text, _id_num(cur_rule.id))
                         if fixed is not None:
                             # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
                             # the number 606.8b.  Read it as the subrule the numbering calls for.
@@ -458,15 +470,11 @@ class _Parser:
                             find.append(Finding_("malformed-number", f"'{numtxt}{sep}{head_text[:split].strip()}' "
                                                  f"read as {num}", "warning", rule=str(num), line=i + 1))
                             m_head = lead + numtxt + sep + head_text[:split]
-                            head_text = after
+                            body = after.rstrip()
+                            tail = after[len(body):]
                             s, letter = str(num.sub), num.letter
                             numtxt = f"{numtxt[:3]}.{s}{letter or ''}"
                     order += 1
-                    body = head_text.rstrip()
-                    # Made a Layout when read (model._LazyLayout); the usual one (a blank line
-                    # before, nothing after) as its head alone.  (rstrip gives back the string
-                    # itself when there was nothing to strip.)
-                    tail = "" if body is head_text else head_text[len(body):]
                     # The number as matched is the id when it is canonical (ASCII digits, no
                     # leading zero after the dot).
                     if not s:
@@ -485,12 +493,20 @@ class _Parser:
                             rid = base + letter if letter else base
                             parent = base if letter else str(int(numtxt[:3]))
                         level = LETTERED_LEVEL if letter else SUBRULE_LEVEL
+                    # Made a Layout when read (model._LazyLayout).
                     if one and not tail and not lead and m_head is None and rid is numtxt:
                         lay = sep  # the usual layout: its head is the id and this separator
                     else:
                         lay = (before, m_head or lead + numtxt + sep, tail)
                     # Every field set here, without Rule.__init__ (a Python call per rule cost
                     # more than the stores); _RULE_FIELDS checks the list is complete.
+                    if parent is not None:
+                        above = index_get(parent)
+                        if above is not None:
+                            above.children.append(rid)
+                            parent = above.id  # the same text: one string, not one per child
+                        else:
+                            early = True
                     rule = new(Rule_)
                     rule.id = rid
                     rule.text = body
@@ -503,16 +519,9 @@ class _Parser:
                     rule.line = i + 1
                     rule._lay = lay  # the layout slot, stored as is (model._LazyLayout)
                     rules.append(rule)
-                    if parent is not None:
-                        above = index_get(parent)
-                        if above is not None:
-                            above.children.append(rid)
-                        else:
-                            early = True
                     index[rid] = rule
                     cur_rule = target = rule
-                    last = numtxt, s, letter
-                    first = head_text
+                    first = body + tail if tail else body  # the line as read, should the paragraph go on
                     i += 1
                     continue
             elif snum:
@@ -538,7 +547,7 @@ class _Parser:
             # A line shaped like a start that the numbering rejects: a continuation.
             prev_blank = one or bool(gap) or i == a
             pending, gap = ([""] if one else gap), []
-            line = lead + numtxt + sep + head_text if numtxt else shead + stext if snum else elead + first_
+            line = lead + numtxt + sep + body + tail if numtxt else shead + stext if snum else elead + first_
             other(line, i, prev_blank, pending)
             i += 1
         if more is not None:
@@ -551,12 +560,12 @@ class _Parser:
                 if rule.parent is not None and rule.parent in index:
                     index[rule.parent].children.append(rule.id)
 
-    def _continues(self, numtxt: str, s: str | None, letter: str | None, last) -> bool:
+    def _continues(self, numtxt: str, s: str | None, letter: str | None, last: Rule | None) -> bool:
         # Hard-wrapped text: a wrapped line can begin with a number ("…see rule\n502.5.").
-        # Accept it as a rule start only when it continues the numbering.
+        # Accept it as a rule start only when it continues the numbering of the ``last`` rule.
         if last is None:
             return False
-        num, prev = _num(numtxt, s, letter), _num(*last)
+        num, prev = _num(numtxt, s, letter), _id_num(last.id)
         return num > prev and num.rule - prev.rule <= 1
 
     # -- glossary ----------------------------------------------------------------
