@@ -7,6 +7,9 @@ import copy
 import json
 import pickle
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from pipeline.model import Document, Example, GlossaryEntry, Layout, Rule, Section
 from pipeline.render import render_document as render
 from pipeline.segment.official import parse_text
@@ -148,3 +151,19 @@ def test_fields_the_parser_leaves_unset_read_as_their_defaults():
         assert "no_such_field" in str(e)
     else:
         raise AssertionError("an unknown attribute must raise AttributeError")
+
+
+_LINES = ["100. General", "100.1. These rules apply.", "100.1a A game.", "  100.1b Indented.", "702.19c Trample.",
+          "1. Game Concepts", "2. Parts of a Card", "Example: A player attacks.", "   Example: indented.",
+          "a wrapped continuation", "  an indented continuation", "", "", "  ", "see rule", "502.5. Untap.",
+          "606. 8b Players win.", "100.1a trailing  ", "Glossary", "Credits"]
+
+
+@given(st.lists(st.sampled_from(_LINES), max_size=60), st.integers(1, 400), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_the_windowed_scan_finds_what_one_scan_finds(lines, window, final_newline):
+    from pipeline.segment.official import START, _starts
+
+    text = "head\n" + "\n".join(lines) + ("\n" if final_newline else "")
+    start = text.find("\n")
+    assert list(_starts(text, start, len(text), window)) == START.findall(text, start, len(text))

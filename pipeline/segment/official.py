@@ -115,6 +115,40 @@ def _num(num: str, s: str | None, letter: str | None) -> RuleNumber:
     return RuleNumber(int(num[:3]), int(s) if s else None, letter or None)
 
 
+#: Where in a START tuple the three kinds of start put a group that is never empty when they match.
+_KIND_GROUPS = tuple(START.groupindex[g] - 1 for g in ("num", "snum", "etext"))
+
+
+def _starts(text: str, pos: int, end: int, window: int = 65536):
+    """``START.findall(text, pos, end)``, found a window of about ``window`` characters at a
+    time: one list of every paragraph's tuple (3.5k for a modern edition) alive at once
+    churned enough memory to slow what came next (decoding the next edition: 1 ms).
+
+    A window ends at a newline, so every line in it is whole and matches as in the whole
+    text; the ``rest`` alternative alone depends on where the text ends: a window that
+    ends with it is scanned again from where that match began."""
+    findall = START.findall
+    g1, g2, g3 = _KIND_GROUPS
+    size = window
+    while True:
+        q = text.find("\n", pos + size, end) if end - pos > size else -1
+        if q < 0:
+            yield from findall(text, pos, end)
+            return
+        got = findall(text, pos, q)
+        last = got[-1]  # (never empty: pos is at a newline, and ``rest`` takes any line)
+        if last[g1] or last[g2] or last[g3]:
+            pos = q  # it ends at the window's end
+        elif len(got) == 1:
+            size *= 2  # no start in the window: a larger one
+            continue
+        else:
+            got.pop()
+            pos = q - len(last[0]) - len(last[-1]) - 1  # the newline where ``rest`` began
+        yield from got
+        size = window
+
+
 def _id_num(rid: str) -> RuleNumber:
     """The number of an id the parser made (ASCII digits, canonical): as ``_num`` of its groups."""
     r, _, rest = rid.partition(".")
@@ -438,7 +472,7 @@ class _Parser:
         # Each match starts at the newline before its line; the body's first line has one
         # before it too (the Contents precede the body).
         for seg, lead, numtxt, s, letter, sep, body, tail, shead, snum, stext, elead, first_, rest in \
-                START.findall(text, start_pos - 1, end_pos):
+                _starts(text, start_pos - 1, end_pos):
             # (``findall`` gives "" for the groups of the alternatives that did not match.)
             if not (numtxt or snum or first_):  # ``rest``: the lines after the last start line
                 between(seg + rest + "\n", i)
