@@ -15,6 +15,7 @@ import hashlib
 import re
 from contextlib import contextmanager
 from dataclasses import fields
+from itertools import chain
 from datetime import datetime
 from pathlib import Path
 
@@ -119,10 +120,10 @@ def _num(num: str, s: str | None, letter: str | None) -> RuleNumber:
 _KIND_GROUPS = tuple(START.groupindex[g] - 1 for g in ("num", "snum", "etext"))
 
 
-def _starts(text: str, pos: int, end: int, window: int = 65536):
-    """``START.findall(text, pos, end)``, found a window of about ``window`` characters at a
-    time: one list of every paragraph's tuple (3.5k for a modern edition) alive at once
-    churned enough memory to slow what came next (decoding the next edition: 1 ms).
+def _windows(text: str, pos: int, end: int, window: int = 65536):
+    """``START.findall(text, pos, end)`` in consecutive lists, a window of about ``window``
+    characters each: one list of every paragraph's tuple (3.5k for a modern edition) alive
+    at once churned enough memory to slow what came next (decoding the next edition: 1 ms).
 
     A window ends at a newline, so every line in it is whole and matches as in the whole
     text; the ``rest`` alternative alone depends on where the text ends: a window that
@@ -133,7 +134,7 @@ def _starts(text: str, pos: int, end: int, window: int = 65536):
     while True:
         q = text.find("\n", pos + size, end) if end - pos > size else -1
         if q < 0:
-            yield from findall(text, pos, end)
+            yield findall(text, pos, end)
             return
         got = findall(text, pos, q)
         last = got[-1]  # (never empty: pos is at a newline, and ``rest`` takes any line)
@@ -145,7 +146,7 @@ def _starts(text: str, pos: int, end: int, window: int = 65536):
         else:
             got.pop()
             pos = q - len(last[0]) - len(last[-1]) - 1  # the newline where ``rest`` began
-        yield from got
+        yield got
         size = window
 
 
@@ -472,7 +473,7 @@ class _Parser:
         # Each match starts at the newline before its line; the body's first line has one
         # before it too (the Contents precede the body).
         for seg, lead, numtxt, s, letter, sep, body, tail, shead, snum, stext, elead, first_, rest in \
-                _starts(text, start_pos - 1, end_pos):
+                chain.from_iterable(_windows(text, start_pos - 1, end_pos)):
             # (``findall`` gives "" for the groups of the alternatives that did not match.)
             if not (numtxt or snum or first_):  # ``rest``: the lines after the last start line
                 between(seg + rest + "\n", i)
@@ -516,7 +517,7 @@ class _Parser:
                         parent = None
                         level = RULE_LEVEL
                     else:
-                        if numtxt.isascii() and (len(s) == 1 or s[0] != "0"):
+                        if (s[0] != "0" or len(s) == 1) and numtxt.isascii():
                             rid = numtxt
                             if not letter:
                                 parent = numtxt[:3]
@@ -532,8 +533,6 @@ class _Parser:
                         lay = sep  # the usual layout: its head is the id and this separator
                     else:
                         lay = (before, m_head or lead + numtxt + sep, tail)
-                    # Every field set here, without Rule.__init__ (a Python call per rule cost
-                    # more than the stores); _RULE_FIELDS checks the list is complete.
                     if parent is not None:
                         above = index_get(parent)
                         if above is not None:
@@ -541,6 +540,8 @@ class _Parser:
                             parent = above.id  # the same text: one string, not one per child
                         else:
                             early = True
+                    # Every field set here, without Rule.__init__ (a Python call per rule cost
+                    # more than the stores); _RULE_FIELDS checks the list is complete.
                     rule = new(Rule_)
                     rule.id = rid
                     rule.text = body
