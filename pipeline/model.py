@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from enum import StrEnum
+from functools import partial
 from typing import Any
 
 from .findings import Severity
@@ -191,14 +192,12 @@ class _LazyLayout:
         obj._lay = value
 
 
-class Deferred:
+class Deferred(partial):
     """A field's value not computed yet: read as ``fn(arg)`` the first time (then kept).
-    Only the lazy fields below understand it (:attr:`GlossaryEntry.refs`)."""
+    Only the lazy fields below understand it (:attr:`GlossaryEntry.refs`).  A ``partial``:
+    made in C, without a Python ``__init__`` call (one per glossary entry of a parse)."""
 
-    __slots__ = ("fn", "arg")
-
-    def __init__(self, fn, arg) -> None:
-        self.fn, self.arg = fn, arg
+    __slots__ = ()
 
 
 class _LazyRefs:
@@ -216,7 +215,7 @@ class _LazyRefs:
             return cls._refs
         v = obj._refs
         if type(v) is Deferred:
-            v = obj._refs = v.fn(v.arg)
+            v = obj._refs = v()
         return v
 
     def __set__(self, obj, value) -> None:
