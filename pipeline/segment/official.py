@@ -70,6 +70,7 @@ START = re.compile(
 if not all(len(m.group()) == 3 for m in map(re.compile(RULE).fullmatch, ("100", "999"))) or \
         re.compile(RULE).fullmatch("1000"):
     raise AssertionError("the parser takes a three-digit rule as the first three characters of a number")
+_SEPARATORS = {". ": ". "}
 RULE_LEVEL, SUBRULE_LEVEL, LETTERED_LEVEL = Level.RULE, Level.SUBRULE, Level.LETTERED
 #: The fields ``_Parser._body`` sets on each rule it makes without ``Rule.__init__``: a field
 #: added to Rule must be set there too (an unset slot would fail only when read), unless
@@ -314,9 +315,18 @@ class _Parser:
                          self.doc.meta.source_file)
 
     def _last_heading(self, word: str, after: int) -> int | None:
-        for i in range(len(self.lines) - 1, after, -1):
-            if self.lines[i].strip() == word:
-                return i
+        """The last line after line ``after`` that reads ``word`` once stripped, or None.
+        Looked for from the end with ``str.rfind`` (the glossary's heading is 2.3k lines from
+        the end: a strip per line cost 0.1 ms), its index counted from the end too."""
+        text = self.text
+        end = len(text)
+        while (pos := text.rfind(word, 0, end)) >= 0:
+            start = text.rfind("\n", 0, pos) + 1
+            stop = text.find("\n", pos)
+            if text[start:stop if stop >= 0 else len(text)].strip() == word:
+                i = len(self.lines) - 1 - text.count("\n", start)
+                return i if i > after else None
+            end = start  # the lines before this one
         return None
 
     def _toc(self, contents: int, body_start: int) -> None:
@@ -530,7 +540,9 @@ class _Parser:
                         level = LETTERED_LEVEL if letter else SUBRULE_LEVEL
                     # Made a Layout when read (model._LazyLayout).
                     if one and not tail and not lead and m_head is None and rid is numtxt:
-                        lay = sep  # the usual layout: its head is the id and this separator
+                        # The usual layout: its head is the id and this separator (". " is
+                        # matched anew for each subrule: one shared copy is kept instead).
+                        lay = sep if sep == " " else _SEPARATORS.get(sep, sep)
                     else:
                         lay = (before, m_head or lead + numtxt + sep, tail)
                     if parent is not None:
