@@ -488,114 +488,129 @@ class _Parser:
             if not (numtxt or snum or first_):  # ``rest``: the lines after the last start line
                 between(seg + rest + "\n", i)
                 break
-            # ``one``: exactly one empty line before this one (the usual separator), kept
-            # as a flag; ``gap`` holds the blank lines of any other run (it is empty at the
-            # top of each turn: every path below resets it).
-            if seg == "\n":
-                one = True
+            if seg == "\n" and s and more is None and not lead and not tail and (s[0] != "0" or len(s) == 1) \
+                    and numtxt.isascii():
+                # The usual paragraph (nine in ten): a canonical subrule or lettered rule on one
+                # line after one blank line, the paragraph above on one line.  The general path
+                # below would give the same, with a dozen more tests: the number as matched is
+                # the id, and the layout the separator alone.
                 i += 1
-            elif not seg:
-                one = False
+                rid = numtxt
+                if letter:
+                    parent, level = numtxt[:-1], LETTERED_LEVEL
+                else:
+                    parent, level = numtxt[:3], SUBRULE_LEVEL
+                lay = sep if sep == " " else _SEPARATORS.get(sep, sep)
             else:
-                one = False
-                i = between(seg, i)
-            if numtxt:
-                if one or gap or i == a or target is None or not wrapped or self._continues(numtxt, s, letter, cur_rule):
-                    # (The usual case without a call: one blank line before, one-line paragraph above.)
-                    before = "\n\n" if one and more is None else open_paragraph(one, i)
-                    m_head = None  # the head when it is not the number and separator as matched
-                    if not s and cur_rule is not None and body[:1].isdecimal():  # (a typo's digits: \d)
-                        head_text = body + tail
-                        fixed = _split_number_typo(_num(numtxt, s, letter), head_text, _id_num(cur_rule.id))
-                        if fixed is not None:
-                            # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
-                            # the number 606.8b.  Read it as the subrule the numbering calls for.
-                            num, after = fixed
-                            split = len(head_text) - len(after)
-                            find.append(Finding_("malformed-number", f"'{numtxt}{sep}{head_text[:split].strip()}' "
-                                                 f"read as {num}", "warning", rule=str(num), line=i + 1))
-                            m_head = lead + numtxt + sep + head_text[:split]
-                            body = after.rstrip()
-                            tail = after[len(body):]
-                            s, letter = str(num.sub), num.letter
-                            numtxt = f"{numtxt[:3]}.{s}{letter or ''}"
-                    order += 1
-                    # The number as matched is the id when it is canonical (ASCII digits, no
-                    # leading zero after the dot).
-                    if not s:
-                        rid = numtxt if numtxt.isascii() else str(int(numtxt))
-                        parent = None
-                        level = RULE_LEVEL
-                    else:
-                        if (s[0] != "0" or len(s) == 1) and numtxt.isascii():
-                            rid = numtxt
-                            if not letter:
-                                parent = numtxt[:3]
-                            else:
-                                parent = numtxt[:-1]
-                        else:
-                            base = f"{int(numtxt[:3])}.{int(s)}"
-                            rid = base + letter if letter else base
-                            parent = base if letter else str(int(numtxt[:3]))
-                        level = LETTERED_LEVEL if letter else SUBRULE_LEVEL
-                    # Made a Layout when read (model._LazyLayout).
-                    if one and not tail and not lead and m_head is None and rid is numtxt:
-                        # The usual layout: its head is the id and this separator (". " is
-                        # matched anew for each subrule: one shared copy is kept instead).
-                        lay = sep if sep == " " else _SEPARATORS.get(sep, sep)
-                    else:
-                        lay = (before, m_head or lead + numtxt + sep, tail)
-                    if parent is not None:
-                        above = index_get(parent)
-                        if above is not None:
-                            above.children.append(rid)
-                            parent = above.id  # the same text: one string, not one per child
-                        else:
-                            early = True
-                    # Every field set here, without Rule.__init__ (a Python call per rule cost
-                    # more than the stores); _RULE_FIELDS checks the list is complete.
-                    rule = new(Rule_)
-                    rule.id = rid
-                    rule.text = body
-                    rule.parent = parent
-                    if not letter:  # a lettered rule has no children: left to Rule.__getattr__
-                        rule.children = []
-                    rule.section = ord(numtxt[0]) - 48
-                    rule.level = level
-                    rule.order = order
-                    rule.line = i + 1
-                    rule._lay = lay  # the layout slot, stored as is (model._LazyLayout)
-                    rules.append(rule)
-                    index[rid] = rule
-                    cur_rule = target = rule
-                    first = body + tail if tail else body  # the line as read, should the paragraph go on
+                # ``one``: exactly one empty line before this one (the usual separator), kept
+                # as a flag; ``gap`` holds the blank lines of any other run (it is empty at the
+                # top of each turn: every path below resets it).
+                if seg == "\n":
+                    one = True
+                    i += 1
+                elif not seg:
+                    one = False
+                else:
+                    one = False
+                    i = between(seg, i)
+                if not numtxt or not (one or gap or i == a or target is None or not wrapped
+                                      or self._continues(numtxt, s, letter, cur_rule)):
+                    if snum:
+                        n = ord(snum) - 48
+                        if (one or gap or i == a) and n == (1 if cur_section is None else cur_section + 1):
+                            before = open_paragraph(one, i)
+                            order += 1
+                            body = stext.rstrip()
+                            target = Section_(n, body, order, i + 1, (before, shead, stext[len(body):]))
+                            doc.sections.append(target)
+                            cur_section = n
+                            first = stext
+                            i += 1
+                            continue
+                    elif first_ and cur_rule is not None:  # an example
+                        before = open_paragraph(one, i)
+                        first = first_
+                        body = first.rstrip()
+                        target = Example_(body, i + 1, (before, elead, first[len(body):]))
+                        cur_rule.examples.append(target)
+                        i += 1
+                        continue
+                    # A line shaped like a start that the numbering rejects: a continuation.
+                    prev_blank = one or bool(gap) or i == a
+                    pending, gap = ([""] if one else gap), []
+                    line = lead + numtxt + sep + body + tail if numtxt else shead + stext if snum else elead + first_
+                    other(line, i, prev_blank, pending)
                     i += 1
                     continue
-            elif snum:
-                n = ord(snum) - 48
-                if (one or gap or i == a) and n == (1 if cur_section is None else cur_section + 1):
-                    before = open_paragraph(one, i)
-                    order += 1
-                    body = stext.rstrip()
-                    target = Section_(n, body, order, i + 1, (before, shead, stext[len(body):]))
-                    doc.sections.append(target)
-                    cur_section = n
-                    first = stext
-                    i += 1
-                    continue
-            elif cur_rule is not None:  # an example
-                before = open_paragraph(one, i)
-                first = first_
-                body = first.rstrip()
-                target = Example_(body, i + 1, (before, elead, first[len(body):]))
-                cur_rule.examples.append(target)
-                i += 1
-                continue
-            # A line shaped like a start that the numbering rejects: a continuation.
-            prev_blank = one or bool(gap) or i == a
-            pending, gap = ([""] if one else gap), []
-            line = lead + numtxt + sep + body + tail if numtxt else shead + stext if snum else elead + first_
-            other(line, i, prev_blank, pending)
+                # A rule.  (The usual case without a call: one blank line before, one-line
+                # paragraph above.)
+                before = "\n\n" if one and more is None else open_paragraph(one, i)
+                m_head = None  # the head when it is not the number and separator as matched
+                if not s and cur_rule is not None and body[:1].isdecimal():  # (a typo's digits: \d)
+                    head_text = body + tail
+                    fixed = _split_number_typo(_num(numtxt, s, letter), head_text, _id_num(cur_rule.id))
+                    if fixed is not None:
+                        # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
+                        # the number 606.8b.  Read it as the subrule the numbering calls for.
+                        num, after = fixed
+                        split = len(head_text) - len(after)
+                        find.append(Finding_("malformed-number", f"'{numtxt}{sep}{head_text[:split].strip()}' "
+                                             f"read as {num}", "warning", rule=str(num), line=i + 1))
+                        m_head = lead + numtxt + sep + head_text[:split]
+                        body = after.rstrip()
+                        tail = after[len(body):]
+                        s, letter = str(num.sub), num.letter
+                        numtxt = f"{numtxt[:3]}.{s}{letter or ''}"
+                # The number as matched is the id when it is canonical (ASCII digits, no
+                # leading zero after the dot).
+                if not s:
+                    rid = numtxt if numtxt.isascii() else str(int(numtxt))
+                    parent = None
+                    level = RULE_LEVEL
+                else:
+                    if (s[0] != "0" or len(s) == 1) and numtxt.isascii():
+                        rid = numtxt
+                        if not letter:
+                            parent = numtxt[:3]
+                        else:
+                            parent = numtxt[:-1]
+                    else:
+                        base = f"{int(numtxt[:3])}.{int(s)}"
+                        rid = base + letter if letter else base
+                        parent = base if letter else str(int(numtxt[:3]))
+                    level = LETTERED_LEVEL if letter else SUBRULE_LEVEL
+                # Made a Layout when read (model._LazyLayout).
+                if one and not tail and not lead and m_head is None and rid is numtxt:
+                    # The usual layout: its head is the id and this separator (". " is
+                    # matched anew for each subrule: one shared copy is kept instead).
+                    lay = sep if sep == " " else _SEPARATORS.get(sep, sep)
+                else:
+                    lay = (before, m_head or lead + numtxt + sep, tail)
+            order += 1
+            if parent is not None:
+                above = index_get(parent)
+                if above is not None:
+                    above.children.append(rid)
+                    parent = above.id  # the same text: one string, not one per child
+                else:
+                    early = True
+            # Every field set here, without Rule.__init__ (a Python call per rule cost more
+            # than the stores); _RULE_FIELDS checks the list is complete.
+            rule = new(Rule_)
+            rule.id = rid
+            rule.text = body
+            rule.parent = parent
+            if not letter:  # a lettered rule has no children: left to Rule.__getattr__
+                rule.children = []
+            rule.section = ord(numtxt[0]) - 48
+            rule.level = level
+            rule.order = order
+            rule.line = i + 1
+            rule._lay = lay  # the layout slot, stored as is (model._LazyLayout)
+            rules.append(rule)
+            index[rid] = rule
+            cur_rule = target = rule
+            first = body + tail if tail else body  # the line as read, should the paragraph go on
             i += 1
         if more is not None:
             close()
