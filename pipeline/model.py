@@ -184,7 +184,7 @@ class _LazyLayout:
         v = obj._lay
         if type(v) is tuple:
             v = obj._lay = Layout(v[0], v[1], [], v[2])
-        elif type(v) is str:  # a Rule's usual layout: the separator after its number
+        elif type(v) is str:  # a Rule's usual layout: the separator after its id
             v = obj._lay = Layout("\n\n", obj.id + v, [], "")
         return v
 

@@ -70,6 +70,7 @@ START = re.compile(
 if not all(len(m.group()) == 3 for m in map(re.compile(RULE).fullmatch, ("100", "999"))) or \
         re.compile(RULE).fullmatch("1000"):
     raise AssertionError("the parser takes a three-digit rule as the first three characters of a number")
+#: The separators the usual rule layout holds, kept once each (the regex makes a new ". " per match).
 _SEPARATORS = {". ": ". "}
 RULE_LEVEL, SUBRULE_LEVEL, LETTERED_LEVEL = Level.RULE, Level.SUBRULE, Level.LETTERED
 #: The fields ``_Parser._body`` sets on each rule it makes without ``Rule.__init__``: a field
