@@ -9,8 +9,9 @@ matching never see layout and the round trip never loses it.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from enum import StrEnum
+from functools import partial
 from typing import Any
 
 from .findings import Severity
@@ -103,6 +104,19 @@ class Rule:
     #: The parsed number, when the segmenter already had it (saves re-parsing ids).
     num: RuleNumber | None = field(default=None, repr=False, compare=False)
 
+    def __getattr__(self, name: str):
+        # Reached only for a slot never assigned: the official parser leaves the fields in
+        # _UNSET_DEFAULTS unset when they hold their default (most rules have no examples,
+        # and lettered rules no children) -- two lists fewer per rule to make and free.
+        # The first read stores the default, so later reads are plain slot reads and the
+        # rule compares, copies, pickles and serialises exactly as one built by __init__.
+        make = _UNSET_DEFAULTS.get(name)
+        if make is None:
+            raise AttributeError(f"'Rule' object has no attribute {name!r}")
+        value = make()
+        object.__setattr__(self, name, value)
+        return value
+
     @property
     def number(self) -> RuleNumber:
         if self.num is None or str(self.num) != self.id:
@@ -112,6 +126,14 @@ class Rule:
     @property
     def example_texts(self) -> list[str]:
         return [e.text for e in self.examples]
+
+
+#: Rule fields that may be left unset (see Rule.__getattr__) and how to make their default.
+_UNSET_DEFAULTS = {"examples": list, "children": list, "inferred_number": bool, "num": lambda: None}
+for _f in fields(Rule):
+    if _f.name in _UNSET_DEFAULTS and _UNSET_DEFAULTS[_f.name]() != (
+            _f.default_factory() if _f.default is MISSING else _f.default):
+        raise AssertionError(f"_UNSET_DEFAULTS[{_f.name!r}] differs from Rule's default")
 
 
 @dataclass(slots=True)
@@ -138,8 +160,10 @@ class _LazyLayout:
     """The ``layout`` of the classes a parse makes thousands of, read through this.
 
     The parser stores a one-line paragraph's layout as a plain ``(before, head, tail)``
-    tuple, or as ``head`` alone for the usual one (``before`` one blank line, no ``tail``)
-    -- nearly every paragraph, and most of them are never rendered -- and the
+    tuple, or, for a rule's usual one (``before`` one blank line, no ``tail``, a head that is
+    the rule's id and a separator), as the separator alone -- nearly every paragraph, and
+    most of them are never rendered; a one-space separator is a string the interpreter
+    shares, so such a rule holds no string of its own for its layout -- and the
     :class:`Layout` is made the first time the attribute is read (then kept).  Readers
     and writers see a ``Layout`` as before; the tuple only saves building objects (and the
     cycle collector tracking them) for layouts nobody reads.
@@ -160,22 +184,20 @@ class _LazyLayout:
         v = obj._lay
         if type(v) is tuple:
             v = obj._lay = Layout(v[0], v[1], [], v[2])
-        elif type(v) is str:
-            v = obj._lay = Layout("\n\n", v, [], "")
+        elif type(v) is str:  # a Rule's usual layout: the separator after its id
+            v = obj._lay = Layout("\n\n", obj.id + v, [], "")
         return v
 
     def __set__(self, obj, value) -> None:
         obj._lay = value
 
 
-class Deferred:
+class Deferred(partial):
     """A field's value not computed yet: read as ``fn(arg)`` the first time (then kept).
-    Only the lazy fields below understand it (:attr:`GlossaryEntry.refs`)."""
+    Only the lazy fields below understand it (:attr:`GlossaryEntry.refs`).  A ``partial``:
+    made in C, without a Python ``__init__`` call (one per glossary entry of a parse)."""
 
-    __slots__ = ("fn", "arg")
-
-    def __init__(self, fn, arg) -> None:
-        self.fn, self.arg = fn, arg
+    __slots__ = ()
 
 
 class _LazyRefs:
@@ -193,7 +215,7 @@ class _LazyRefs:
             return cls._refs
         v = obj._refs
         if type(v) is Deferred:
-            v = obj._refs = v.fn(v.arg)
+            v = obj._refs = v()
         return v
 
     def __set__(self, obj, value) -> None:

@@ -7,6 +7,9 @@ import copy
 import json
 import pickle
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from pipeline.model import Document, Example, GlossaryEntry, Layout, Rule, Section
 from pipeline.render import render_document as render
 from pipeline.segment.official import parse_text
@@ -57,7 +60,7 @@ def test_a_tuple_is_read_as_a_layout_and_kept():
         assert obj.layout is lay  # made once, then stored
     r = Rule("100.1", "x", layout=("\n", "100.1. ", " "))
     assert r.layout == Layout("\n", "100.1. ", [], " ")
-    s = Rule("100.1", "x", layout="100.1. ")  # the usual layout: its head alone
+    s = Rule("100.1", "x", layout=". ")  # a rule's usual layout: the separator after its id
     assert s.layout == Layout("\n\n", "100.1. ", [], "") and s.layout is s.layout
     r.layout = Layout(head="z")
     assert r.layout.head == "z"
@@ -123,3 +126,45 @@ def test_glossary_refs_are_found_when_first_read_and_behave_as_a_list():
     doc = parse_text(TEXT)
     assert doc.glossary[0] == GlossaryEntry("Active Player", "The player whose turn it is. See rule 100.1.", ["100.1"], 29,
                                             Layout("\n\n", "Active Player", [], ""))
+
+
+def test_fields_the_parser_leaves_unset_read_as_their_defaults():
+    doc = parse_text(TEXT)
+    lettered = doc.rules[2]
+    built = Rule("100.1a", "A two-player game is a game that begins with only two players.", parent="100.1",
+                 section=1, level=lettered.level, order=lettered.order, line=lettered.line,
+                 layout=Layout("\n\n", "100.1a ", [], ""))
+    built.examples.append(Example("Example: Two players play a game.", lettered.examples[0].line,
+                                  Layout("\n", "", [], "")))
+    assert lettered == built and lettered.children == [] and lettered.inferred_number is False
+    rule = doc.rules[1]  # none of its fields read yet: copies must fill them too
+    for c in (copy.copy(rule), copy.deepcopy(rule), pickle.loads(pickle.dumps(rule))):
+        assert c == rule and c.examples == [] and c.children == ["100.1a"]
+    fresh = parse_text(TEXT).rules[1]
+    assert fresh.examples == [] and fresh.examples is fresh.examples  # filled once, then a plain slot
+    fresh.examples.append(Example("x"))
+    assert len(fresh.examples) == 1 and parse_text(TEXT).rules[1].examples == []  # never shared
+    assert fresh.number == rule.number
+    try:
+        fresh.no_such_field
+    except AttributeError as e:
+        assert "no_such_field" in str(e)
+    else:
+        raise AssertionError("an unknown attribute must raise AttributeError")
+
+
+_LINES = ["100. General", "100.1. These rules apply.", "100.1a A game.", "  100.1b Indented.", "702.19c Trample.",
+          "1. Game Concepts", "2. Parts of a Card", "Example: A player attacks.", "   Example: indented.",
+          "a wrapped continuation", "  an indented continuation", "", "", "  ", "see rule", "502.5. Untap.",
+          "606. 8b Players win.", "100.1a trailing  ", "Glossary", "Credits"]
+
+
+@given(st.lists(st.sampled_from(_LINES), max_size=60), st.integers(1, 400), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_the_windowed_scan_finds_what_one_scan_finds(lines, window, final_newline):
+    from pipeline.segment.official import START, _windows
+
+    text = "head\n" + "\n".join(lines) + ("\n" if final_newline else "")
+    start = text.find("\n")
+    found = [t for got in _windows(text, start, len(text), window) for t in got]
+    assert found == START.findall(text, start, len(text))

@@ -15,13 +15,14 @@ import hashlib
 import re
 from contextlib import contextmanager
 from dataclasses import fields
+from itertools import chain
 from datetime import datetime
 from pathlib import Path
 
 from ..errors import InputError
 from ..ingest.decode import Decoded, decode_bytes
 from ..io import read_bounded
-from ..model import Deferred, DocKind, Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
+from ..model import _UNSET_DEFAULTS, Deferred, DocKind, Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
 from ..profiles import EN
 from ..rulenum import Level, RuleNumber
 from ..text import REF_TOKEN, RULE, SUB
@@ -44,29 +45,53 @@ FILE_DATE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})")
 #: alternatives: at most one can match a line), for one scan of the whole body.  Each match
 #: starts at the newline before its line: a literal first character lets the regex engine
 #: jump from newline to newline (a ``^`` anchor is tried at every character: 2.5x slower).
-#: Groups are only what the parser keeps (each costs a slice per match): a rule's whole head
-#: (indent, number, punctuation) is one group, as are a section's number and punctuation and
-#: an example's marker and text.
+#: Groups are only what the parser keeps (each costs a slice per match).  A rule's head is
+#: its indent, number and separator apart: the indent is nearly always empty and the
+#: separator one space, which the interpreter does not allocate, so the usual rule keeps
+#: no string for its head (its layout is its separator: model._LazyLayout).  The three-digit
+#: rule is the number's first three characters (RULE is checked below): no group of its own.
+#: Its text comes without its trailing whitespace (``tail``: what ``str.rstrip`` would strip,
+#: as regex ``\s`` is ``str.isspace``), saving a call per rule.
+#:
+#: Read with ``findall`` (a tuple of strings per match: no match object, no method calls),
+#: so each match also carries what lies before its line: ``gap``, the text from the end of
+#: the previous start line ("" when adjacent, "\n" for the usual blank line, else blank or
+#: continuation lines); a last alternative, ``rest``, takes what follows the last start
+#: line (without it the lazy gap would be retried from every newline of that trailing run:
+#: quadratic in its length).  The gap's first blank line is taken greedily: a blank line is
+#: never a start, and not trying the alternatives there saved 0.3 ms a parse.
 START = re.compile(
-    rf"\n(?:(?P<head>[ \t]*(?P<num>(?P<r>{RULE})(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
-    r"(?:\.?[ \t]+|\.(?=[A-Z“\"(])))(?P<text>\S.*)?"
+    rf"\n(?P<gap>\n?(?:[^\n]*\n)*?)(?:(?:(?P<lead>[ \t]*)(?P<num>{RULE}(?:\.(?P<s>{SUB})(?P<l>[a-z])?)?)"
+    r"(?P<sep>\.?[ \t]+|\.(?=[A-Z“\"(]))(?:(?P<text>\S(?:.*\S)?)(?P<tail>[^\S\n]*))?"
     r"|(?P<shead>(?P<snum>[1-9])\.[ \t]+)(?P<stext>\S.*?)"
     r"|(?P<elead>[ \t]*)(?P<etext>(?:"
     + "|".join(re.escape(m) for m in sorted(EN.example_markers, key=len, reverse=True))
-    + r"):.*))$", re.M)
+    + r"):.*))$|(?P<rest>[^\n]*+)\Z)", re.M)
+if not all(len(m.group()) == 3 for m in map(re.compile(RULE).fullmatch, ("100", "999"))) or \
+        re.compile(RULE).fullmatch("1000"):
+    raise AssertionError("the parser takes a three-digit rule as the first three characters of a number")
+#: The separators the usual rule layout holds, kept once each (the regex makes a new ". " per match).
+_SEPARATORS = {". ": ". "}
 RULE_LEVEL, SUBRULE_LEVEL, LETTERED_LEVEL = Level.RULE, Level.SUBRULE, Level.LETTERED
 #: The fields ``_Parser._body`` sets on each rule it makes without ``Rule.__init__``: a field
-#: added to Rule must be set there too (an unset slot would fail only when read).
-_RULE_FIELDS = ("id", "text", "examples", "parent", "children", "section", "level", "order", "line",
-                "inferred_number", "layout", "num")
-if tuple(f.name for f in fields(Rule)) != _RULE_FIELDS:
+#: added to Rule must be set there too (an unset slot would fail only when read), unless
+#: Rule.__getattr__ fills its default (model._UNSET_DEFAULTS: the parser leaves those unset).
+_RULE_FIELDS = ("id", "text", "parent", "section", "level", "order", "line", "layout")
+if {f.name for f in fields(Rule)} != {*_RULE_FIELDS, *_UNSET_DEFAULTS}:
     raise AssertionError("Rule's fields changed: set them in _Parser._body and list them in _RULE_FIELDS")
 
 
 #: A glossary entry: a run of non-blank lines (a blank line is empty or whitespace only,
 #: as ``str.strip`` sees it: regex ``\s`` is the same set of characters): its first line (the
 #: term), its second line (nearly always the whole definition) and any further lines apart.
-GLOSSARY_ENTRY = re.compile(r"^([^\n]*\S[^\n]*)(?:\n([^\n]*\S[^\n]*))?((?:\n[^\n]*\S[^\n]*)*)", re.M)
+#: Read with ``findall`` (no match object per entry), so each match also carries the blank
+#: lines before it (``gap``); a last alternative takes the blank lines after the last entry.
+GLOSSARY_ENTRY = re.compile(r"^(?P<gap>(?:[^\S\n]*\n)*+)(?:(?P<term>[^\n]*\S[^\n]*)(?:\n(?P<first>[^\n]*\S[^\n]*))?"
+                            r"(?P<rest>(?:\n[^\n]*\S[^\n]*)*)|(?P<end>[^\S\n]*+)\Z)", re.M)
+#: The fields ``_Parser._glossary`` sets on each entry it makes without ``GlossaryEntry.__init__``.
+_GLOSSARY_FIELDS = ("term", "definition", "refs", "line", "layout")
+if tuple(f.name for f in fields(GlossaryEntry)) != _GLOSSARY_FIELDS:
+    raise AssertionError("GlossaryEntry's fields changed: set them in _Parser._glossary and list them here")
 
 
 def _ref_key(ref: str) -> tuple[int, int, int]:
@@ -88,13 +113,53 @@ def glossary_refs(definition: str) -> list[str]:
     return refs
 
 
-def _parts(last) -> tuple:
-    """(rule, sub, letter) of the parser's ``last``: a START match or that tuple."""
-    return last if type(last) is tuple else last.group("r", "s", "l")
+def _num(num: str, s: str | None, letter: str | None) -> RuleNumber:
+    """The number of a START match's groups (``findall`` gives "" for a missing sub or letter)."""
+    return RuleNumber(int(num[:3]), int(s) if s else None, letter or None)
 
 
-def _num(r: str, s: str | None, letter: str | None) -> RuleNumber:
-    return RuleNumber(int(r), int(s) if s is not None else None, letter)
+#: Where in a START tuple the three kinds of start put a group that is never empty when they match.
+_KIND_GROUPS = tuple(START.groupindex[g] - 1 for g in ("num", "snum", "etext"))
+
+
+def _windows(text: str, pos: int, end: int, window: int = 65536):
+    """``START.findall(text, pos, end)`` in consecutive lists, a window of about ``window``
+    characters each: one list of every paragraph's tuple (3.5k for a modern edition) alive
+    at once churned enough memory to slow what came next (decoding the next edition: 1 ms).
+
+    A window ends at a newline, so every line in it is whole and matches as in the whole
+    text; the ``rest`` alternative alone depends on where the text ends: a window that
+    ends with it is scanned again from where that match began."""
+    findall = START.findall
+    g1, g2, g3 = _KIND_GROUPS
+    size = window
+    while True:
+        q = text.find("\n", pos + size, end) if end - pos > size else -1
+        if q < 0:
+            yield findall(text, pos, end)
+            return
+        got = findall(text, pos, q)
+        last = got[-1]  # (never empty: pos is at a newline, and ``rest`` takes any line)
+        if last[g1] or last[g2] or last[g3]:
+            pos = q  # it ends at the window's end
+        elif len(got) == 1:
+            size *= 2  # no start in the window: a larger one
+            continue
+        else:
+            got.pop()
+            pos = q - len(last[0]) - len(last[-1]) - 1  # the newline where ``rest`` began
+        yield got
+        size = window
+
+
+def _id_num(rid: str) -> RuleNumber:
+    """The number of an id the parser made (ASCII digits, canonical): as ``_num`` of its groups."""
+    r, _, rest = rid.partition(".")
+    if not rest:
+        return RuleNumber(int(r), None, None)
+    if rest[-1].isdigit():
+        return RuleNumber(int(r), int(rest), None)
+    return RuleNumber(int(r), int(rest[:-1]), rest[-1])
 
 
 _TYPO_TAIL = re.compile(rf"^({SUB})([a-z])?[ \t]+(?=\S)")
@@ -251,9 +316,18 @@ class _Parser:
                          self.doc.meta.source_file)
 
     def _last_heading(self, word: str, after: int) -> int | None:
-        for i in range(len(self.lines) - 1, after, -1):
-            if self.lines[i].strip() == word:
-                return i
+        """The last line after line ``after`` that reads ``word`` once stripped, or None.
+        Looked for from the end with ``str.rfind`` (the glossary's heading is 2.3k lines from
+        the end: a strip per line cost 0.1 ms), its index counted from the end too."""
+        text = self.text
+        end = len(text)
+        while (pos := text.rfind(word, 0, end)) >= 0:
+            start = text.rfind("\n", 0, pos) + 1
+            stop = text.find("\n", pos)
+            if text[start:stop if stop >= 0 else len(text)].strip() == word:
+                i = len(self.lines) - 1 - text.count("\n", start)
+                return i if i > after else None
+            end = start  # the lines before this one
         return None
 
     def _toc(self, contents: int, body_start: int) -> None:
@@ -315,14 +389,10 @@ class _Parser:
         cur_section: int | None = None
         cur_rule: Rule | None = None
         target = None  # the open paragraph's Rule, Section or Example
-        first = p_before = p_head = ""
+        first = ""
         more: list[str] | None = None
         gap: list[str] = []
-        # The last rule's number: its match (the number's groups r, s, l), or a (rule, sub,
-        # letter) tuple when read otherwise (a typo fixed); a tuple per rule cost 0.1 ms.
-        last = None
         i = a  # line index of the cursor
-        cur = start_pos  # offset of the cursor line
         Rule_, Example_, Section_, Finding_, new = Rule, Example, Section, Finding, object.__new__
         # Children are linked as their rules come: ``index`` holds the last rule seen with
         # each id.  Linking is redone at the end, as a whole, when a number repeats or a
@@ -335,7 +405,9 @@ class _Parser:
             # Only a paragraph that grew past its first line: one-line paragraphs (nearly
             # all) got their text and layout when they started.
             text_, breaks, tail = join_lines(more, wrapped)
-            target.layout = Layout(p_before, p_head, breaks, tail)
+            # The layout made for its first line (a fresh Layout) holds its before and head.
+            lay = target.layout
+            lay.breaks, lay.tail = breaks, tail
             if type(target) is Section:
                 target.title = text_
             else:
@@ -411,123 +483,136 @@ class _Parser:
 
         # Each match starts at the newline before its line; the body's first line has one
         # before it too (the Contents precede the body).
-        for m in START.finditer(text, start_pos - 1, end_pos):
-            ms, me = m.span()
-            ms += 1
-            # ``one``: exactly one empty line before this one (the usual separator), kept
-            # as a flag; ``gap`` holds the blank lines of any other run (it is empty at the
-            # top of each turn: every path below resets it).
-            if ms == cur:
-                one = False
-            elif ms - cur == 1:
-                one = True
+        for seg, lead, numtxt, s, letter, sep, body, tail, shead, snum, stext, elead, first_, rest in \
+                chain.from_iterable(_windows(text, start_pos - 1, end_pos)):
+            # (``findall`` gives "" for the groups of the alternatives that did not match.)
+            if not (numtxt or snum or first_):  # ``rest``: the lines after the last start line
+                between(seg + rest + "\n", i)
+                break
+            if seg == "\n" and s and more is None and not lead and not tail and (s[0] != "0" or len(s) == 1) \
+                    and numtxt.isascii():
+                # The usual paragraph (nine in ten): a canonical subrule or lettered rule on one
+                # line after one blank line, the paragraph above on one line.  The general path
+                # below would give the same, with a dozen more tests: the number as matched is
+                # the id, and the layout the separator alone.
                 i += 1
+                rid = numtxt
+                if letter:
+                    parent, level = numtxt[:-1], LETTERED_LEVEL
+                else:
+                    parent, level = numtxt[:3], SUBRULE_LEVEL
+                lay = sep if sep == " " else _SEPARATORS.get(sep, sep)
             else:
-                one = False
-                i = between(text[cur:ms], i)
-            cur = me + 1
-            m_head, numtxt, r, s, letter, head_text, shead, snum, stext, elead, first_ = m.groups()
-            m_s = s
-            if r is not None:
-                if one or gap or i == a or target is None or not wrapped or self._continues(r, s, letter, last):
-                    before = open_paragraph(one, i)
-                    if head_text is None:
-                        head_text = ""
-                    if s is None and last is not None and head_text[:1].isdecimal():  # (a typo's digits: \d)
-                        fixed = _split_number_typo(_num(r, s, letter), head_text, _num(*_parts(last)))
-                        if fixed is not None:
-                            # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
-                            # the number 606.8b.  Read it as the subrule the numbering calls for.
-                            num, rest = fixed
-                            split = len(head_text) - len(rest)
-                            mhead = m_head[len(m_head) - len(m_head.lstrip(" \t")) + len(numtxt):]
-                            find.append(Finding_("malformed-number", f"'{numtxt}{mhead}{head_text[:split].strip()}' "
-                                                 f"read as {num}", "warning", rule=str(num), line=i + 1))
-                            m_head += head_text[:split]
-                            head_text = rest
-                            s, letter = str(num.sub), num.letter
-                            numtxt = f"{r}.{s}{letter or ''}"
-                    order += 1
-                    body = head_text.rstrip()
-                    # Made a Layout when read (model._LazyLayout); the usual one (a blank line
-                    # before, nothing after) as its head alone.
-                    tail = head_text[len(body):]
-                    lay = m_head if one and not tail else (before, m_head, tail)
-                    # The number as matched is the id when it is canonical (ASCII digits, no
-                    # leading zero after the dot).
-                    if s is None:
-                        rid = r if r.isascii() else str(int(r))
-                        parent = None
-                        level = RULE_LEVEL
+                # ``one``: exactly one empty line before this one (the usual separator), kept
+                # as a flag; ``gap`` holds the blank lines of any other run (it is empty at the
+                # top of each turn: every path below resets it).
+                if seg == "\n":
+                    one = True
+                    i += 1
+                elif not seg:
+                    one = False
+                else:
+                    one = False
+                    i = between(seg, i)
+                if not numtxt or not (one or gap or i == a or target is None or not wrapped
+                                      or self._continues(numtxt, s, letter, cur_rule)):
+                    if snum:
+                        n = ord(snum) - 48
+                        if (one or gap or i == a) and n == (1 if cur_section is None else cur_section + 1):
+                            before = open_paragraph(one, i)
+                            order += 1
+                            body = stext.rstrip()
+                            target = Section_(n, body, order, i + 1, (before, shead, stext[len(body):]))
+                            doc.sections.append(target)
+                            cur_section = n
+                            first = stext
+                            i += 1
+                            continue
+                    elif first_ and cur_rule is not None:  # an example
+                        before = open_paragraph(one, i)
+                        first = first_
+                        body = first.rstrip()
+                        target = Example_(body, i + 1, (before, elead, first[len(body):]))
+                        cur_rule.examples.append(target)
+                        i += 1
+                        continue
+                    # A line shaped like a start that the numbering rejects: a continuation.
+                    prev_blank = one or bool(gap) or i == a
+                    pending, gap = ([""] if one else gap), []
+                    line = lead + numtxt + sep + body + tail if numtxt else shead + stext if snum else elead + first_
+                    other(line, i, prev_blank, pending)
+                    i += 1
+                    continue
+                # A rule.  (The usual case without a call: one blank line before, one-line
+                # paragraph above.)
+                before = "\n\n" if one and more is None else open_paragraph(one, i)
+                m_head = None  # the head when it is not the number and separator as matched
+                if not s and cur_rule is not None and body[:1].isdecimal():  # (a typo's digits: \d)
+                    head_text = body + tail
+                    fixed = _split_number_typo(_num(numtxt, s, letter), head_text, _id_num(cur_rule.id))
+                    if fixed is not None:
+                        # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
+                        # the number 606.8b.  Read it as the subrule the numbering calls for.
+                        num, after = fixed
+                        split = len(head_text) - len(after)
+                        find.append(Finding_("malformed-number", f"'{numtxt}{sep}{head_text[:split].strip()}' "
+                                             f"read as {num}", "warning", rule=str(num), line=i + 1))
+                        m_head = lead + numtxt + sep + head_text[:split]
+                        body = after.rstrip()
+                        tail = after[len(body):]
+                        s, letter = str(num.sub), num.letter
+                        numtxt = f"{numtxt[:3]}.{s}{letter or ''}"
+                # The number as matched is the id when it is canonical (ASCII digits, no
+                # leading zero after the dot).
+                if not s:
+                    rid = numtxt if numtxt.isascii() else str(int(numtxt))
+                    parent = None
+                    level = RULE_LEVEL
+                else:
+                    if (s[0] != "0" or len(s) == 1) and numtxt.isascii():
+                        rid = numtxt
+                        if not letter:
+                            parent = numtxt[:3]
+                        else:
+                            parent = numtxt[:-1]
                     else:
-                        if numtxt.isascii() and (len(s) == 1 or s[0] != "0"):
-                            rid = numtxt
-                            if letter is None:
-                                parent = r
-                            else:
-                                parent = numtxt[:-1]
-                        else:
-                            base = f"{int(r)}.{int(s)}"
-                            rid = base if letter is None else base + letter
-                            parent = str(int(r)) if letter is None else base
-                        level = SUBRULE_LEVEL if letter is None else LETTERED_LEVEL
-                    # Every field set here, without Rule.__init__ (a Python call per rule cost
-                    # more than the stores); _RULE_FIELDS checks the list is complete.
-                    rule = new(Rule_)
-                    rule.id = rid
-                    rule.text = body
-                    rule.examples = []
-                    rule.parent = parent
-                    rule.children = []
-                    rule.section = ord(r[0]) - 48
-                    rule.level = level
-                    rule.order = order
-                    rule.line = i + 1
-                    rule.inferred_number = False
-                    rule._lay = lay  # the layout slot, stored as is (model._LazyLayout)
-                    rule.num = None
-                    rules.append(rule)
-                    if parent is not None:
-                        above = index_get(parent)
-                        if above is not None:
-                            above.children.append(rid)
-                        else:
-                            early = True
-                    index[rid] = rule
-                    cur_rule = target = rule
-                    last = m if s is m_s else (r, s, letter)
-                    first, p_before, p_head = head_text, before, m_head
-                    i += 1
-                    continue
-            elif snum is not None:
-                n = ord(snum) - 48
-                if (one or gap or i == a) and n == (1 if cur_section is None else cur_section + 1):
-                    before = open_paragraph(one, i)
-                    order += 1
-                    body = stext.rstrip()
-                    p_head = shead
-                    target = Section_(n, body, order, i + 1, (before, p_head, stext[len(body):]))
-                    doc.sections.append(target)
-                    cur_section = n
-                    first, p_before = stext, before
-                    i += 1
-                    continue
-            elif cur_rule is not None:  # an example
-                before = open_paragraph(one, i)
-                first = first_
-                body = first.rstrip()
-                target = Example_(body, i + 1, (before, elead, first[len(body):]))
-                cur_rule.examples.append(target)
-                p_before, p_head = before, elead
-                i += 1
-                continue
-            # A line shaped like a start that the numbering rejects: a continuation.
-            prev_blank = one or bool(gap) or i == a
-            pending, gap = ([""] if one else gap), []
-            other(text[ms:cur - 1], i, prev_blank, pending)
+                        base = f"{int(numtxt[:3])}.{int(s)}"
+                        rid = base + letter if letter else base
+                        parent = base if letter else str(int(numtxt[:3]))
+                    level = LETTERED_LEVEL if letter else SUBRULE_LEVEL
+                # Made a Layout when read (model._LazyLayout).
+                if one and not tail and not lead and m_head is None and rid is numtxt:
+                    # The usual layout: its head is the id and this separator (". " is
+                    # matched anew for each subrule: one shared copy is kept instead).
+                    lay = sep if sep == " " else _SEPARATORS.get(sep, sep)
+                else:
+                    lay = (before, m_head or lead + numtxt + sep, tail)
+            order += 1
+            if parent is not None:
+                above = index_get(parent)
+                if above is not None:
+                    above.children.append(rid)
+                    parent = above.id  # the same text: one string, not one per child
+                else:
+                    early = True
+            # Every field set here, without Rule.__init__ (a Python call per rule cost more
+            # than the stores); _RULE_FIELDS checks the list is complete.
+            rule = new(Rule_)
+            rule.id = rid
+            rule.text = body
+            rule.parent = parent
+            if not letter:  # a lettered rule has no children: left to Rule.__getattr__
+                rule.children = []
+            rule.section = ord(numtxt[0]) - 48
+            rule.level = level
+            rule.order = order
+            rule.line = i + 1
+            rule._lay = lay  # the layout slot, stored as is (model._LazyLayout)
+            rules.append(rule)
+            index[rid] = rule
+            cur_rule = target = rule
+            first = body + tail if tail else body  # the line as read, should the paragraph go on
             i += 1
-        if cur <= end_pos:
-            between(text[cur:end_pos] + "\n", i)
         if more is not None:
             close()
         self._trailing_gap = gap
@@ -538,12 +623,12 @@ class _Parser:
                 if rule.parent is not None and rule.parent in index:
                     index[rule.parent].children.append(rule.id)
 
-    def _continues(self, r: str, s: str | None, letter: str | None, last) -> bool:
+    def _continues(self, numtxt: str, s: str | None, letter: str | None, last: Rule | None) -> bool:
         # Hard-wrapped text: a wrapped line can begin with a number ("…see rule\n502.5.").
-        # Accept it as a rule start only when it continues the numbering.
+        # Accept it as a rule start only when it continues the numbering of the ``last`` rule.
         if last is None:
             return False
-        num, prev = _num(r, s, letter), _num(*_parts(last))
+        num, prev = _num(numtxt, s, letter), _id_num(last.id)
         return num > prev and num.rule - prev.rule <= 1
 
     # -- glossary ----------------------------------------------------------------
@@ -559,42 +644,46 @@ class _Parser:
         doc.glossary_heading = Layout(before="\n" + "\n".join(tg) + "\n" if tg else "\n", head=self.lines[start])
         pos = self._offset(start + 1)
         endpos = self._offset(end) - 1 if end < len(self.lines) else len(text)
-        i, cur = start + 1, pos
-        Entry, Deferred_, refs_of = GlossaryEntry, Deferred, glossary_refs
-        for m in GLOSSARY_ENTRY.finditer(text, pos, endpos):
-            ms = m.start()
-            if ms - cur == 1:  # one blank line: the usual separator
+        i = start + 1
+        after = ""  # the blank lines between the last entry and "Credits" (or the end of the file)
+        Entry, Deferred_, refs_of, new = GlossaryEntry, Deferred, glossary_refs, object.__new__
+        for gap, term, first, rest, end in GLOSSARY_ENTRY.findall(text, pos, endpos):
+            # (``findall`` gives "" for a group that did not match; a term is never empty.)
+            if not term:
+                after = gap + end
+                break
+            if gap == "\n":  # one blank line: the usual separator
                 before = "\n\n"
                 i += 1
-            elif ms != cur:
-                blank = text[cur:ms - 1].split("\n")
-                before = "\n" + "\n".join(blank) + "\n"
-                i += len(blank)
+            elif gap:
+                before = "\n" + gap
+                i += gap.count("\n")
             else:
                 before = "\n"
-            term, first, rest = m.groups()
             breaks = None
             if rest:
                 block = [first] + rest[1:].split("\n")
                 definition, breaks, tail = join_lines(block, wrapped)
                 n = 1 + len(block)
-            elif first is not None:
+            elif first:
                 definition = first.rstrip()
                 tail = first[len(definition):]
                 n = 2
             else:
                 definition, tail, n = "", "", 1
-            # The references are found when first read (model._LazyRefs); a layout without
-            # line breaks stays a tuple until read (model._LazyLayout).
-            out.append(Entry(term.strip(), definition, Deferred_(refs_of, definition) if definition else [], i + 1,
-                             Layout(before, term, breaks, tail) if breaks else (before, term, tail)))
+            # Every field set here, without GlossaryEntry.__init__ (a Python call per entry
+            # cost more than the stores; _GLOSSARY_FIELDS checks the list).  The references
+            # are found when first read (model._LazyRefs); a layout without line breaks
+            # stays a tuple until read (model._LazyLayout).
+            entry = new(Entry)
+            entry.term = term.strip()
+            entry.definition = definition
+            entry._refs = Deferred_(refs_of, definition) if definition else []
+            entry.line = i + 1
+            entry._lay = Layout(before, term, breaks, tail) if breaks else (before, term, tail)
+            out.append(entry)
             i += n
-            cur = m.end() + 1
-        gap: list[str] = []
-        if cur <= endpos:
-            gap += text[cur:endpos].split("\n")
-        # The blank lines between the last entry and "Credits" (or the end of the file).
-        doc.glossary_heading.tail = "\n".join(gap)
+        doc.glossary_heading.tail = after
 
     def _date_vs_filename(self) -> None:
         meta = self.doc.meta
