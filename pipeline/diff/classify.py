@@ -21,14 +21,11 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
+from ..collector import collector_paused
 from ..errors import InputError
 from ..io import cache_root, read_cache_json, write_json
 from ..model import Document, GlossaryEntry, Rule
 from ..rulenum import RULE, RuleNumber, sort_ids
-# The parser's pause of the cycle collector, shared rather than copied (a diff, like a parse,
-# makes thousands of objects and no cycle; with many editions held in memory one collection
-# costs ~0.4 s, several times the diff itself).
-from ..segment.official import _collector_paused as collector_paused
 from ..serialize import to_data
 from ..xref import extract_from_text, resolve
 from .cache import cache_key, content_key
@@ -581,7 +578,9 @@ def diff_documents(old: Document, new: Document, line_diff: bool = True, word_di
     line-diff count are read from the disk cache when this pair of texts was diffed before
     (``cache``: None for the default folder, a folder, or False for none).
     """
-    with collector_paused():  # see the import
+    # A diff, like a parse, makes thousands of objects and no cycle; with many editions held
+    # in memory one collection costs ~0.4 s, several times the diff itself.
+    with collector_paused():
         return _diff(old, new, line_diff, word_diffs, references, cache)
 
 

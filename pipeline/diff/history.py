@@ -13,7 +13,6 @@ Truncated editions are left out of the chain (they would make rules vanish and c
 from __future__ import annotations
 
 import functools
-import gc
 import json
 import os
 from collections import OrderedDict
@@ -21,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
+from ..collector import collector_paused
 from ..editions.catalog import as_catalog
 from ..editions.meta import quick_meta, read_edition
 from ..io import cache_root, cache_write, dumps, read_cache_json, source_key
@@ -35,11 +35,6 @@ TEXTS_VERSION = 1
 
 def default_cache_dir() -> Path:
     return cache_root()
-
-
-def _cache_key() -> str:
-    """The matcher's version and the code that reads editions and matches them."""
-    return cache_key()
 
 
 @functools.lru_cache(maxsize=1)
@@ -146,7 +141,7 @@ class EditionArchive:
         self.catalog = as_catalog(directory)
         self.dir = self.catalog.folder or self.catalog.mirror or Path(self.catalog.label)
         self.cache_dir_base = str(Path(cache_dir) if cache_dir else default_cache_dir())
-        self.cache_dir = Path(self.cache_dir_base) / f"diff-{_cache_key()}"
+        self.cache_dir = Path(self.cache_dir_base) / f"diff-{cache_key()}"
         self._docs: OrderedDict[str, Document] = OrderedDict()
         self._memory = max(2, memory)
         self._pairs: dict[int, PairMap] = {}
@@ -358,13 +353,10 @@ def _match_run(job) -> int:
     # A worker lives for one run and makes no reference cycles worth collecting (parsed
     # editions and match tables are trees), while the cycle collector would walk every
     # object it allocates again and again: off for the run.
-    gc.disable()
-    try:
+    with collector_paused():
         arch = EditionArchive(folder, cache_dir=cache_dir, memory=2)
         for i in indices:
             arch.pair(i)
-    finally:
-        gc.enable()
     return len(indices)
 
 

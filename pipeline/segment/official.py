@@ -10,15 +10,14 @@ not guaranteed, so rule starts are found per line, never per blank-separated blo
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import re
-from contextlib import contextmanager
 from dataclasses import fields
 from itertools import chain
 from datetime import datetime
 from pathlib import Path
 
+from ..collector import collector_paused
 from ..errors import InputError
 from ..ingest.decode import Decoded, decode_bytes
 from ..io import read_bounded
@@ -197,8 +196,7 @@ def looks_official(text: str) -> bool:
 def parse_file(path: str | Path) -> Document:
     p = Path(path)
     data = read_bounded(p)
-    with _collector_paused():
-        return parse_text(decode_bytes(data, p), source=p, data=data)
+    return parse_text(decode_bytes(data, p), source=p, data=data)
 
 
 def parse_text(dec: Decoded | str, source: Path | None = None, data: bytes | None = None) -> Document:
@@ -215,36 +213,10 @@ def parse_text(dec: Decoded | str, source: Path | None = None, data: bytes | Non
     doc = Document(meta=meta)
     for note in dec.notes:
         doc.findings.append(Finding("encoding", note, "info"))
-    with _collector_paused():
+    with collector_paused():
         split = dec.split
         _Parser(doc, text, split[1] if split is not None and split[0] is text else None).run()
     return doc
-
-
-@contextmanager
-def _collector_paused():
-    """Pause Python's cycle collector while a model is built: the parser makes tens of
-    thousands of containers and no reference cycle, and each collection the allocations
-    trigger scans every object alive -- with the archive's editions held in memory (history,
-    the editions step, the benchmarks) that was half the time of parsing them.
-
-    A model is long-lived (editions are kept for diffs, history, the editions step), so it
-    then joins the oldest generation at once -- ``gc.freeze()`` + ``gc.unfreeze()`` move the
-    tracked objects there by splicing two lists -- instead of being traversed by each younger
-    generation's collections on its way there: another third of the time of parsing the 110
-    editions.  Objects are still freed as soon as nothing refers to them; cyclic garbage
-    made before the parse waits for the next full collection.  Skipped when the application
-    froze objects itself (unfreezing would undo that)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            if not gc.get_freeze_count():
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()
 
 
 class _Parser:
