@@ -151,16 +151,6 @@ def _windows(text: str, pos: int, end: int, window: int = 65536):
         size = window
 
 
-def _id_num(rid: str) -> RuleNumber:
-    """The number of an id the parser made (ASCII digits, canonical): as ``_num`` of its groups."""
-    r, _, rest = rid.partition(".")
-    if not rest:
-        return RuleNumber(int(r), None, None)
-    if rest[-1].isdigit():
-        return RuleNumber(int(r), int(rest), None)
-    return RuleNumber(int(r), int(rest[:-1]), rest[-1])
-
-
 _TYPO_TAIL = re.compile(rf"^({SUB})([a-z])?[ \t]+(?=\S)")
 
 
@@ -521,7 +511,7 @@ class _Parser:
                 m_head = None  # the head when it is not the number and separator as matched
                 if not s and cur_rule is not None and body[:1].isdecimal():  # (a typo's digits: \d)
                     head_text = body + tail
-                    fixed = _split_number_typo(_num(numtxt, s, letter), head_text, _id_num(cur_rule.id))
+                    fixed = _split_number_typo(_num(numtxt, s, letter), head_text, RuleNumber.parse(cur_rule.id))
                     if fixed is not None:
                         # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
                         # the number 606.8b.  Read it as the subrule the numbering calls for.
@@ -600,7 +590,7 @@ class _Parser:
         # Accept it as a rule start only when it continues the numbering of the ``last`` rule.
         if last is None:
             return False
-        num, prev = _num(numtxt, s, letter), _id_num(last.id)
+        num, prev = _num(numtxt, s, letter), RuleNumber.parse(last.id)
         return num > prev and num.rule - prev.rule <= 1
 
     # -- glossary ----------------------------------------------------------------
