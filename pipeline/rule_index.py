@@ -57,15 +57,16 @@ def _valid_refs(data, sha256: str | None) -> bool:
                 for a, b in data[k].items()) for k in ("cites", "cited_by")))
 
 
-def descendants(doc: Document, rule: Rule) -> list[Rule]:
-    """Every rule below ``rule``, depth first in document order (with duplicate numbers, the
-    first rule of a number stands for it, as :meth:`Document.rule` does)."""
-    out: list[Rule] = []
+def descendants(doc: Document, rule: Rule, depth: int = 1) -> list[tuple[Rule, int]]:
+    """Every rule below ``rule`` and its depth under it (1: a child), depth first in document
+    order (with duplicate numbers, the first rule of a number stands for it, as
+    :meth:`Document.rule` does)."""
+    out: list[tuple[Rule, int]] = []
     for cid in rule.children:
         c = doc.rule(cid)
         if c is not None:
-            out.append(c)
-            out += descendants(doc, c)
+            out.append((c, depth))
+            out += descendants(doc, c, depth + 1)
     return out
 
 
@@ -85,7 +86,7 @@ def _references(doc: Document) -> tuple[dict[str, list[str]], dict[str, list[str
     for r in doc.rules:
         if r.id in cites or doc.rule(r.id) is not r:
             continue
-        inside = {r.id} | {c.id for c in descendants(doc, r)}
+        inside = {r.id} | {c.id for c, _ in descendants(doc, r)}
         cites[r.id] = sort_ids({t for t in out_edges.get(r.id, ()) if t != r.id})
         cited_by[r.id] = sorted({s for s in in_edges.get(r.id, ()) if s not in inside},
                                 key=lambda s: (s.startswith("glossary:"), RuleNumber.try_parse(s) or fallback, s))

@@ -17,7 +17,7 @@ from .editions.catalog import default_catalog
 from .errors import InputError
 from .io import cache_root, cache_write, dumps, read_cache_json, source_key
 from .model import Document, Rule
-from .rule_index import edition_index
+from .rule_index import descendants, edition_index
 from .rulenum import RuleNumber
 from .text import fold, is_heading
 
@@ -51,15 +51,9 @@ def _fold(s: str) -> str:
     return " ".join(fold(s).split())
 
 
-def _descendants(doc: Document, rule: Rule, depth: int = 1) -> list[dict]:
-    out = []
-    for cid in rule.children:
-        c = doc.rule(cid)
-        if c is None:
-            continue
-        out.append({"id": c.id, "text": c.text, "examples": [e.text for e in c.examples], "depth": depth})
-        out += _descendants(doc, c, depth + 1)
-    return out
+def _descendants(doc: Document, rule: Rule) -> list[dict]:
+    return [{"id": c.id, "text": c.text, "examples": [e.text for e in c.examples], "depth": depth}
+            for c, depth in descendants(doc, rule)]
 
 
 def title_path(doc: Document, rule: Rule) -> list[tuple[str, str]]:
