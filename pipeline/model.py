@@ -169,11 +169,8 @@ class _LazyLayout:
     cycle collector tracking them) for layouts nobody reads.
 
     The value lives in the class's own ``layout`` slot, also reachable as ``_lay``: the
-    slot's descriptor put under a second name.  Assigning ``obj._lay`` is a plain slot
-    store (specialised by the interpreter), where assigning ``obj.layout`` calls this
-    descriptor's Python ``__set__``: the generated ``__init__`` is made to store ``_lay``
-    (:func:`_store_raw`), which took a Python call out of each of the ~4,300
-    constructions of a parse.
+    slot's descriptor put under a second name, so the parser, which makes rules and glossary
+    entries without their ``__init__``, stores it with a plain slot store.
     """
 
     __slots__ = ()
@@ -222,24 +219,11 @@ class _LazyRefs:
         obj._refs = value
 
 
-def _store_raw(cls, names: dict[str, str]) -> None:
-    """Make ``cls.__init__`` (the dataclass's own, defaults and all) store the fields in
-    ``names`` with plain slot stores: the same code with the attributes it assigns renamed."""
-    init = cls.__init__
-    code = init.__code__
-    if not all(n in code.co_names for n in names):  # a dataclasses change: fail at import
-        raise AssertionError(f"{cls.__name__}.__init__ no longer stores {sorted(names)} by name")
-    init.__code__ = code.replace(co_names=tuple(names.get(n, n) for n in code.co_names))
-
-
 for _cls in (Rule, Example, Section, GlossaryEntry):
     _cls._lay = _cls.__dict__["layout"]  # the slot's descriptor under a second name
     _cls.layout = _LazyLayout()
 GlossaryEntry._refs = GlossaryEntry.__dict__["refs"]
 GlossaryEntry.refs = _LazyRefs()
-for _cls in (Rule, Example, Section):
-    _store_raw(_cls, {"layout": "_lay"})
-_store_raw(GlossaryEntry, {"layout": "_lay", "refs": "_refs"})
 del _cls
 
 
