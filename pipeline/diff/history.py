@@ -39,10 +39,11 @@ def default_cache_dir() -> Path:
 
 @functools.lru_cache(maxsize=1)
 def texts_key() -> str:
-    """The code that turns an edition's bytes into its rule texts (the parser)."""
-    here = Path(__file__).resolve().parent.parent
-    return source_key(TEXTS_VERSION, [here / "model.py", here / "rulenum.py", *sorted((here / "segment").glob("*.py")),
-                                      *sorted((here / "ingest").glob("decode*.py"))])
+    """The code that turns an edition's bytes into its rule texts: the inventory's key (the
+    readers, decoder, parser, profiles and model) and this table's version."""
+    from ..inventory import inventory_key  # noqa: PLC0415 - lazy: only a table read or written needs it
+
+    return source_key(TEXTS_VERSION, [], [inventory_key()])
 
 
 def match_rules(old: Document, new: Document, items: dict | None = None) -> dict[str, str]:
