@@ -80,8 +80,10 @@ def main(folder: str, draw: int = 1) -> None:
         # The pool masks each card's own name, so the same words on two cards whose names mask
         # differently ("Gideon" on Gideon of the Trials) are two items: within a draw of the
         # whole rest, only the first copy is kept (ids stay those of the seed's order).
-        kept: set[str] = set()
-        drawn = [item for item in drawn if not (item["text"] in kept or kept.add(item["text"]))]
+        first_of = {}
+        for item in drawn:
+            first_of.setdefault(item["text"], item)
+        drawn = [item for item in drawn if first_of[item["text"]] is item]
     out = {
         "cr_edition": "2025-11-14",
         "sets": list(SETS),
