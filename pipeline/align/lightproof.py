@@ -438,19 +438,22 @@ def build_index(files: RuleFiles, names: dict) -> dict:
     """Per rule: pattern, replacement, message, condition, family and requirements."""
     ns: dict = {}
     exec(compile(files.rules.read_text(encoding="utf-8-sig"), str(files.rules), "exec"), ns)  # noqa: S102
-    rules = []
-    for regex, repl, msg, cond in ns["dic"]:
-        capitalize = bool(_IU.match(regex))
-        pattern = _IU.sub("(?u)", regex) if capitalize else regex
-        reqs = [sorted(r) for r in regex_requirements(pattern)]
-        words = []
-        for low, name, group in (condition_requirements(cond, names) if isinstance(cond, str) else []):
-            rests = token_requirement(pattern, group)
-            if rests is not False:
-                words.append([low, name, rests])
-        rules.append({"pattern": pattern, "repl": repl, "msg": msg, "cond": cond if isinstance(cond, str) else None,
-                      "cap": capitalize, "family": family_of(pattern, msg, cond), "reqs": reqs, "words": words})
-    return {"version": INDEX_VERSION, "rules": rules}
+    return {"version": INDEX_VERSION, "rules": [rule_entry(r, names) for r in ns["dic"]]}
+
+
+def rule_entry(rule, names: dict, family: str | None = None) -> dict:
+    """One ``[regex, replacement, message, condition]`` rule, with its family and requirements."""
+    regex, repl, msg, cond = rule
+    capitalize = bool(_IU.match(regex))
+    pattern = _IU.sub("(?u)", regex) if capitalize else regex
+    reqs = [sorted(r) for r in regex_requirements(pattern)]
+    words = []
+    for low, name, group in (condition_requirements(cond, names) if isinstance(cond, str) else []):
+        rests = token_requirement(pattern, group)
+        if rests is not False:
+            words.append([low, name, rests])
+    return {"pattern": pattern, "repl": repl, "msg": msg, "cond": cond if isinstance(cond, str) else None,
+            "cap": capitalize, "family": family or family_of(pattern, msg, cond), "reqs": reqs, "words": words}
 
 
 _TOKEN = re.compile(r"\w+")
@@ -459,7 +462,9 @@ _TOKEN = re.compile(r"\w+")
 class Lightproof:
     """The rule set of one installed Lightproof extension, ready to check paragraphs."""
 
-    def __init__(self, files: RuleFiles, lang: str, options=None, families=None):
+    def __init__(self, files: RuleFiles, lang: str, options=None, families=None, extra: tuple = ()):
+        """``extra``: (family, rule) pairs in Lightproof's format that the language profile adds
+        (defects the rule file has no rule for); they run like the file's own rules."""
         import ahocorasick  # the literal prefilter (pyproject dependency)
 
         self.files = files
@@ -473,7 +478,7 @@ class Lightproof:
         if not isinstance(index, dict) or index.get("version") != INDEX_VERSION:
             index = build_index(files, self.ns)
             cache_write(cache, dumps(index))
-        self.rules = index["rules"]
+        self.rules = index["rules"] + [rule_entry(list(r), self.ns, fam) for fam, r in extra]
         self.errors: dict[int, str] = {}  # rule -> why it was skipped (its first error)
         self._compiled: dict[int, tuple] = {}
         wanted = None if families is None else set(families)
@@ -629,9 +634,10 @@ class Lightproof:
 
 
 @lru_cache(maxsize=4)
-def load(folder: str, pkg: str, lang: str, options: tuple | None = None, families: tuple | None = None) -> Lightproof:
-    """One :class:`Lightproof` per rule set, options and families, per process."""
+def load(folder: str, pkg: str, lang: str, options: tuple | None = None, families: tuple | None = None,
+         extra: tuple = ()) -> Lightproof:
+    """One :class:`Lightproof` per rule set, options, families and extra rules, per process."""
     files = find_rule_files([folder], pkg)
     if files is None:
         raise FileNotFoundError(f"no Lightproof rules lightproof_{pkg}.py under {folder}")
-    return Lightproof(files, lang, options, families)
+    return Lightproof(files, lang, options, families, extra)

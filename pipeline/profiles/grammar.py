@@ -14,6 +14,7 @@ listed, with the reason, so the decision can be revisited.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,6 +42,12 @@ class GrammarProfile:
     families: dict[str, Family] = field(default_factory=dict)
     #: Agreement findings on these words are dropped (the game's own usage, not an error).
     domain_words: tuple[str, ...] = ()
+    #: Rules of the profile's own, in Lightproof's format (family, [regex, replacement, message,
+    #: condition]), for defects of rule texts the rule file has no rule for.
+    extra: tuple = ()
+
+    def extra_rules(self) -> tuple:
+        return tuple((fam, tuple(rule)) for fam, rule in self.extra)
 
     def search_folders(self) -> list[Path]:
         env = os.environ.get("CRPIPE_LIGHTPROOF_DIR")
@@ -75,7 +82,27 @@ _SPACE = Family(TYPOGRAPHY, "a space on the wrong side of a punctuation mark", T
 
 #: Every family that reported something on the pt-BR PO, with the judgement (fitted), and the
 #: families kept without findings there (same rules as a kept family).
+def _plural_rule_words() -> str:
+    from . import PT as _PT  # the language profile's words for rule and section
+
+    plurals = sorted({w for w in _PT.rule_words + _PT.section_words if w.endswith("s")}, key=lambda w: (-len(w), w))
+    return "|".join(re.escape(w) for w in plurals)
+
+
+#: "consulte a regras 117.8 e 117.9" (seed 000, 601.2b): Lightproof leaves "a" + plural alone
+#: because "a" is also the preposition ("aplica-se a regras"), but before rule numbers the CR
+#: always writes the article: "as regras 117.8 e 117.9" (or "às", after a verb taking "a").
+ARTICLE_BEFORE_RULE_NUMBERS = "profile:article-before-rule-numbers"
+_PT_EXTRA = (
+    (ARTICLE_BEFORE_RULE_NUMBERS,
+     [rf"(?u)(?<![-\w–.,\xad])([Aa]) ({_plural_rule_words()})(?= \d)", "\\1s \\2\\nàs \\2",
+      "Artigo no singular antes de um plural. Você quis dizer:", None]),
+)
+
 _PT_FAMILIES: dict[str, Family] = {
+    ARTICLE_BEFORE_RULE_NUMBERS: Family(AGREEMENT, "a singular article before plural rule or section numbers",
+                                        True, 0, 0, 0, "the profile's rule, not Lightproof's: no findings on the PO; "
+                                        "seed 000's 601.2b \"consulte a regras 117.8 e 117.9\""),
     **{f"{_AGREE}/{b}": _DET for b in ("P", "C", "D", "Q", "T", "-")},
     "msg:Não há concordância verbal./M": _VERBAL,
     "msg:Não há concordância verbal./V": _VERBAL,
@@ -138,4 +165,5 @@ PT = register(GrammarProfile(
     # have "mana" feminine: 41 of the 53 determiner-agreement findings on the PO were these.
     domain_words=("mana", "manas"),
     families=_PT_FAMILIES,
+    extra=_PT_EXTRA,
 ))

@@ -68,7 +68,8 @@ def engine(lang: str, families=None):
     except ImportError:
         return None
     prof, files = found
-    return load(str(files.folder), prof.pkg, lang, None, None if families is None else tuple(sorted(families)))
+    return load(str(files.folder), prof.pkg, lang, None, None if families is None else tuple(sorted(families)),
+                prof.extra_rules())
 
 
 def protected(text: str, source: str) -> list[tuple[int, int]]:
@@ -126,6 +127,7 @@ def run(ctx) -> list:
                 continue  # "um mana": the game's gender, not the dictionary's
             sugg = h.suggestions[0] if h.suggestions else None
             others = f" (or {', '.join('“' + s + '”' for s in h.suggestions[1:3])})" if len(h.suggestions) > 1 else ""
-            msg = f"{fam.label}: “{text}”" + (f" → “{sugg}”{others}" if sugg else "") + f" (Lightproof: {h.message})"
+            source = "the language profile" if h.family.startswith("profile:") else "Lightproof"
+            msg = f"{fam.label}: “{text}”" + (f" → “{sugg}”{others}" if sugg else "") + f" ({source}: {h.message})"
             out.append(ctx.issue(check, p, msg, span, suggestion=sugg))
     return out
