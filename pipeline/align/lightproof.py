@@ -601,35 +601,42 @@ class Lightproof:
         return c
 
     def check(self, text: str) -> list[Hit]:
-        """Every finding of the active rules in one paragraph, in rule order then position."""
-        hits: list[Hit] = []
-        # Candidates are the rules whose literals and word lists occur in the text; each
-        # rule's regex and condition still decide.
-        for i in self.candidates(text):
-            c = self._compile(i)
-            if not c:
-                continue
-            rx, cond, repl, msg = c
-            r = self.rules[i]
-            for m in rx.finditer(text):
-                env = {"m": m, "TEXT": text, "LOCALE": self.locale}
-                try:
-                    if cond is not None and not eval(cond, self.ns, env):  # noqa: S307 - the package's rules
-                        continue
-                    if repl is not None:
-                        sugg = str(eval(repl, self.ns, env)).replace("|", "\n").split("\n")  # noqa: S307
-                    elif r["repl"] == "_":
-                        sugg = []
-                    else:
-                        sugg = m.expand(r["repl"]).replace("|", "\n").split("\n")
-                    comment = str(eval(msg, self.ns, env)) if msg is not None else m.expand(r["msg"])  # noqa: S307
-                except Exception as e:  # one rule's bug (a bad group name, Calc) costs that match only
-                    self.errors.setdefault(i, f"{type(e).__name__}: {e}")
+        """Every finding of the active rules in one paragraph, in rule order then position.
+        Candidates are the rules whose literals and word lists occur in the text; each rule's
+        regex and condition still decide."""
+        return [h for i in self.candidates(text) for h in self.run_rule(i, text)]
+
+    def active(self) -> list[int]:
+        """Every rule this instance runs (its families, its options), in rule order."""
+        return sorted(set(self._always) | set(self._rule_reqs))
+
+    def run_rule(self, i: int, text: str) -> list[Hit]:
+        """Rule ``i`` over one paragraph, as the runtime's ``proofread()`` does."""
+        c = self._compile(i)
+        if not c:
+            return []
+        rx, cond, repl, msg = c
+        r = self.rules[i]
+        hits = []
+        for m in rx.finditer(text):
+            env = {"m": m, "TEXT": text, "LOCALE": self.locale}
+            try:
+                if cond is not None and not eval(cond, self.ns, env):  # noqa: S307 - the package's rules
                     continue
-                if r["cap"] and m.group(0)[:1].isupper():  # the runtime's cap(): "(?iu)" rules
-                    sugg = ["I" + s[1:] if s[:1] == "i" else s.capitalize() for s in sugg]
-                short = comment.replace("|", "\n").replace("\\n", "\n").split("\n")[0].strip()
-                hits.append(Hit(m.start(), m.end(), i, r["family"], short, tuple(s for s in sugg if s)))
+                if repl is not None:
+                    sugg = str(eval(repl, self.ns, env)).replace("|", "\n").split("\n")  # noqa: S307
+                elif r["repl"] == "_":
+                    sugg = []
+                else:
+                    sugg = m.expand(r["repl"]).replace("|", "\n").split("\n")
+                comment = str(eval(msg, self.ns, env)) if msg is not None else m.expand(r["msg"])  # noqa: S307
+            except Exception as e:  # one rule's bug (a bad group name, Calc) costs that match only
+                self.errors.setdefault(i, f"{type(e).__name__}: {e}")
+                continue
+            if r["cap"] and m.group(0)[:1].isupper():  # the runtime's cap(): "(?iu)" rules
+                sugg = ["I" + s[1:] if s[:1] == "i" else s.capitalize() for s in sugg]
+            short = comment.replace("|", "\n").replace("\\n", "\n").split("\n")[0].strip()
+            hits.append(Hit(m.start(), m.end(), i, r["family"], short, tuple(s for s in sugg if s)))
         return hits
 
 
