@@ -189,10 +189,10 @@ def _best(reqs):
     return max(reqs, key=lambda s: (min(map(len, s)), -len(s))) if reqs else None
 
 
-def regex_requirements(pattern: str) -> list[frozenset[str]]:
-    """What any match of ``pattern`` must contain (see :func:`_seq_requirements`)."""
+def regex_requirements(pattern) -> list[frozenset[str]]:
+    """What any match of ``pattern`` (or its parse tree) must contain (see :func:`_seq_requirements`)."""
     try:
-        tree = _sre_parse.parse(pattern)
+        tree = _sre_parse.parse(pattern) if isinstance(pattern, str) else pattern
     except re.error:
         return []
     if tree.state.flags & re.IGNORECASE:
@@ -200,7 +200,7 @@ def regex_requirements(pattern: str) -> list[frozenset[str]]:
     return _seq_requirements(tree)
 
 
-def condition_requirements(cond: str, names: dict) -> list[tuple[bool, str, object]]:
+def condition_requirements(cond: str, names) -> list[tuple[bool, str, object]]:
     """Word lists a rule's condition requires a group to be in: ``m.group(G) in WORDS`` or
     ``m.group(G).lower() in WORDS`` among the top-level ``and``s.  Returns (lowercased?, WORDS, G)."""
     try:
@@ -222,10 +222,15 @@ def condition_requirements(cond: str, names: dict) -> list[tuple[bool, str, obje
                 and len(left.args) == 1 and isinstance(left.args[0], ast.Constant)):
             continue
         name = p.comparators[0].id
-        words = names.get(name)
-        if isinstance(words, (set, frozenset, list, tuple, dict)) and words and all(isinstance(w, str) for w in words):
+        if name in names:
             out.append((lower, name, left.args[0].value))
     return out
+
+
+def word_lists(ns: dict) -> set[str]:
+    """The runtime's names that hold word lists (sets, lists, dicts of strings)."""
+    return {k for k, v in ns.items()
+            if isinstance(v, (set, frozenset, list, tuple, dict)) and v and all(isinstance(w, str) for w in v)}
 
 
 def _excludes_word_char(item) -> bool:
@@ -268,14 +273,14 @@ def _word_only(seq) -> bool:
 _WORD_PREFIX = re.compile(r"\w*")
 
 
-def token_requirement(pattern: str, group) -> list[str] | None | bool:
+def token_requirement(pattern, group) -> list[str] | None | bool:
     """Where group ``group`` lies in the text's tokens (maximal ``\\w+`` runs), from the regex:
     it always starts a token when the regex puts a non-word character or a lookbehind excluding
     one right before it, and holds word characters only.  Returns the strings that complete the
     token after the group (``["s"]``: the token is the group's text plus "s"), None when only
     "the token starts with the group's text" is known, False when the group is not token-aligned."""
     try:
-        tree = _sre_parse.parse(pattern)
+        tree = _sre_parse.parse(pattern) if isinstance(pattern, str) else pattern  # or its parse tree
     except re.error:
         return False
     gi = tree.state.groupdict.get(group) if isinstance(group, str) else group
@@ -438,18 +443,24 @@ def build_index(files: RuleFiles, names: dict) -> dict:
     """Per rule: pattern, replacement, message, condition, family and requirements."""
     ns: dict = {}
     exec(compile(files.rules.read_text(encoding="utf-8-sig"), str(files.rules), "exec"), ns)  # noqa: S102
-    return {"version": INDEX_VERSION, "rules": [rule_entry(r, names) for r in ns["dic"]]}
+    lists = word_lists(names)
+    return {"version": INDEX_VERSION, "rules": [rule_entry(r, lists) for r in ns["dic"]]}
 
 
-def rule_entry(rule, names: dict, family: str | None = None) -> dict:
-    """One ``[regex, replacement, message, condition]`` rule, with its family and requirements."""
+def rule_entry(rule, lists: set[str], family: str | None = None) -> dict:
+    """One ``[regex, replacement, message, condition]`` rule, with its family and requirements
+    (``lists``: the runtime's word-list names, :func:`word_lists`)."""
     regex, repl, msg, cond = rule
     capitalize = bool(_IU.match(regex))
     pattern = _IU.sub("(?u)", regex) if capitalize else regex
-    reqs = [sorted(r) for r in regex_requirements(pattern)]
+    try:
+        tree = _sre_parse.parse(pattern)
+    except re.error:
+        tree = None
+    reqs = [sorted(r) for r in regex_requirements(tree)] if tree is not None else []
     words = []
-    for low, name, group in (condition_requirements(cond, names) if isinstance(cond, str) else []):
-        rests = token_requirement(pattern, group)
+    for low, name, group in (condition_requirements(cond, lists) if isinstance(cond, str) and tree else []):
+        rests = token_requirement(tree, group)
         if rests is not False:
             words.append([low, name, rests])
     return {"pattern": pattern, "repl": repl, "msg": msg, "cond": cond if isinstance(cond, str) else None,
@@ -478,7 +489,10 @@ class Lightproof:
         if not isinstance(index, dict) or index.get("version") != INDEX_VERSION:
             index = build_index(files, self.ns)
             cache_write(cache, dumps(index))
-        self.rules = index["rules"] + [rule_entry(list(r), self.ns, fam) for fam, r in extra]
+        self.rules = index["rules"]
+        if extra:
+            lists = word_lists(self.ns)
+            self.rules = self.rules + [rule_entry(list(r), lists, fam) for fam, r in extra]
         self.errors: dict[int, str] = {}  # rule -> why it was skipped (its first error)
         self._compiled: dict[int, tuple] = {}
         wanted = None if families is None else set(families)
