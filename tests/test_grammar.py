@@ -69,6 +69,8 @@ def test_runtime_runs_without_uno_and_asks_hunspell():
     assert ns["spell"](lp.locale, "regras") is True and ns["spell"](lp.locale, "rregras") is False
     assert "jogar" in ns["stem"](lp.locale, "joga")
     assert ns["morph"](lp.locale, "joga", r"st:jogar") == "st:jogar"
+    assert ns["affix"](lp.locale, "joga", r"st:") is None  # no affix fields in pt_BR.dic
+    assert "regras" in ns["suggest"](lp.locale, "rregras").split("\n")
 
 
 @needs_rules

@@ -17,8 +17,9 @@ reason:
   calls one.  (Measured on 7.5.0: no rule of the pt-BR file calls any of them; the conditions
   test the runtime's word lists.)  ``calc`` (LibreOffice Calc's unit conversion, used by the
   unit-conversion helper no pt-BR rule calls) has no replacement: a rule reaching it is skipped.
-* A rule whose condition raises (or does not compile: 12 in 7.5.0 have broken quoting) is
-  skipped for that match only; LibreOffice drops the whole paragraph's findings instead.
+* A rule whose condition raises (39 in 7.5.0 name word lists the runtime does not define,
+  ``plvrMasc``, ``plvrFem``) or does not compile (12 have broken quoting) is skipped for that
+  match only; LibreOffice drops the whole paragraph's findings instead.
 * Running 11,900 regexes over every paragraph would cost minutes.  Each rule is indexed by the
   literal strings any match must contain — read from the regex's parse tree and from
   conditions of the form ``m.group(…) in WORDS`` — and one Aho-Corasick pass (pyahocorasick)
@@ -345,6 +346,7 @@ class HunspellMorphology:
     def stem(self, _loc, word: str) -> list[str]:
         if not word:
             return []
+        # The Speller memoises yes/no lookups only; stems need spylls' own lookup.
         return sorted({f.in_dictionary.stem for f in self._sp()._load().lookuper.good_forms(word)
                        if f.in_dictionary is not None})
 
@@ -358,6 +360,10 @@ class HunspellMorphology:
             return None
         p, result = re.compile(pattern), None
         for a in self.analyses(word) or [""]:
+            if onlyaffix:
+                # The runtime's onlymorph() keeps only affix fields (ds:, is:, ts:…), which a
+                # dictionary without morphological fields never has: "st:X" filters to "".
+                a = ""
             m = p.search(a)
             if m:
                 result = m.group(0)
