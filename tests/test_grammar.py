@@ -172,6 +172,23 @@ def test_missing_rule_set_reports_nothing_and_says_why(monkeypatch, tmp_path):
     assert G.missing_reason("en") is None  # no grammar profile: nothing to say
 
 
+def test_damaged_rule_set_reports_nothing_and_says_why(monkeypatch, tmp_path):
+    from pipeline.align import aligner
+
+    lp = tmp_path / "lightproof_pt_br" / "pythonpath"
+    lp.mkdir(parents=True)
+    (lp / "lightproof_pt_BR.py").write_text("dic = [['(?u)x', 'y', 'z', False]]\n", encoding="utf-8")
+    (lp / "lightproof_impl_pt_BR.py").write_bytes(b"word = \xff\xfe not utf-8\n")
+    monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("CRPIPE_LIGHTPROOF_DIR", str(lp.parent))
+    monkeypatch.setattr(G, "_FAILED", {})
+    assert G.engine("pt", ("x",)) is None
+    reason = G.missing_reason("pt")
+    assert reason.startswith("grammar not checked") and "could not be loaded" in reason
+    assert G.run(SimpleNamespace(lang="pt", aligned=[_pair("as carta", "")])) == []
+    assert reason in aligner._notes(object(), "pt")
+
+
 # -- the real translation ---------------------------------------------------------------------
 
 @needs_rules

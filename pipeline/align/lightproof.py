@@ -34,7 +34,10 @@ time.
 from __future__ import annotations
 
 import ast
+import os
 import re
+import sys
+import traceback
 import re._constants as _sre  # the parse tree's opcodes (stable since 3.11)
 import re._parser as _sre_parse
 from dataclasses import dataclass
@@ -42,7 +45,7 @@ from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 
-from ..io import cache_root, cache_write, dumps, read_cache_json, source_key
+from ..io import cache_root, cache_write, dumps, read_bounded_text, read_cache_json, source_key
 
 #: Bump when the index format or the requirement extraction changes.
 INDEX_VERSION = 2
@@ -329,7 +332,7 @@ class HunspellMorphology:
 
     def _sp(self):
         if self._speller is None:
-            from ..segment.hunspell import speller
+            from ..segment.hunspell import speller  # only if a rule asks: loading pt_BR takes ~4 s
 
             self._speller = speller(self.lang) or False
         if self._speller is False:
@@ -386,13 +389,9 @@ def _calc(*_a):
 
 def load_runtime(files: RuleFiles, options: frozenset[str], morphology: HunspellMorphology) -> dict:
     """The runtime module's globals, executed without its ``uno`` imports, helpers replaced."""
-    src = files.impl.read_text(encoding="utf-8-sig")
+    src = read_bounded_text(files.impl, "utf-8-sig")
     tree = ast.parse(src, filename=str(files.impl))
     tree.body = [n for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))]
-    import os
-    import sys
-    import traceback
-
     ns: dict = {"__name__": f"lightproof_impl_{files.pkg}", "re": re, "os": os, "sys": sys, "traceback": traceback}
     exec(compile(tree, str(files.impl), "exec"), ns)  # noqa: S102 - the installed package's own code
     ns.update(option=lambda _loc, opt: opt in options, spell=morphology.spell, suggest=morphology.suggest,
@@ -406,7 +405,7 @@ def read_options(files: RuleFiles) -> tuple[list[str], list[str]]:
     if not files.opts.is_file():
         return [], []
     ns: dict = {}
-    exec(compile(files.opts.read_text(encoding="utf-8-sig"), str(files.opts), "exec"), ns)  # noqa: S102
+    exec(compile(read_bounded_text(files.opts, "utf-8-sig"), str(files.opts), "exec"), ns)  # noqa: S102
     key = files.pkg
     return list(ns.get("lopts", {}).get(key, [])), list(ns.get("lopts_default", {}).get(key, []))
 
@@ -448,7 +447,7 @@ def _index_key(files: RuleFiles) -> str:
 def build_index(files: RuleFiles, names: dict) -> dict:
     """Per rule: pattern, replacement, message, condition, family and requirements."""
     ns: dict = {}
-    exec(compile(files.rules.read_text(encoding="utf-8-sig"), str(files.rules), "exec"), ns)  # noqa: S102
+    exec(compile(read_bounded_text(files.rules, "utf-8-sig"), str(files.rules), "exec"), ns)  # noqa: S102
     lists = word_lists(names)
     return {"version": INDEX_VERSION, "rules": [rule_entry(r, lists) for r in ns["dic"]]}
 

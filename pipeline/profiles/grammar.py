@@ -40,6 +40,8 @@ class GrammarProfile:
     #: Installed extension folders, first found wins; ``CRPIPE_LIGHTPROOF_DIR`` comes first.
     folders: tuple[str, ...]
     families: dict[str, Family] = field(default_factory=dict)
+    #: The rule set the families were judged on (another version may name them differently).
+    judged_on: str = ""
     #: Agreement findings on these words are dropped (the game's own usage, not an error).
     domain_words: tuple[str, ...] = ()
     #: Rules of the profile's own, in Lightproof's format (family, [regex, replacement, message,
@@ -157,6 +159,7 @@ def register(p: GrammarProfile) -> GrammarProfile:
 
 PT = register(GrammarProfile(
     lang="pt", pkg="pt_BR", package="libreoffice-lightproof-pt-br",
+    judged_on="libreoffice-lightproof-pt-br 1:7.5.0-1 (Lightproof pt_BR 0.4.3, Debian 12)",
     folders=("/usr/lib/libreoffice/share/extensions/lightproof_pt_br",
              "/usr/share/libreoffice/share/extensions/lightproof_pt_br",
              "/opt/libreoffice/share/extensions/lightproof_pt_br"),

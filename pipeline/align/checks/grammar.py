@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from ...errors import CrpipeError
 from ...findings import Check
 from ...profiles.grammar import AGREEMENT, CRASE, PROFILES, STYLE, TYPOGRAPHY, VERB, WORD, GrammarProfile
 from ..lightproof import find_rule_files, load
@@ -41,35 +42,46 @@ def _rule_set(lang: str):
     return prof, find_rule_files(prof.search_folders(), prof.pkg)
 
 
+#: lang -> why its rule set, although found, could not be loaded (this process).
+_FAILED: dict[str, str] = {}
+
+
 def missing_reason(lang: str) -> str | None:
     """Why grammar was not checked for ``lang`` (None when it is, or the language has no rules)."""
     found = _rule_set(lang)
-    if found is None or found[1] is not None:
-        if found is not None:
-            try:
-                import ahocorasick  # noqa: F401 - the rule prefilter
-            except ImportError:
-                return "grammar not checked: the pyahocorasick package is not installed"
+    if found is None:
         return None
-    prof = found[0]
-    return (f"grammar not checked: no Lightproof rules lightproof_{prof.pkg}.py in "
-            f"{', '.join(map(str, prof.search_folders()))} (install Debian's {prof.package}, or unpack it "
-            f"without LibreOffice: apt-get download {prof.package} && dpkg-deb -x the .deb into the last folder; "
-            "or set CRPIPE_LIGHTPROOF_DIR)")
+    prof, files = found
+    if files is None:
+        return (f"grammar not checked: no Lightproof rules lightproof_{prof.pkg}.py in "
+                f"{', '.join(map(str, prof.search_folders()))} (install Debian's {prof.package}, or unpack it "
+                f"without LibreOffice: apt-get download {prof.package} && dpkg-deb -x the .deb into the last "
+                "folder; or set CRPIPE_LIGHTPROOF_DIR)")
+    try:
+        import ahocorasick  # noqa: F401 - the rule prefilter, a dependency that may be missing
+    except ImportError:
+        return "grammar not checked: the pyahocorasick package is not installed"
+    return _FAILED.get(lang)
 
 
 def engine(lang: str, families=None):
-    """The loaded rule set for ``lang`` (``families``: which to run; None: every family), or None."""
+    """The loaded rule set for ``lang`` (``families``: which to run; None: every family), or None
+    when there is none or it cannot be loaded (:func:`missing_reason` says why)."""
     found = _rule_set(lang)
     if found is None or found[1] is None:
         return None
     try:
-        import ahocorasick  # noqa: F401
+        import ahocorasick  # noqa: F401 - as in missing_reason
     except ImportError:
         return None
     prof, files = found
-    return load(str(files.folder), prof.pkg, lang, None, None if families is None else tuple(sorted(families)),
-                prof.extra_rules())
+    try:
+        return load(str(files.folder), prof.pkg, lang, None, None if families is None else tuple(sorted(families)),
+                    prof.extra_rules())
+    except (CrpipeError, OSError, SyntaxError, ValueError, KeyError, TypeError) as e:
+        # A damaged or foreign rule set must not stop the other checks: the notes say why.
+        _FAILED[lang] = f"grammar not checked: the Lightproof rules in {files.folder} could not be loaded ({e})"
+        return None
 
 
 def protected(text: str, source: str) -> list[tuple[int, int]]:
