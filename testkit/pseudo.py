@@ -17,7 +17,9 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
+from pipeline.align.checks.registry import categories
 from pipeline.align.lexicon import lexicon
+from pipeline.findings import Category
 from pipeline.align.termbase import TermBase, find_all, term_regex
 from pipeline.align.text import NUMBER_WORDS, SYMBOL_RE, WORD_RE, sentences
 from pipeline.model import Document, Example, Rule
@@ -46,9 +48,15 @@ def see_rule(lang: str, rule: str) -> str:
 @dataclass
 class Planted:
     key: str  # translated rule id, or "missing:<base id>"
-    category: str
+    category: Category
     kind: str
     detail: str
+
+    def __post_init__(self) -> None:
+        # A planted defect names a family the check registry has: a renamed family fails here.
+        if self.category not in categories():
+            raise ValueError(f"no registered check family {self.category!r}")
+        self.category = Category(self.category)
 
 
 @dataclass

@@ -7,20 +7,22 @@ from collections import Counter
 
 from rapidfuzz import fuzz, process
 
-from ...findings import Check
+from ...profiles import PROFILES
+from ...findings import Category, Check, DefectClass, Severity
+from .registry import register_pass
 from ..lexicon import lexicon
 from ..text import cap_phrases, english_names, fold, number_anchors, quoted_names, symbol_spans, words
 from .references import cited
 
-NUMBERS = Check("anchors.numbers", "anchors", "error",
-                "Digits and number words (two/dois/dos) differ from the English: a count was changed or lost.")
-SYMBOLS = Check("anchors.symbols", "anchors", "error",
-                "Mana and tap symbols ({X}, {2}{B}{B}, {T}) differ from the English.")
-NAMES = Check("anchors.names", "anchors", "warning",
-              "An English card name (in parentheses or quoted) does not occur in the English rule.")
-LIST_ITEMS = Check("anchors.list-items", "anchors", "error",
+NUMBERS = Check("anchors.numbers", Category.ANCHORS, Severity.ERROR,
+                "Digits and number words (two/dois/dos) differ from the English: a count was changed or lost.", DefectClass.NUMBERS)
+SYMBOLS = Check("anchors.symbols", Category.ANCHORS, Severity.ERROR,
+                "Mana and tap symbols ({X}, {2}{B}{B}, {T}) differ from the English.", DefectClass.NUMBERS)
+NAMES = Check("anchors.names", Category.ANCHORS, Severity.WARNING,
+              "An English card name (in parentheses or quoted) does not occur in the English rule.", DefectClass.TERM)
+LIST_ITEMS = Check("anchors.list-items", Category.ANCHORS, Severity.ERROR,
                    "Items of an English list of names (types, planes, sets) that the translation keeps in "
-                   "English are absent: a list item was dropped.")
+                   "English are absent: a list item was dropped.", DefectClass.OMISSION)
 CHECKS = [NUMBERS, SYMBOLS, NAMES, LIST_ITEMS]
 
 _ITEM = r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*){0,3}"
@@ -80,15 +82,25 @@ def _fmt(v) -> str:
     return str(v)
 
 
+_ENUM = re.compile(r"^\s*\d{1,2}\.(?=\s)")
+
+
 def run(ctx) -> list:
     out = []
+    prof = PROFILES.get(ctx.lang)
+    not_counts = prof.not_counts if prof else ()
     for p in ctx.aligned:
         tgt_refs, src_refs = cited(p, ctx)
         # Number words inside a localized card name ("Gigante de dos cabezas (Two-Headed Giant)")
         # are names, not counts: the words just before an English name in parentheses are skipped.
         names = [_name_zone(p.target_text, s, n) for n, s in english_names(p.target_text)]
-        t_nums = number_anchors(p.target_text, ctx.lang, [s for _, s, _ in tgt_refs] + names)
-        s_nums = number_anchors(p.source_text, "en", [s for _, s, _ in src_refs])
+        # A definition's "1." is its numbering (form.list-number), and "dois pontos" a colon: no counts.
+        enums = [(off + m.start(), off + m.end()) for off, t in p.source_pieces if (m := _ENUM.match(t))]
+        t_enums = [(off + m.start(), off + m.end()) for off, t in p.target_pieces if (m := _ENUM.match(t))]
+        idioms = [m.span() for ph in not_counts for m in re.finditer(rf"(?<!\w){re.escape(ph)}(?!\w)", p.target_text,
+                                                                      re.I)]
+        t_nums = number_anchors(p.target_text, ctx.lang, [s for _, s, _ in tgt_refs] + names + t_enums + idioms)
+        s_nums = number_anchors(p.source_text, "en", [s for _, s, _ in src_refs] + enums)
         tc, sc = Counter(v for v, _ in t_nums), Counter(v for v, _ in s_nums)
         for v in sorted(tc - sc, key=str):
             if v in sc or v == 0:
@@ -134,3 +146,6 @@ def run(ctx) -> list:
                                  + (f"; “{near[0]}” does" if near else ""), span,
                                  suggestion=near[0] if near else None))
     return out
+
+
+register_pass(run, CHECKS)
