@@ -17,6 +17,7 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
+from pipeline.align.checks.form import serial_commas
 from pipeline.align.checks.registry import categories
 from pipeline.align.lexicon import lexicon
 from pipeline.findings import Category
@@ -160,6 +161,17 @@ def translate_text(text: str, lang: str, tb: TermBase, cipher: Cipher, cards: di
             continue
         w = m.group()
         sentence_start = a == 0 or re.search(r"[.!?:]\s*[“\"(]?$", text[:a]) is not None
+        lw = w.casefold().replace("’", "'")
+        if lw in EN.negations and _profile(lang).negations:
+            # A negation stays one ("not" -> "não"); a contraction keeps its verb's own cipher word,
+            # so "isn't" and "can't" still read differently.
+            neg = _profile(lang).negations[0]
+            if lw.endswith("n't") and len(lw) > 3:
+                neg = f"{neg} {cipher.word(lw[:-3])}"
+            elif lw != "not":
+                neg = f"{neg} {cipher.word(lw)}"
+            repl.append((a, b, neg.capitalize() if w[:1].isupper() else neg))
+            continue
         if w[:1].isupper() and not sentence_start and _in_name(text, a, b, cipher):
             continue  # names: kept as in English (translations keep unknown card names)
         if w.casefold() in rw:
@@ -180,6 +192,9 @@ def translate_text(text: str, lang: str, tb: TermBase, cipher: Cipher, cards: di
     out = head + "".join(parts)
     out = re.sub(r"\b([^\W\d_]+)(?:\s+\1\b)+", lambda m: m.group(1), out, flags=re.I)  # cipher collisions
     prof = _profile(lang)
+    if not prof.serial_comma:  # "A, B, and C" -> "A, B e C", as the language writes lists (the check's own reading)
+        for i, _j, _item in reversed(serial_commas(out, prof)):
+            out = out[:i] + out[i + 1:]
     if prof.quotes != EN.quotes:
         out = out.replace(EN.quotes[0], prof.quotes[0]).replace(EN.quotes[1], prof.quotes[1])
     if prof.inverted_marks:

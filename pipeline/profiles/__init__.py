@@ -160,7 +160,7 @@ PT = register(Profile(
     negation_prefixes=("in", "im", "ir", "des"),
     not_counts=("dois pontos",),
     colloquial=(("pra", "para"), ("pras", "para as"), ("pro", "para o"), ("pros", "para os"), ("tá", "está"),
-                ("né", "não é"), ("cê", "você"), ("vc", "você"), ("pq", "porque"), ("q", "que")),
+                ("né", "não é"), ("cê", "você"), ("vc", "você"), ("pq", "porque")),
     lowercase_words=("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro",
                      "outubro", "novembro", "dezembro", "domingo", "segunda-feira", "terça-feira", "quarta-feira",
                      "quinta-feira", "sexta-feira", "sábado", "inglês", "português", "espanhol", "francês", "alemão",

@@ -104,6 +104,26 @@ def _title_piece(pair, k: int) -> bool:
 _LIST_EN = re.compile(r",\s+(?:and|or)\s")
 
 
+def serial_commas(text: str, prof) -> list[tuple[int, int, str]]:
+    """``(comma position, end of the conjunction, item)`` of each list-final comma ("A, B, e C"):
+    an earlier comma in the sentence and a short item between the two ("mágica, habilidade, ou
+    efeito"), not a clause with its own verb or a parenthesis."""
+    conj = "|".join(re.escape(w) for w in prof.conjunctions if "/" not in w)
+    last = re.compile(rf",\s+(?:{conj})\s")
+    out = []
+    for a, b in sentences(text):
+        sent = text[a:b]
+        for m in last.finditer(sent):
+            before = sent[:m.start()]
+            if "," not in before:
+                continue
+            item = before[before.rfind(",") + 1:]
+            if len(item.split()) > 4 or any(ch in item for ch in ";:()"):
+                continue
+            out.append((a + m.start(), a + m.end() - 1, item.strip()))
+    return out
+
+
 @check("form.serial-comma", Category.FORM, Severity.WARNING, DefectClass.PUNCTUATION,
        "A comma before the last \"e\"/\"ou\" of a list, copied from the English serial comma (the language "
        "writes \"A, B e C\").")
@@ -111,24 +131,13 @@ def serial_comma(ctx, c):
     prof = PROFILES.get(ctx.lang)
     if prof is None or prof.serial_comma:
         return
-    conj = "|".join(re.escape(w) for w in prof.conjunctions if "/" not in w)
-    last = re.compile(rf",\s+(?:{conj})\s")
     for pair in ctx.aligned:
         for (off, t), (_so, s) in _pieces(pair):
             if not _LIST_EN.search(s):
                 continue  # the English has no serial comma here: the translation's comma is its own
-            for a, b in sentences(t):
-                sent = t[a:b]
-                for m in last.finditer(sent):
-                    before = sent[:m.start()]
-                    item = before[before.rfind(",") + 1:] if "," in before else None
-                    # A list: an earlier comma in the sentence, and a short item between it and
-                    # this one ("mágica, habilidade, ou efeito"), not a clause with its own verb.
-                    if item is None or len(item.split()) > 4 or ";" in item:
-                        continue
-                    yield ctx.issue(c, pair, f"“{sent[m.start() - len(item.lstrip()) - 1:m.end() + 12].strip()}”: no comma "
-                                    "before the last item of a list", (off + a + m.start(), off + a + m.end() - 1),
-                                    suggestion=" " + m.group().strip(", ").strip() + " ")
+            for i, j, item in serial_commas(t, prof):
+                yield ctx.issue(c, pair, f"“{item}{t[i:j + 12].rstrip()}”: no comma before the last item of a list",
+                                (off + i, off + j), suggestion=" " + t[i + 1:j].strip() + " ")
 
 
 @check("form.colloquial", Category.FORM, Severity.WARNING, DefectClass.SPELLING,
