@@ -2,15 +2,13 @@
 
 Every check is declared once in :mod:`.registry` (id, family, severity, defect class, a
 one-line explanation) on the function that runs it; the modules of this package hold them,
-one family each, and are all loaded by :func:`load_all` (no list of names to keep).  Checks
+one family each, and are all loaded by :func:`.registry.load_all` (no list of names to keep).  Checks
 read a :class:`Context` (the aligned pairs and the resources: term base, lexicons, card
 names, the renumbering map, a bilingual file's units) and never touch files.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
@@ -18,9 +16,8 @@ from typing import Callable
 from ...findings import Check, Issue
 from ...model import Document, Rule
 from ..model import Row, pieces_of, segment_of
+from . import registry
 
-#: Families that must run first: later ones read what these leave in ``ctx.cache``.
-_FIRST = ("structure", "references", "anchors", "cardnames", "terminology", "consistency", "damage")
 
 
 @dataclass
@@ -111,21 +108,10 @@ class Context:
                      pair.row.base_id if pair else None)
 
 
-def load_all() -> None:
-    """Import every check module of this package once (each registers its checks)."""
-    names = [m.name for m in pkgutil.iter_modules(__path__) if m.name != "registry"]
-    for name in sorted(names, key=lambda n: (n not in _FIRST, _FIRST.index(n) if n in _FIRST else 0, n)):
-        importlib.import_module(f"{__name__}.{name}")
-
-
 def all_checks() -> list[Check]:
-    from .registry import all_checks as checks
-
-    return checks()
+    return registry.all_checks()
 
 
 def run_all(ctx: Context, only: set[str] | None = None) -> list[Issue]:
     """Run every registered check (or those of the ``only`` families); issues in registry order."""
-    from .registry import run
-
-    return run(ctx, only)
+    return registry.run(ctx, only)

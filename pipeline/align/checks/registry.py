@@ -13,7 +13,10 @@ every check the pass may report, so the registry still knows each one.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterable
 
 from ...findings import Category, Check, DefectClass, Issue, Severity
@@ -66,9 +69,24 @@ def register_pass(fn: CheckFn, checks: list[Check]) -> None:
     _ENTRIES.append(Entry(fn, tuple(checks), False))
 
 
-def entries() -> list[Entry]:
-    from . import load_all
+#: Families that must run first: later ones read what these leave in ``ctx.cache``.
+_FIRST = ("structure", "references", "anchors", "cardnames", "terminology", "consistency", "damage")
+_loaded = False
 
+
+def load_all() -> None:
+    """Import every check module of this package once (each registers its checks): the modules
+    found in the folder, not a list of names to keep."""
+    global _loaded
+    if _loaded:
+        return
+    names = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.name != "registry"]
+    for name in sorted(names, key=lambda n: (n not in _FIRST, _FIRST.index(n) if n in _FIRST else 0, n)):
+        importlib.import_module(f"{__package__}.{name}")
+    _loaded = True
+
+
+def entries() -> list[Entry]:
     load_all()
     return list(_ENTRIES)
 
