@@ -12,6 +12,7 @@ from ...findings import Category, Check, DefectClass, Severity
 from .registry import register_pass
 from ..lexicon import lexicon
 from ..text import cap_phrases, english_names, fold, number_anchors, quoted_names, symbol_spans, words
+from ..termbase import find_all
 from .references import cited
 
 NUMBERS = Check("anchors.numbers", Category.ANCHORS, Severity.ERROR,
@@ -23,7 +24,15 @@ NAMES = Check("anchors.names", Category.ANCHORS, Severity.WARNING,
 LIST_ITEMS = Check("anchors.list-items", Category.ANCHORS, Severity.ERROR,
                    "Items of an English list of names (types, planes, sets) that the translation keeps in "
                    "English are absent: a list item was dropped.", DefectClass.OMISSION)
-CHECKS = [NUMBERS, SYMBOLS, NAMES, LIST_ITEMS]
+LIST_TERMS = Check("anchors.list-terms", Category.ANCHORS, Severity.WARNING,
+                   "Terms of an English list (the parts of a card, card types, zones) whose approved renderings "
+                   "are all absent from the translated sentence: an item was dropped or replaced.",
+                   DefectClass.OMISSION)
+CHECKS = [NUMBERS, SYMBOLS, NAMES, LIST_ITEMS, LIST_TERMS]
+
+#: "name, mana cost, color indicator, card type, …, and/or loyalty": lower-case items.
+_TERM_ITEM = r"[a-z][a-z’'-]*(?: [a-z][a-z’'-]*){0,2}"
+_TERM_LIST_RE = re.compile(rf"{_TERM_ITEM}(?:, {_TERM_ITEM}){{2,}},? (?:and/or|and|or) {_TERM_ITEM}")
 
 _ITEM = r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*){0,3}"
 #: "Alara, Arkhos, Azgol, …, and Zendikar": at least four capitalised items, commas, a final and/or.
@@ -125,6 +134,7 @@ def run(ctx) -> list:
             out.append(ctx.issue(LIST_ITEMS, p, f"{len(absent)} of the English list's {listed} items are absent: "
                                  + ", ".join(absent[:20]) + ("…" if len(absent) > 20 else ""),
                                  suggestion=", ".join(absent[:20])))
+        out.extend(_missing_list_terms(ctx, p))
         src_fold = fold(p.source_text)
         src_names = [n for n, _ in cap_phrases(p.source_text)]
         quoted = quoted_names(p.target_text)
@@ -145,6 +155,29 @@ def run(ctx) -> list:
             out.append(ctx.issue(NAMES, p, f"“{name}” does not occur in the English rule {p.row.base_id}"
                                  + (f"; “{near[0]}” does" if near else ""), span,
                                  suggestion=near[0] if near else None))
+    return out
+
+
+def _missing_list_terms(ctx, p) -> list:
+    """Items of an English list that are term-base terms with none of their renderings in the
+    translated piece (706.2: "color indicator, card type" rendered "indicador de tipo")."""
+    tb = ctx.termbase
+    if tb is None or len(p.target_pieces) != len(p.source_pieces):
+        return []
+    terms = {t.en.casefold(): t for t in tb.terms if t.renderings.get(ctx.lang)}
+    out = []
+    for (off, t), (_so, s) in zip(p.target_pieces, p.source_pieces):
+        for m in _TERM_LIST_RE.finditer(s):
+            items = [x.strip() for x in re.split(r",\s*(?:and/or |and |or )?|\s(?:and/or|and|or)\s", m.group()) if x.strip()]
+            known = [terms[x.casefold()] for x in items if x.casefold() in terms]
+            if len(known) < 3:
+                continue  # not a list of terms the term base knows
+            absent = [k for k in known if not find_all(t, k.renderings[ctx.lang])]
+            if absent and len(absent) < len(known):
+                said = ", ".join(f"“{k.en}” ({k.preferred(ctx.lang)})" for k in absent)
+                out.append(ctx.issue(LIST_TERMS, p, f"the English list names {said}; the translation has none of "
+                                     f"{'its' if len(absent) == 1 else 'their'} renderings", suggestion=", ".join(
+                                         k.preferred(ctx.lang) for k in absent)))
     return out
 
 
