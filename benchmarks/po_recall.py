@@ -25,6 +25,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from po_recall_draw import with_text  # noqa: E402 - the benchmarks folder is not a package
+
 SHARED = ROOT.parent / "shared"
 PO = SHARED / "corpus" / "translations" / "pt-BR" / "comprehensive-rules.pt-BR.po"
 EDITIONS = SHARED / "corpus" / "cr-en" / "txt"
@@ -125,7 +128,7 @@ def main() -> None:
     report = {}
     for f in a.labels:
         doc = json.loads(f.read_text(encoding="utf-8"))
-        units = {u["index"]: u for u in json.loads(f.with_name(f.name.replace(".labels", ".units")).read_text())["units"]}
+        units = {u["index"]: u for u in with_text(f.with_name(f.name.replace(".labels", ".units")))}
         labels = [{**units[u["index"]], **u} for u in doc["units"]]
         s = score(labels, crp, pof)
         n_units = len(labels)
