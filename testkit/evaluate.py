@@ -11,6 +11,12 @@ from pipeline.align.termbase import load_termbase
 
 from .pseudo import plant_defects, pseudo_translate
 
+#: The categories a pseudo-translation can be scored on.  It renders the English word by word
+#: ("dois jogador"), so its grammar is wrong by construction and nothing is planted for the
+#: grammar check: that one is judged on a real translation (tests/test_grammar.py).
+def pseudo_categories() -> list[str]:
+    return [c for c in categories() if c != "grammar"]
+
 
 @dataclass
 class CategoryScore:
@@ -55,7 +61,8 @@ def evaluate(en, lang: str = "pt", per_category: int = 24, seed: int = 7, cards=
     ps = pseudo_translate(base, lang, tb, cards)
     planted = plant_defects(ps, base, tb, per_category=per_category, seed=seed, cards=cards)
     res = align_documents(ps.doc, base, base, map_number=lambda n: n, termbase=tb, cards=cards,
-                          base_info={"label": base.meta.effective_date, "how": "pseudo-translation"})
+                          base_info={"label": base.meta.effective_date, "how": "pseudo-translation"},
+                          only=set(pseudo_categories()))
     truth = {(p.key, p.category) for p in planted}
     found = set()
     for row in res.rows:

@@ -20,6 +20,7 @@ from ..segment.hunspell import dictionary_path, missing_reason
 from ..segment.units import _is_english
 from ..xref.extract import extract_from_text
 from .checks import Context, Pair, all_checks, run_all
+from .checks.grammar import missing_reason as grammar_missing_reason
 from .model import SEVERITY_POINTS, AlignResult, Issue, Row, RowMethod, RowStatus, Score, segment_of
 from .termbase import load_termbase
 from .text import english_names, number_anchors, symbol_spans, words
@@ -240,6 +241,9 @@ def _notes(tb, lang: str | None) -> list[str]:
     out = [] if tb else ["no term base"]
     if lang in PROFILES and dictionary_path(lang) is None:
         out.append(missing_reason(lang))
+    grammar = grammar_missing_reason(lang) if lang else None
+    if grammar:
+        out.append(grammar)
     return out
 
 

@@ -1,0 +1,169 @@
+"""Grammar rule sets per language: where LibreOffice's Lightproof rules for it are installed,
+and which of their families the translator checks report.
+
+The families are the rule file's own groups (:func:`pipeline.align.lightproof.family_of`):
+the option that turns a rule on (``verbo``, ``grammar``…, labelled in the extension's options
+dialog), else the rule's message.  Each family was judged on the real pt-BR PO of the
+2020-11-20 CR (1,637 translated units): ``findings`` is how many it reported there, ``right`` how
+many of a judged sample were real defects (against the English), ``judged`` the sample size.
+Those figures are *fitted* (judged by hand on the data the keep list was chosen on), not a
+held-out measurement.  Only families with a precision of at least 0.8 are kept; the rest stay
+listed, with the reason, so the decision can be revisited.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..io import cache_root
+
+
+@dataclass(frozen=True)
+class Family:
+    check: str  # the check id a finding of this family is reported under
+    label: str  # what is wrong, in English
+    kept: bool
+    findings: int  # on the pt-BR PO (fitted)
+    judged: int
+    right: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class GrammarProfile:
+    lang: str
+    pkg: str  # the Lightproof package name: lightproof_<pkg>.py
+    package: str  # the Debian package that ships it
+    #: Installed extension folders, first found wins; ``CRPIPE_LIGHTPROOF_DIR`` comes first.
+    folders: tuple[str, ...]
+    families: dict[str, Family] = field(default_factory=dict)
+    #: Agreement findings on these words are dropped (the game's own usage, not an error).
+    domain_words: tuple[str, ...] = ()
+    #: Rules of the profile's own, in Lightproof's format (family, [regex, replacement, message,
+    #: condition]), for defects of rule texts the rule file has no rule for.
+    extra: tuple = ()
+
+    def extra_rules(self) -> tuple:
+        return tuple((fam, tuple(rule)) for fam, rule in self.extra)
+
+    def search_folders(self) -> list[Path]:
+        env = os.environ.get("CRPIPE_LIGHTPROOF_DIR")
+        # `.ci/run` (and anyone without LibreOffice) unpacks the .deb into the cache: the
+        # package's own files, without the ~120 MB of libreoffice-core it depends on.
+        unpacked = cache_root() / "lightproof" / "root" / "usr/lib/libreoffice/share/extensions" / f"lightproof_{self.pkg.lower()}"
+        return [Path(p) for p in ((env,) if env else ()) + self.folders] + [unpacked]
+
+    def kept(self) -> dict[str, Family]:
+        return {k: f for k, f in self.families.items() if f.kept}
+
+
+AGREEMENT = "grammar.agreement"
+VERB = "grammar.verb"
+CRASE = "grammar.crase"
+WORD = "grammar.word"
+STYLE = "grammar.style"
+TYPOGRAPHY = "grammar.typography"
+
+
+_AGREE = "msg:Não há concordância entre as palavras."
+_DET = Family(AGREEMENT, "a determiner, article or numeral does not agree with its noun in gender or number",
+              True, 55, 13, 11,
+              "blocks P/C (and the D, Q, T, - blocks of the same message: determiner + noun, no findings on "
+              "the PO); 42 findings on \"mana\" not counted (domain_words); wrong: \"uma excessão\" x2 (a "
+              "misspelling read as a masculine -ão word)")
+_VERBAL = Family(VERB, "the verb does not agree with its subject", True, 2, 1, 1,
+                 "one finding (\"Algumas variantes tem\" -> têm) reported by an M and a V rule: weak evidence")
+_INSTEAD = Family(WORD, "\"ao invés de\" means \"contrary to\"; \"instead of\" is \"em vez de\"", True, 6, 6, 6,
+                  "the English says \"instead of\" in all 6; two messages fire on the same words")
+_SPACE = Family(TYPOGRAPHY, "a space on the wrong side of a punctuation mark", True, 1, 1, 1, "\"( \" and \" ,\"")
+
+#: Every family that reported something on the pt-BR PO, with the judgement (fitted), and the
+#: families kept without findings there (same rules as a kept family).
+def _plural_rule_words() -> str:
+    from . import PT as _PT  # the language profile's words for rule and section
+
+    plurals = sorted({w for w in _PT.rule_words + _PT.section_words if w.endswith("s")}, key=lambda w: (-len(w), w))
+    return "|".join(re.escape(w) for w in plurals)
+
+
+#: "consulte a regras 117.8 e 117.9" (seed 000, 601.2b): Lightproof leaves "a" + plural alone
+#: because "a" is also the preposition ("aplica-se a regras"), but before rule numbers the CR
+#: always writes the article: "as regras 117.8 e 117.9" (or "às", after a verb taking "a").
+ARTICLE_BEFORE_RULE_NUMBERS = "profile:article-before-rule-numbers"
+_PT_EXTRA = (
+    (ARTICLE_BEFORE_RULE_NUMBERS,
+     [rf"(?u)(?<![-\w–.,\xad])([Aa]) ({_plural_rule_words()})(?= \d)", "\\1s \\2\\nàs \\2",
+      "Artigo no singular antes de um plural. Você quis dizer:", None]),
+)
+
+_PT_FAMILIES: dict[str, Family] = {
+    ARTICLE_BEFORE_RULE_NUMBERS: Family(AGREEMENT, "a singular article before plural rule or section numbers",
+                                        True, 0, 0, 0, "the profile's rule, not Lightproof's: no findings on the PO; "
+                                        "seed 000's 601.2b \"consulte a regras 117.8 e 117.9\""),
+    **{f"{_AGREE}/{b}": _DET for b in ("P", "C", "D", "Q", "T", "-")},
+    "msg:Não há concordância verbal./M": _VERBAL,
+    "msg:Não há concordância verbal./V": _VERBAL,
+    "msg:Você quis dizer:/M": Family(AGREEMENT, "the participle does not agree with the verb \"ser\"", True, 1, 1, 1,
+                                     "\"é desencadeadas\"; one finding: weak evidence"),
+    'msg:Invés = contrário. Ex.: "Novo ao invés de velho". "Em vez de" significa "no lugar de"./-': _INSTEAD,
+    'msg:"Ao invés de" significa "ao contrário de". "Em vez de" quer dizer "no lugar de"./-': _INSTEAD,
+    "grammar": Family(CRASE, "crase (à) where there should be none, or missing", True, 5, 5, 4,
+                      "wrong: \"igual a sua\" (crase before a possessive is optional)"),
+    'msg:= "Intervalo extra depois " + punct[m.group(1)] + "?"/-': _SPACE,
+    'msg:= "Intervalo extra antes " + punct[m.group(1)] + "?"/-': _SPACE,
+    # Dropped: below 0.8 on the PO.
+    f"{_AGREE}/M": Family(AGREEMENT, "a noun and its adjective or participle do not agree", False, 18, 18, 1,
+                          "the adjective agrees with a noun further back (\"Símbolos de lealdade positivos\", "
+                          "\"campo de batalha desviradas\"), keyword names (\"habilidade companheiro\"), mana x8"),
+    "msg:Não há concordância entre os termos./P": Family(AGREEMENT, "a number does not agree with its noun", False,
+                                                       7, 7, 1, "\"0 pontos\" x6 is right (zero takes the plural)"),
+    "pronominal": Family(STYLE, "pronoun placement", False, 18, 18, 2,
+                         "enclisis after a demonstrative subject (\"Esta regra aplica-se\") is correct; right: "
+                         "\"se referir-se\""),
+    "verbo": Family(VERB, "verb form or agreement", False, 3, 3, 2,
+                    "wrong: \"aguardam para serem colocadas\" (the personal infinitive is correct)"),
+    "paronimo": Family(WORD, "a paronym or a missing accent", False, 4, 4, 2,
+                       "\"especifica\" is the verb in both wrong ones"),
+    "metric": Family(STYLE, "pleonasm", False, 2, 2, 0, "\"as duas metades\" (English: both halves)"),
+    'msg:Após negativas usa-se "nenhum" em vez de "qualquer"./P': Family(
+        STYLE, "\"qualquer\" after a negative", False, 3, 3, 0, "a style preference, not an error"),
+    "msg:Melhor se substituir por:/I": Family(STYLE, "a compound future (\"irá colocar\")", False, 2, 2, 0, "style"),
+    "msg:Faltou pausar a frase./-": Family(STYLE, "missing commas", False, 1, 1, 0, "\"com pelo menos um\""),
+    "ndash": Family(TYPOGRAPHY, "hyphen for a dash", False, 27, 27, 13,
+                    "right: \" - \" for the type line's dash; wrong: the minus of -1/-1 (14)"),
+    "msg:Falta espaço?/A": Family(TYPOGRAPHY, "missing space", False, 8, 8, 0, "symbol codes {ts:land}"),
+    "msg:Espaço extra antes do ponto final?/-": Family(TYPOGRAPHY, "space before a full stop", False, 2, 2, 0,
+                                                       "\", ...\" as in the English"),
+    "ellipsis": Family(TYPOGRAPHY, "three dots for an ellipsis", False, 3, 3, 0, "the English writes ... too"),
+    "cap": Family(TYPOGRAPHY, "lower-case sentence start", False, 2, 2, 0,
+                  "one stray \"a\" before \"Um efeito\" (a real defect, wrongly diagnosed), two rules"),
+    "pair": Family(TYPOGRAPHY, "unbalanced parenthesis", False, 1, 0, 0, "overlaps damage.brackets; not judged"),
+    "quotation": Family(TYPOGRAPHY, "straight quotes", False, 416, 0, 0,
+                        "the locale's quote style is damage.quote-style's finding already; not judged"),
+    "apostrophe": Family(TYPOGRAPHY, "straight quotes", False, 212, 0, 0, "as quotation"),
+}
+
+
+PROFILES: dict[str, GrammarProfile] = {}
+
+
+def register(p: GrammarProfile) -> GrammarProfile:
+    PROFILES[p.lang] = p
+    return p
+
+
+PT = register(GrammarProfile(
+    lang="pt", pkg="pt_BR", package="libreoffice-lightproof-pt-br",
+    folders=("/usr/lib/libreoffice/share/extensions/lightproof_pt_br",
+             "/usr/share/libreoffice/share/extensions/lightproof_pt_br",
+             "/opt/libreoffice/share/extensions/lightproof_pt_br"),
+    # Words whose gender the game fixes against the general dictionary: Magic's Portuguese says
+    # "um mana", "mana branco" ("Adicione um mana de qualquer cor"), while Lightproof's lists
+    # have "mana" feminine: 41 of the 53 determiner-agreement findings on the PO were these.
+    domain_words=("mana", "manas"),
+    families=_PT_FAMILIES,
+    extra=_PT_EXTRA,
+))
