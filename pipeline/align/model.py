@@ -33,7 +33,7 @@ class RowMethod(StrEnum):
     NONE = "none"
 
 
-CATEGORIES = ("structure", "references", "anchors", "cardnames", "terminology", "consistency", "damage")
+CATEGORIES = ("structure", "references", "anchors", "cardnames", "terminology", "consistency", "damage", "omission")
 
 
 def segment_of(rule: Rule | None) -> str:
