@@ -17,7 +17,7 @@ from ...findings import Check, Issue
 from ...model import Document, Rule
 from ..model import Row, pieces_of, segment_of
 
-CHECK_MODULES = ("structure", "references", "anchors", "cardnames", "terminology", "consistency", "damage", "omission")
+CHECK_MODULES = ("structure", "references", "anchors", "cardnames", "terminology", "consistency", "damage", "omission", "termlearn")
 
 
 @dataclass
