@@ -86,6 +86,8 @@ class Side:
     renderings: dict = field(default_factory=dict)  # key -> {other key: links}
     reliability: dict = field(default_factory=dict)  # key -> share of its units with a rendering opposite
     surface: dict = field(default_factory=dict)  # key -> Counter of forms written
+    #: form written (casefolded) -> (units holding it, units whose other side has a rendering of its key)
+    form_reliability: dict = field(default_factory=dict)
 
     def shown(self, key: str) -> str:
         c = self.surface.get(key)
@@ -238,13 +240,18 @@ def _side(units: list[Unit], mine: str) -> Side:
         total = sum(c.values())
         side.renderings[k] = {o: n for o, n in c.items() if n >= MIN_LINKS and n >= MIN_SHARE * total}
     hits: Counter = Counter()
+    form_n: Counter = Counter()
+    form_hits: Counter = Counter()
     for u in units:
         a, b = (u.src, u.tgt) if mine == "src" else (u.tgt, u.src)
         other = {t.key for t in b}
-        for k in {t.key for t in a}:
-            if other & side.renderings.get(k, {}).keys():
-                hits[k] += 1
+        hit = {k for k in {t.key for t in a} if other & side.renderings.get(k, {}).keys()}
+        hits.update(hit)
+        for form, k in {(t.text.casefold(), t.key) for t in a}:
+            form_n[form] += 1
+            form_hits[form] += k in hit
     side.reliability = {k: hits[k] / n for k, n in side.count.items()}
+    side.form_reliability = {f: (n, form_hits[f]) for f, n in form_n.items()}
     return side
 
 
