@@ -409,6 +409,27 @@ def plant_defects(ps: Pseudo, en: Document, tb: TermBase, per_category: int = 24
         new_w = cipher.content[(cipher.content.index(w) + 7) % len(cipher.content)]
         set_text(r, r.text[:a] + re.sub(rf"\b{w}\b", new_w, sent, count=1) + r.text[b:])
         planted.append(Planted(r.id, "consistency", "retranslated", f"{w} -> {new_w}"))
+
+    # omission: two adjacent content words of a sentence dropped (a list item, a clause), planted
+    # last so the other categories' draws stay as they were
+    en_stop = cipher.en_function
+
+    def pair_of(r: Rule):
+        """The cipher words of the first two adjacent English content words that the pseudo text
+        holds exactly once, side by side."""
+        ws = list(re.finditer(r"[a-z]{4,}", en_rules[r.id].text))
+        for x, y in zip(ws, ws[1:]):
+            if en_rules[r.id].text[x.end():y.start()] != " " or x.group() in en_stop or y.group() in en_stop:
+                continue
+            cut = f"{cipher.word(x.group())} {cipher.word(y.group())}"
+            if r.text.count(cut) == 1 and _seg(r).count(cut) == 1 and re.search(rf"\w {re.escape(cut)} \w", r.text):
+                return cut, f"{x.group()} {y.group()}"
+        return None
+
+    for r in pick(lambda r: r.id in en_rules and pair_of(r) is not None, per_category):
+        cut, en_words = pair_of(r)
+        set_text(r, r.text.replace(f" {cut} ", " ", 1))
+        planted.append(Planted(r.id, "omission", "dropped-words", en_words))
     doc._index = None
     return planted
 
