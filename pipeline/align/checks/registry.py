@@ -81,14 +81,20 @@ def load_all() -> None:
     if _loaded:
         return
     names = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.name != "registry"]
-    for name in sorted(names, key=lambda n: (n not in _FIRST, _FIRST.index(n) if n in _FIRST else 0, n)):
+    for name in sorted(names, key=_rank):
         importlib.import_module(f"{__package__}.{name}")
     _loaded = True
 
 
+def _rank(module: str) -> tuple:
+    n = module.rsplit(".", 1)[-1]
+    return (n not in _FIRST, _FIRST.index(n) if n in _FIRST else 0, n)
+
+
 def entries() -> list[Entry]:
+    """Every registered check function, in one order whoever imported which module first."""
     load_all()
-    return list(_ENTRIES)
+    return sorted(_ENTRIES, key=lambda e: _rank(e.fn.__module__))  # stable: declaration order within a module
 
 
 def all_checks() -> list[Check]:
