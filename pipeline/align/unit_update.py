@@ -359,11 +359,18 @@ def plan_unit_update(bf: BilingualFile, data: bytes, base: Document, current: Do
             changes.append(UnitChange(i, UnitFate.CHANGED, key, new_src, target,
                                       previous=u.source if u.translated else None, renumbered=moved))
         image_of.setdefault(ckey, i)
-    # Two units whose English is now one paragraph: the first (unchanged ones first) keeps it.
-    owner: dict[str, int] = {}
+    # Two units whose English is now one paragraph: a PO holds a msgid once per msgctxt, so the
+    # first (unchanged ones first) keeps it and the other becomes obsolete with its translation.
+    # An XLIFF unit is known by its id: the same source twice is allowed there.
+    def slot(c: UnitChange) -> tuple[str, str]:
+        uid = bf.units[c.index].id
+        ctx = (uid.split("\x04")[0] if "\x04" in uid else "") if bf.format == "po" else bf.units[c.index].location
+        return ctx, _light(c.source)
+
+    owner: dict[tuple[str, str], int] = {}
     for c in sorted(changes, key=lambda c: (c.fate is not UnitFate.KEPT, c.index)):
         if c.fate in (UnitFate.KEPT, UnitFate.CHANGED, UnitFate.STALE):
-            t = _light(c.source)
+            t = slot(c)
             if t in owner and owner[t] != c.index:
                 c.fate, c.note = UnitFate.MERGED, (f"the current edition {current_label} has this English once: "
                                                    f"see the unit {bf.units[owner[t]].location}")
@@ -372,14 +379,17 @@ def plan_unit_update(bf: BilingualFile, data: bytes, base: Document, current: Do
                 owner[t] = c.index
     # New paragraphs, after the unit holding the paragraph before them in the current edition.
     removed_by_text = {_light(c.source): c for c in changes if c.fate is UnitFate.REMOVED}
+    # Only paragraphs new in the current edition are added: a base paragraph the file leaves
+    # out (a partial XLIFF) is not the update's to add.
+    base_images = {c for c in (keymap(k) for k, _ in base_pars) if c is not None}
     new: list[NewUnit] = []
-    after, seen = -1, set(owner)
+    after, seen = -1, {t for _, t in owner}
     for k, t in cur_pars:
         if k in image_of and changes[image_of[k]].fate is not UnitFate.MERGED:
             after = image_of[k]
             continue
         lt = _light(t)
-        if lt in seen:
+        if lt in seen or (k in base_images and k not in secondary and lt not in removed_by_text):
             continue
         seen.add(lt)
         back = removed_by_text.pop(lt, None)

@@ -81,6 +81,16 @@ def _new_po(store, n: NewUnit):
     return pu
 
 
+def _obsolete_apart(body, obsolete) -> None:
+    """An obsolete entry with the msgid (and msgctxt) of a live one is a duplicate definition to
+    msgfmt; such an entry (the removed paragraph's English returned elsewhere) gets a msgctxt of
+    its own so the file stays valid and the old translation stays in it."""
+    live = {(u.getcontext(), u.source) for u in body}
+    for u in obsolete:
+        if (u.getcontext(), u.source) in live:
+            u.setcontext(((u.getcontext() + " ") if u.getcontext() else "") + "crpipe-obsolete")
+
+
 def _render_po_inplace(uu: UnitUpdate) -> bytes:
     store = _po_store(uu.data)
     live = [u for u in store.units if not u.isheader() and not u.isobsolete()]
@@ -99,6 +109,7 @@ def _render_po_inplace(uu: UnitUpdate) -> bytes:
         (obsolete if pu.isobsolete() else body).append(pu)
         if order in pos_of:
             body += [_new_po(store, n) for n in after.get(pos_of[order], [])]
+    _obsolete_apart(body, obsolete)
     store.units = head + body + obsolete
     out = bytes(store)
     # translate-toolkit ends the file with one newline; keep the input's own ending.
@@ -110,7 +121,12 @@ def _render_po_fresh(uu: UnitUpdate) -> bytes:
     from translate.storage import pypo  # heavy, as above
 
     store = pypo.pofile()
-    store.updateheader(add=True, Language=uu.file.target_lang or "", Content_Type="text/plain; charset=UTF-8")
+    # A header of fixed fields: translate-toolkit's own would stamp the time (same input, same bytes).
+    head = store.create_unit()
+    head.source = ""
+    head.target = (f"Language: {uu.file.target_lang or ''}\nMIME-Version: 1.0\n"
+                   "Content-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n")
+    store.units = [head]
     after: dict[int, list[NewUnit]] = {}
     for n in uu.new:
         after.setdefault(n.after, []).append(n)
@@ -129,6 +145,7 @@ def _render_po_fresh(uu: UnitUpdate) -> bytes:
         _apply_po(pu, c, u, uu.current_label)
         (obsolete if pu.isobsolete() else body).append(pu)
         body += [_new_po(store, n) for n in after.get(c.index, [])]
+    _obsolete_apart(body, obsolete)
     store.units = store.units[:1] + body + obsolete
     return bytes(store)
 
@@ -224,11 +241,10 @@ def _render_xliff_inplace(uu: UnitUpdate) -> bytes:
     root = _safe_xml(uu.data, uu.file.path)
     units = {el.get("id"): el for el in root.iter(_q("unit"))}
     seen = set(units)
-    n_new = 0
-
-    after: dict[int, list[NewUnit]] = {}
-    for n in uu.new:
-        after.setdefault(n.after, []).append(n)
+    ids = [_unique(f"crpipe-new-{k}", seen) for k in range(1, len(uu.new) + 1)]  # in document order
+    after: dict[int, list[tuple[str, NewUnit]]] = {}
+    for uid, n in zip(ids, uu.new):
+        after.setdefault(n.after, []).append((uid, n))
     el_of: dict[int, object] = {}
     for c in uu.changes:
         u = uu.file.units[c.index]
@@ -236,24 +252,21 @@ def _render_xliff_inplace(uu: UnitUpdate) -> bytes:
         if el is not None:
             el_of[c.index] = el
             _apply_xliff(el, c, u)
-    # New units after the unit before them (reverse order keeps the anchors valid).
-    for idx in sorted(after, reverse=True):
-        group = after[idx]
-        if idx == -1:
-            anchor = next(iter(el_of.values()), None)
-            if anchor is None:
-                continue
-            for n in group:
-                n_new += 1
-                anchor.addprevious(_new_xliff(NS2, _unique(f"crpipe-new-{idx + 1}-{n_new}", seen), n))
+    for idx, group in after.items():
+        anchor = el_of.get(idx) if idx != -1 else None
+        first = next(iter(el_of.values()), None) if idx == -1 else None
+        if anchor is None and first is None:
             continue
-        anchor = el_of.get(idx)
-        if anchor is None:
-            continue
-        for n in reversed(group):
-            n_new += 1
-            anchor.addnext(_new_xliff(NS2, _unique(f"crpipe-new-{idx + 1}-{n_new}", seen), n))
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+        for uid, n in group:
+            el = _new_xliff(NS2, uid, n)
+            if first is not None:
+                el.tail = first.getprevious().tail if first.getprevious() is not None else first.getparent().text
+                first.addprevious(el)
+            else:
+                el.tail = anchor.tail  # the indentation of the file's own units
+                anchor.addnext(el)
+                anchor = el
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
 
 
 def _render_xliff_fresh(uu: UnitUpdate) -> bytes:
