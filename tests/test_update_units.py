@@ -51,14 +51,23 @@ def _msgfmt_ok(path: Path) -> None:
     assert r.returncode == 0, r.stderr
 
 
-@pytest.fixture
-def editions(tmp_path) -> Path:
+@pytest.fixture(scope="module")
+def editions(tmp_path_factory) -> Path:
     # A copy: the edition archive may keep its diff cache next to the editions.
-    d = tmp_path / "editions"
-    d.mkdir()
+    d = tmp_path_factory.mktemp("editions")
     for f in DATA.glob("2031-*.txt"):
         shutil.copy(f, d / f.name)
     return d
+
+
+@pytest.fixture(scope="module")
+def fixture_update(editions, tmp_path_factory):
+    """The fixture PO updated to the current edition by the CLI, and its plan in-process."""
+    from pipeline.align.run import align_file
+
+    src = DATA / "team.pt-BR.po"
+    po, xlf = _update(src, editions, tmp_path_factory.mktemp("update"))
+    return src, po, xlf, align_file(src, editions)
 
 
 def _update(src: Path, reference: Path, tmp_path: Path, name: str = "out"):
@@ -70,9 +79,8 @@ def _update(src: Path, reference: Path, tmp_path: Path, name: str = "out"):
 
 # -- the fixture PO ------------------------------------------------------------------------------
 
-def test_fixture_po_update_to_the_current_edition(editions, tmp_path):
-    src = DATA / "team.pt-BR.po"
-    po, _ = _update(src, editions, tmp_path)
+def test_fixture_po_update_to_the_current_edition(fixture_update):
+    src, po, _, res = fixture_update
     data = po.read_bytes()
     inp, out = _units(src.read_bytes()), _units(data)
     by_id = {u.source: u for u in out if not u.isobsolete()}
@@ -110,9 +118,7 @@ def test_fixture_po_update_to_the_current_edition(editions, tmp_path):
     assert obs["Old Term"].target == "Termo Antigo" and "An old paragraph." in obs
     # No unit lost, the input's order kept: the plan's units, in input order, are the output's
     # units once the new paragraphs are taken out; each translation as it was or renumbered.
-    from pipeline.align.run import align_file
-
-    plan = align_file(src, editions).unit_update
+    plan = res.unit_update
     fresh = {n.source for n in plan.new}
     assert len(out) == len(inp) + len(plan.new) == len(inp) + 3
     assert len(plan.changes) == len([u for u in inp if not u.isobsolete()])
@@ -134,18 +140,19 @@ def test_fixture_po_update_to_the_base_edition_is_the_input(editions, tmp_path):
     assert len(units) == len([u for u in _units(src.read_bytes()) if not u.isobsolete()])
 
 
-def test_fixture_update_is_deterministic(editions, tmp_path):
-    src = DATA / "team.pt-BR.po"
-    a = _update(src, editions, tmp_path, "a")
-    b = _update(src, editions, tmp_path, "b")
-    assert a[0].read_bytes() == b[0].read_bytes() and a[1].read_bytes() == b[1].read_bytes()
+def test_fixture_update_is_deterministic(fixture_update):
+    # The CLI's process and this one (another hash seed) write the same bytes.
+    from pipeline.report.update_po import render_update_po
+    from pipeline.report.xliff import render_xliff
+
+    _, po, xlf, res = fixture_update
+    assert render_update_po(res) == po.read_bytes() and render_xliff(res) == xlf.read_bytes()
 
 
-def test_fixture_xliff_from_po_keeps_every_unit(editions, tmp_path):
+def test_fixture_xliff_from_po_keeps_every_unit(fixture_update):
     from translate.storage import xliff2
 
-    src = DATA / "team.pt-BR.po"
-    _, xlf = _update(src, editions, tmp_path)
+    src, _, xlf, _ = fixture_update
     inp = [u for u in _units(src.read_bytes()) if not u.isobsolete()]
     units = [u for u in xliff2.Xliff2File.parsefile(str(xlf)).units if not u.isheader()]
     assert len(units) == len(inp) + 3

@@ -27,13 +27,13 @@ its header, comments, flags, locations and ids stay as they are.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ..ingest.bilingual import BilingualFile
 from ..model import Document
-from ..segment.units import _NUM
+from ..segment.units import _NUM, _SECTION
+from ..xref.extract import extract_from_text
 
 Key = tuple
 
@@ -108,10 +108,6 @@ def _light(s: str) -> str:
     return " ".join(s.split())
 
 
-_CONTENTS_RULE = re.compile(r"^(\d{3})\.\s+\S")
-_CONTENTS_SECTION = re.compile(r"^([1-9])\.\s+\S")
-
-
 def paragraphs(doc: Document) -> list[tuple[Key, str]]:
     """Every paragraph of an English edition with its key, in document order (a paragraph
     that stands twice, such as a contents line and its heading, has one key)."""
@@ -122,11 +118,11 @@ def paragraphs(doc: Document) -> list[tuple[Key, str]]:
         line = line.strip()
         if not line:
             continue
-        m, s = _CONTENTS_RULE.match(line), _CONTENTS_SECTION.match(line)
-        if m and m.group(1) in headings:
-            out.append((("rule", m.group(1)), line))
-        elif s and any(sec.number == int(s.group(1)) for sec in doc.sections):
-            out.append((("section", int(s.group(1))), line))
+        m, s = _NUM.match(line), _SECTION.match(line)
+        if m and m.group("num") in headings:  # a contents line: the same paragraph as the heading
+            out.append((("rule", m.group("num")), line))
+        elif s and any(sec.number == int(s.group("num")) for sec in doc.sections):
+            out.append((("section", int(s.group("num"))), line))
         else:
             k += 1
             out.append((("front", k), line))
@@ -206,6 +202,7 @@ class _KeyMap:
         self._children_b = self._children(base)
         self._children_c = self._children(current)
         self._aligned: dict[tuple, dict[int, int]] = {}
+        self._rules: dict[str, str | None] = {}
         self._seq: dict[Key, Key] = {}
         for kind in ("front", "credits"):
             bk = [k for k, _ in base if k[0] == kind]
@@ -223,7 +220,7 @@ class _KeyMap:
         fresh = [k[1] for k, _ in current if k[0] == "term" and k not in self.base_text]
         if not gone or not fresh:
             return {}
-        from rapidfuzz import fuzz, process
+        from rapidfuzz import fuzz, process  # loaded only when a glossary term is gone
 
         choices = {t: self.cur_text.get(("def", t, 1), "") for t in fresh}
         out: dict[str, str] = {}
@@ -248,6 +245,11 @@ class _KeyMap:
         return out
 
     def rule(self, rid: str) -> str | None:
+        if rid not in self._rules:
+            self._rules[rid] = self._rule(rid)
+        return self._rules[rid]
+
+    def _rule(self, rid: str) -> str | None:
         if self.map_number is None:
             cid = rid
         else:
@@ -288,8 +290,6 @@ class _KeyMap:
 def _renumber(target: str, lang: str, rule_map) -> tuple[str, list[tuple[str, str]]]:
     """The translation with its own rule number and its references to renumbered rules
     moved to their current numbers (a suggestion: the unit is fuzzy anyway)."""
-    from ..xref.extract import extract_from_text
-
     spans: list[tuple[int, int, str]] = []
     m = _NUM.match(target)
     if m:
@@ -313,7 +313,7 @@ def _renumber(target: str, lang: str, rule_map) -> tuple[str, list[tuple[str, st
 def plan_unit_update(bf: BilingualFile, data: bytes, base: Document, current: Document, map_number,
                      base_label: str | None, current_label: str | None, lang: str) -> UnitUpdate:
     base_pars = paragraphs(base)
-    cur_pars = current is base and base_pars or paragraphs(current)
+    cur_pars = base_pars if current is base else paragraphs(current)
     keymap = _KeyMap(base_pars, cur_pars, map_number if current is not base else (lambda n: n))
     by_text: dict[str, list[Key]] = {}
     for k, t in base_pars:
@@ -331,7 +331,6 @@ def plan_unit_update(bf: BilingualFile, data: bytes, base: Document, current: Do
     for i, u in enumerate(bf.units):
         src = _light(u.source)
         keys = list(by_text.get(src, ()))
-        fate_if_none = UnitFate.REMOVED
         if not keys:
             m = _NUM.match(src)
             if m and ("rule", m.group("num")) in keymap.base_text:
@@ -342,7 +341,7 @@ def plan_unit_update(bf: BilingualFile, data: bytes, base: Document, current: Do
         images = [(k, keymap(k)) for k in keys]
         hit = next(((k, c) for k, c in images if c is not None), None)
         if hit is None:
-            changes.append(UnitChange(i, fate_if_none, keys[0], u.source, u.target,
+            changes.append(UnitChange(i, UnitFate.REMOVED, keys[0], u.source, u.target,
                                       note=f"not in the current edition {current_label}"))
             continue
         key, ckey = hit

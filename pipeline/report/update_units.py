@@ -24,6 +24,7 @@ import re
 from lxml import etree
 
 from ..align.unit_update import NewUnit, UnitChange, UnitFate, UnitUpdate
+from ..ingest.bilingual import _safe_xml
 
 NS2 = "urn:oasis:names:tc:xliff:document:2.0"
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
@@ -236,8 +237,6 @@ def _unique(uid: str, seen: set[str]) -> str:
 
 
 def _render_xliff_inplace(uu: UnitUpdate) -> bytes:
-    from ..ingest.bilingual import _safe_xml
-
     root = _safe_xml(uu.data, uu.file.path)
     units = {el.get("id"): el for el in root.iter(_q("unit"))}
     seen = set(units)
