@@ -310,3 +310,74 @@ def test_real_po_xliff_update_keeps_every_unit(real_newest, tmp_path):
         assert (v.target or "") == u.target or (u.target and v.isfuzzy() and "renumbered" in _xnotes(v)), u.source
         if u.target and v.source != u.source and v.getunitelement().get("translate") != "no":
             assert v.isfuzzy() and u.source in _xnotes(v)
+
+
+# -- one English, two places: a split and a merge ------------------------------------------------
+
+def test_shared_example_split_and_examples_merged(tmp_path):
+    """The team's PO holds an English paragraph once even where the edition has it twice (the same
+    example under two rules).  When the current edition changes one of the two, the changed one
+    is a new unit with the translation as a fuzzy suggestion; when two paragraphs become the
+    same English, the second unit is obsolete and keeps its translation (a msgid is unique)."""
+    from pipeline.align.run import align_file
+    from pipeline.report.update_po import render_update_po
+
+    base = (DATA / "2031-03-03.txt").read_text(encoding="utf-8")
+    base = base.replace("100.1b A multiplayer game has more.\n",
+                        "100.1b A multiplayer game has more.\n\nExample: Alice plays Bob.\n")
+    base = base.replace("100.2. Players need decks of sixty cards.\n",
+                        "100.2. Players need decks of sixty cards.\n\nExample: Carol shuffles.\n")
+    cur = base.replace("March 3, 2031", "June 6, 2031")
+    cur = cur.replace("more.\n\nExample: Alice plays Bob.\n", "more.\n\nExample: Alice plays Bob and Carol.\n")
+    cur = cur.replace("Example: Carol shuffles.", "Example: Alice plays Bob.")
+    d = tmp_path / "ed"
+    d.mkdir()
+    (d / "2031-03-03.txt").write_text(base, encoding="utf-8")
+    (d / "2031-06-06.txt").write_text(cur, encoding="utf-8")
+    po = tmp_path / "t.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: pt_BR\\n"\n\n'
+                  'msgid "These rules are effective as of March 3, 2031."\nmsgstr "Estas regras entram em vigor em 3 de março de 2031."\n\n'
+                  'msgid "100.1a A two-player game has two players."\nmsgstr "100.1a Um jogo de dois jogadores tem dois jogadores."\n\n'
+                  'msgid "Example: Alice plays Bob."\nmsgstr "Exemplo: Alice joga contra Bob."\n\n'
+                  'msgid "100.1b A multiplayer game has more."\nmsgstr "100.1b Um jogo multijogador tem mais."\n\n'
+                  'msgid "100.2. Players need decks of sixty cards."\nmsgstr "100.2. Os jogadores precisam de decks."\n\n'
+                  'msgid "Example: Carol shuffles."\nmsgstr "Exemplo: Carol embaralha."\n', encoding="utf-8")
+    res = align_file(po, d)
+    out = _units(render_update_po(res))
+    live = {u.source: u for u in out if not u.isobsolete()}
+    assert live["Example: Alice plays Bob."].target == "Exemplo: Alice joga contra Bob."
+    split = live["Example: Alice plays Bob and Carol."]
+    assert split.isfuzzy() and split.target == "Exemplo: Alice joga contra Bob." and \
+        split.prev_source == "Example: Alice plays Bob."
+    order = [u.source for u in out if not u.isobsolete()]
+    assert order.index("Example: Alice plays Bob and Carol.") == order.index("100.1b A multiplayer game has more.") + 1
+    gone = [u for u in out if u.isobsolete()]
+    assert [(u.source, u.target) for u in gone] == [("Example: Carol shuffles.", "Exemplo: Carol embaralha.")]
+    assert "has this English once" in gone[0].getnotes("translator")
+    assert res.unit_update.counts()["merged"] == 1
+    p = tmp_path / "u.po"
+    p.write_bytes(render_update_po(res))
+    _msgfmt_ok(p)
+
+
+def test_xliff_12_input_gives_an_xliff_20_update_with_its_ids(editions, tmp_path):
+    src = tmp_path / "t.xlf"
+    src.write_text('<?xml version="1.0"?><xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">'
+                   '<file original="cr" source-language="en" target-language="pt-BR" datatype="plaintext"><body>'
+                   '<trans-unit id="d1"><source>These rules are effective as of March 3, 2031.</source>'
+                   '<target>Estas regras entram em vigor em 3 de março de 2031.</target></trans-unit>'
+                   '<trans-unit id="r1"><source>101.1a Fractions round down.</source>'
+                   '<target>101.1a Frações são arredondadas para baixo.</target>'
+                   '<note>a team note</note></trans-unit>'
+                   '<trans-unit id="r2"><source>101.2. Mana value is a number (see rule 101.1).</source></trans-unit>'
+                   '</body></file></xliff>', encoding="utf-8")
+    _, xlf = _update(src, editions, tmp_path)
+    root = etree.fromstring(xlf.read_bytes())
+    assert root.get("version") == "2.0"
+    units = {u.get("id"): u for u in root.iter(f"{{{NS2}}}unit")}
+    assert {"d1", "r1", "r2"} <= set(units)
+    seg = units["r1"].find(f"{{{NS2}}}segment")
+    assert seg.get("state") == "initial" and seg.findtext(f"{{{NS2}}}source") == "101.1a Fractions always round down."
+    assert "a team note" in "".join(units["r1"].itertext())
+    assert units["r2"].find(f"{{{NS2}}}segment").get("state") == "initial"
+    assert units["r2"].find(f"{{{NS2}}}segment/{{{NS2}}}target") is None
