@@ -381,3 +381,18 @@ def test_xliff_12_input_gives_an_xliff_20_update_with_its_ids(editions, tmp_path
     assert "a team note" in "".join(units["r1"].itertext())
     assert units["r2"].find(f"{{{NS2}}}segment").get("state") == "initial"
     assert units["r2"].find(f"{{{NS2}}}segment/{{{NS2}}}target") is None
+
+
+def test_renumbering_a_carried_translation():
+    from pipeline.align.unit_update import _renumber
+
+    moves = {"109.4e": "109.4f", "109.4f": "109.4g", "905.5": "905.6"}.get
+    t = "109.4f Em um jogo de Draft de Conspiracy, o dono o controla. Consulte a regra 905.5."
+    assert _renumber(t, "pt", moves, ("109.4f", "109.4g")) == (
+        "109.4g Em um jogo de Draft de Conspiracy, o dono o controla. Consulte a regra 905.6.",
+        [("109.4f", "109.4g"), ("905.5", "905.6")])
+    # The real PO's 109.4f unit opens with "109.4e": a slip of the translator, not a reference to 109.4e.
+    slip = t.replace("109.4f", "109.4e", 1)
+    out, moved = _renumber(slip, "pt", moves, ("109.4f", "109.4g"))
+    assert out.startswith("109.4e ") and moved == [("905.5", "905.6")]
+    assert _renumber("Veja a regra 20 e a regra 117.", "pt", moves) == ("Veja a regra 20 e a regra 117.", [])

@@ -287,25 +287,34 @@ class _KeyMap:
 
 # -- renumbered references in a carried translation --------------------------------------------
 
-def _renumber(target: str, lang: str, rule_map) -> tuple[str, list[tuple[str, str]]]:
+def _renumber(target: str, lang: str, rule_map, own: tuple[str, str] | None = None) -> tuple[str, list[tuple[str, str]]]:
     """The translation with its own rule number and its references to renumbered rules
-    moved to their current numbers (a suggestion: the unit is fuzzy anyway)."""
-    spans: list[tuple[int, int, str]] = []
+    moved to their current numbers (a suggestion: the unit is fuzzy anyway).  ``own``: the
+    unit's number in its old and its new English; the translation's leading number follows it
+    only when it is the old English's (a translation that opens with another number has a slip
+    of its own, which the checks report; it is not renumbered as if it were a reference)."""
+    spans: list[tuple[int, int, str, str | None]] = []
     m = _NUM.match(target)
     if m:
-        spans.append((m.start("num"), m.end("num"), m.group("num")))
+        lead = m.group("num")
+        spans.append((m.start("num"), m.end("num"), lead, own[1] if own and own[0] == lead else lead))
     for ref in extract_from_text(target, lang=lang):
-        if ref.kind == "single" and not any(s <= ref.span[0] < e for s, e, _ in spans):
-            spans.append((ref.span[0], ref.span[1], ref.raw))
+        if ref.kind == "single" and not any(s <= ref.span[0] < e for s, e, _, _ in spans):
+            spans.append((ref.span[0], ref.span[1], ref.raw, None))
     done: list[tuple[str, str]] = []
     out = target
-    for s, e, raw in sorted(spans, reverse=True):
-        new = rule_map(raw)
+    for s, e, raw, fixed in sorted(spans, reverse=True):
+        new = fixed if fixed is not None else rule_map(raw)
         if new and new != raw:
             out = out[:s] + new + out[e:]
             done.append((raw, new))
     done.reverse()
     return out, done
+
+
+def _own_numbers(old: str, new: str) -> tuple[str, str] | None:
+    a, b = _NUM.match(old), _NUM.match(new)
+    return (a.group("num"), b.group("num")) if a and b else None
 
 
 # -- the plan ------------------------------------------------------------------------------------
@@ -354,7 +363,7 @@ def plan_unit_update(bf: BilingualFile, data: bytes, base: Document, current: Do
         else:
             target, moved = u.target, []
             if u.translated:
-                target, moved = _renumber(u.target, lang, rule_map)
+                target, moved = _renumber(u.target, lang, rule_map, _own_numbers(u.source, new_src))
             changes.append(UnitChange(i, UnitFate.CHANGED, key, new_src, target,
                                       previous=u.source if u.translated else None, renumbered=moved))
         image_of.setdefault(ckey, i)
@@ -401,7 +410,7 @@ def plan_unit_update(bf: BilingualFile, data: bytes, base: Document, current: Do
         j = secondary.get(k)
         if j is not None and bf.units[j].translated:
             u = bf.units[j]
-            target, _ = _renumber(u.target, lang, rule_map)
+            target, _ = _renumber(u.target, lang, rule_map, _own_numbers(u.source, t))
             new.append(NewUnit(after, k, t, target, previous=u.source, from_unit=j))
         else:
             new.append(NewUnit(after, k, t))
