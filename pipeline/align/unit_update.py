@@ -27,6 +27,7 @@ its header, comments, flags, locations and ids stay as they are.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -250,14 +251,21 @@ class _KeyMap:
         return self._rules[rid]
 
     def _rule(self, rid: str) -> str | None:
-        if self.map_number is None:
-            cid = rid
-        else:
-            try:
-                cid = self.map_number(rid)
-            except Exception:  # a number the diff history cannot follow: keep it as it is
-                cid = rid
+        cid = rid if self.map_number is None else self.map_number(rid)
+        if cid is None and rid.isdigit():
+            cid = self._heading_by_children(rid)
         return cid if cid is not None and ("rule", cid) in self.cur_text else None
+
+    def _heading_by_children(self, rid: str) -> str | None:
+        """A three-digit heading the history lost while its subrules went on (the heading was
+        retitled: "308. Tribals" became "308. Kindreds"): the heading its subrules now stand under,
+        when most of them agree."""
+        kids = [k[1] for k in self.base_text if k[0] == "rule" and k[1].startswith(rid + ".")]
+        heads = Counter(c.split(".")[0] for c in (self.rule(k) for k in kids) if c)
+        if not heads:
+            return None
+        head, n = heads.most_common(1)[0]
+        return head if 2 * n > len(kids) else None
 
     def __call__(self, key: Key) -> Key | None:
         kind = key[0]
