@@ -278,6 +278,8 @@ def test_real_po_units_keep_the_team_segmentation(real_newest):
     date = next(u for s, u in out.items() if s.startswith("These rules are effective as of") and u.target)
     assert date.isfuzzy() and date.prev_source == "These rules are effective as of November 20, 2020."
     assert newest[:4] in date.source
+    # A retitled heading (the renumbering map loses it, its subrules go on): carried, fuzzy.
+    assert out["308. Kindreds"].isfuzzy() and out["308. Kindreds"].prev_source == "308. Tribals"
     # Untranslated: the current English, still untranslated.
     todo = next(u for s, u in out.items() if s.startswith("702.2b "))
     assert todo.target == "" and not todo.isfuzzy()
