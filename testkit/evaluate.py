@@ -6,7 +6,7 @@ import copy
 from dataclasses import dataclass
 
 from pipeline.align.aligner import align_documents
-from pipeline.align.model import CATEGORIES
+from pipeline.align.checks.registry import categories
 from pipeline.align.termbase import load_termbase
 
 from .pseudo import plant_defects, pseudo_translate
@@ -64,7 +64,8 @@ def evaluate(en, lang: str = "pt", per_category: int = 24, seed: int = 7, cards=
             found.add((key, i.category))
     defective = {k for k, _ in truth}
     scores = []
-    for c in CATEGORIES:
+    # The registry's families, in its order; each planted defect names one (Planted.__post_init__).
+    for c in [c for c in categories() if any(k[1] == c for k in truth)]:
         t = {k for k in truth if k[1] == c}
         f = {k for k in found if k[1] == c}
         collateral = {k for k in f - t if k[0] in defective}
