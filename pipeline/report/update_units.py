@@ -171,6 +171,7 @@ def _add_note(unit_el, category: str, text: str, priority: str = "5") -> None:
             unit_el.append(notes)
         else:
             anchor.addprevious(notes)
+            notes.tail = unit_el.text  # the file's own indentation before its segment
     n = etree.SubElement(notes, _q("note"))
     n.set("category", category)
     n.set("priority", priority)
