@@ -18,6 +18,7 @@ from ..segment.units import (Coverage, Placed, UnitSpan, as_written, coverage_of
 from ..model import Example
 from .aligner import align_documents
 from .model import Row, RowKind, RowMethod, RowStatus, TextUnit
+from .unit_update import plan_unit_update
 
 #: Placed kinds read as rows of their own (rules, headings and examples are the rules' rows).
 _TEXT_KINDS = {"glossary-term": RowKind.GLOSSARY, "glossary-definition": RowKind.GLOSSARY,
@@ -150,6 +151,11 @@ def align_bilingual(path: str | Path, reference: str | Path, current=None, *, la
                      {pl.rule for pl in placed if pl.rule and pl.kind in ("rule", "heading")}, spans)
     ed.info["pinned"] = {k: pin[k] for k in ("matched", "units", "share", "tied", "runner_up", "method")}
     ed.info["how"] = pin["how"]
-    return align_documents(doc, ed.base, ed.current, map_number=ed.map_number, base_info=ed.info,
-                           current_label=ed.current_label, termbase=termbase, cards=cards, units=info,
-                           editions_dir=editions)
+    res = align_documents(doc, ed.base, ed.current, map_number=ed.map_number, base_info=ed.info,
+                          current_label=ed.current_label, termbase=termbase, cards=cards, units=info,
+                          editions_dir=editions)
+    res.unit_update = plan_unit_update(bf, data, ed.base, ed.current, ed.map_number, ed.base_label,
+                                       res.current_edition, code)
+    if res.update is not None:
+        res.update["units"] = res.unit_update.to_dict()["counts"]
+    return res

@@ -143,6 +143,9 @@ class AlignResult:
     coverage: dict | None = None
     #: The update workflow (:func:`pipeline.align.update.update_plan`): rules whose English changed.
     update: dict | None = None
+    #: Bilingual input: the update planned unit by unit as the team's file segments it
+    #: (:class:`pipeline.align.unit_update.UnitUpdate`); the update PO/XLIFF are written from it.
+    unit_update: object | None = field(default=None, repr=False)
 
     @property
     def issues(self) -> list[Issue]:
