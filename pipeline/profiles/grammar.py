@@ -101,7 +101,82 @@ _PT_EXTRA = (
       "Artigo no singular antes de um plural. Você quis dizer:", None]),
 )
 
+#: Rules of the profile for what the rule file has no rule for, each a rule of Portuguese
+#: grammar (Bechara; the Acordo Ortográfico), written in Lightproof's format.
+#: "mesmo se" takes the future or imperfect subjunctive, never the present ("mesmo se ... tenha").
+SUBJUNCTIVE_AFTER_MESMO_SE = "profile:mesmo-se-present-subjunctive"
+_PRESENT_SUBJ = ("seja|sejam|esteja|estejam|tenha|tenham|possa|possam|haja|faça|façam|vá|vão|dê|deem|saiba|"
+                 "saibam|queira|queiram|venha|venham|diga|digam|ponha|ponham|traga|tragam|veja|vejam|cause|causem|"
+                 "controle|controlem|entre|entrem|deixe|deixem|fique|fiquem|perca|percam|receba|recebam")
+#: "embora" takes the subjunctive: "embora ... é" is wrong ("embora ... seja").
+INDICATIVE_AFTER_EMBORA = "profile:embora-indicative"
+_PRESENT_IND = "é|são|está|estão|tem|têm|pode|podem|há|possui|possuem|fica|ficam"
+#: "ambos" takes the article before its noun: "ambos os objetos".
+AMBOS_WITHOUT_ARTICLE = "profile:ambos-without-article"
+#: No crase before a masculine word, an indefinite or a pronoun: "à qualquer", "à um", "à cada".
+CRASE_BEFORE_MASCULINE = "profile:crase-before-masculine"
+#: Adverbial phrases of a feminine noun take the crase: "à mostra", "à medida que".
+CRASE_IN_PHRASE = "profile:crase-in-phrase"
+#: A plural determiner before a singular noun: "das habilidade", "os card".
+PLURAL_DETERMINER_SINGULAR_NOUN = "profile:plural-determiner-singular-noun"
+_PT_EXTRA += (
+    (SUBJUNCTIVE_AFTER_MESMO_SE,
+     [rf"(?ui)\b(mesmo se)\b((?: [^\W\d_][\w-]*| [\d/+-]+){{0,8}}?) ({_PRESENT_SUBJ})\b", "mesmo que\\2 \\3",
+      "“Mesmo se” pede o futuro ou o imperfeito do subjuntivo (“mesmo se tiver”); com o presente, “mesmo que”:", None]),
+    (INDICATIVE_AFTER_EMBORA,
+     [rf"(?ui)\b(embora)\b((?: [^\W\d_][\w-]*| [\d/+-]+){{0,8}}?) ({_PRESENT_IND})\b", "",
+      "“Embora” pede o subjuntivo (“embora seja”, “embora tenha”).", None]),
+    (AMBOS_WITHOUT_ARTICLE,
+     [r"(?u)(?<!são )(?<!serão )(?<!seriam )(?<!eram )(?<!estão )(?<!foram )(?<!sejam )(?<!forem )(?<!ficam )"
+      r"\b([Aa]mb)(os|as) (?!os\b|as\b|eles\b|elas\b)([a-zà-ú]{3,}s)\b", "\\1\\2 \\2 \\3",
+      "“Ambos” pede o artigo antes do substantivo:", None]),
+    (CRASE_BEFORE_MASCULINE,
+     [r"(?u)\b([àÀ]) (qualquer|quaisquer|um|cada|todo|todos|nenhum|ninguém|você|ele|eles|este|estes|esse|esses|"
+      r"aquele|aqueles|isso|isto|aquilo|partir)\b", "a \\2",
+      "Não há crase antes de palavra masculina, de pronome ou de indefinido:", None]),
+    (CRASE_IN_PHRASE,
+     [r"(?u)\b([Aa]) (mostra|medida que|tona|revelia)\b", "à \\2",
+      "Locução adverbial com crase:", None]),
+)
+
+#: An infinitive of -ar/-er before -lo, -la takes its accent: "revelá-lo", "mantê-la".
+CLITIC_ACCENT = "profile:infinitive-clitic-accent"
+#: "cada vez que" / "sempre que" take the subjunctive, not the conditional ("cada vez que receberia").
+CONDITIONAL_AFTER_WHENEVER = "profile:conditional-after-whenever"
+#: "caso" (the conjunction) takes the subjunctive: "caso ... é" is wrong ("caso ... seja").
+INDICATIVE_AFTER_CASO = "profile:caso-indicative"
+_PT_EXTRA += (
+    (CLITIC_ACCENT,
+     [r"(?u)\b([a-zà-ú]{3,})([ae])-(l[oa]s?)\b", '=m.group(1) + {"a": "á", "e": "ê"}[m.group(2)] + "-" + m.group(3)',
+      "O infinitivo antes de -lo, -la leva acento:", 'spell(LOCALE, m.group(1) + m.group(2) + "r")']),
+    (CONDITIONAL_AFTER_WHENEVER,
+     [r"(?ui)\b(cada vez que|sempre que)\b((?: [^\W\d_][\w-]*){0,6}?) ([a-zà-ú]{3,}(?:ria|riam))\b", "",
+      "“Cada vez que” e “sempre que” pedem o subjuntivo (“cada vez que um jogador fosse receber”), não o "
+      "futuro do pretérito.", 'spell(LOCALE, m.group(3))']),
+    (INDICATIVE_AFTER_CASO,
+     [r"(?u)(?<!\bno )(?<!\bnesse )(?<!\bneste )(?<!\bdesse )(?<!\bdeste )(?<!\bum )(?<!\bo )(?<!\bcada )"
+      r"(?<!\bqualquer )(?<!\bem )(?<!\bdo )(?<!\bnum )(?<!\bseu )\b([Cc]aso) (?!contrário\b|de\b|seja\b|sejam\b)"
+      r"((?:[^\W\d_][\w-]* ){0,8}?)(é|está|tem|pode|há|são|estão|têm|podem|possui|possuem)\b", "",
+      "“Caso” pede o subjuntivo (“caso seja”, “caso tenha”).", None]),
+)
+
 _PT_FAMILIES: dict[str, Family] = {
+    CLITIC_ACCENT: Family(WORD, "an infinitive before -lo/-la without its accent", True, 0, 0, 0,
+                          "the profile's rule; figures in the README (issue 24)"),
+    CONDITIONAL_AFTER_WHENEVER: Family(VERB, "\"cada vez que\"/\"sempre que\" with the conditional", True, 0, 0, 0,
+                                       "the profile's rule; figures in the README (issue 24)"),
+    INDICATIVE_AFTER_CASO: Family(VERB, "\"caso\" with the indicative", True, 0, 0, 0,
+                                  "the profile's rule; figures in the README (issue 24)"),
+    SUBJUNCTIVE_AFTER_MESMO_SE: Family(VERB, "\"mesmo se\" with the present subjunctive", True, 0, 0, 0,
+                                       "the profile's rule; figures in the README (issue 24)"),
+    INDICATIVE_AFTER_EMBORA: Family(VERB, "\"embora\" with the indicative", True, 0, 0, 0,
+                                    "the profile's rule; figures in the README (issue 24)"),
+    AMBOS_WITHOUT_ARTICLE: Family(AGREEMENT, "\"ambos\" without the article before its noun", True, 0, 0, 0,
+                                  "the profile's rule; figures in the README (issue 24)"),
+    CRASE_BEFORE_MASCULINE: Family(CRASE, "crase before a masculine word, pronoun or indefinite", True, 0, 0, 0,
+                                   "the profile's rule; figures in the README (issue 24)"),
+    CRASE_IN_PHRASE: Family(CRASE, "an adverbial phrase without its crase", True, 0, 0, 0,
+                            "the profile's rule; figures in the README (issue 24)"),
     ARTICLE_BEFORE_RULE_NUMBERS: Family(AGREEMENT, "a singular article before plural rule or section numbers",
                                         True, 0, 0, 0, "the profile's rule, not Lightproof's: no findings on the PO; "
                                         "seed 000's 601.2b \"consulte a regras 117.8 e 117.9\""),

@@ -18,18 +18,19 @@ from __future__ import annotations
 import re
 
 from ...errors import CrpipeError
-from ...findings import Check
+from ...findings import Category, Check, DefectClass, Severity
 from ...profiles.grammar import AGREEMENT, CRASE, PROFILES, STYLE, TYPOGRAPHY, VERB, WORD, GrammarProfile
 from ..lightproof import find_rule_files, load
+from .registry import register_pass
 from ..text import cap_phrases, english_names, fold, masked, quoted_names, words
 
 CHECKS = [
-    Check(AGREEMENT, "grammar", "warning", "Words that do not agree in gender or number (\"as carta\") (Lightproof rules)."),
-    Check(VERB, "grammar", "warning", "A verb that does not agree with its subject, or a wrong verb form (Lightproof rules)."),
-    Check(CRASE, "grammar", "warning", "Crase (à) where there should be none, or missing (Lightproof rules)."),
-    Check(WORD, "grammar", "warning", "A real word in the wrong place: paronyms, missing accents, compounds (Lightproof rules)."),
-    Check(STYLE, "grammar", "warning", "Redundant or awkward wording: pleonasms, gerundism (Lightproof rules)."),
-    Check(TYPOGRAPHY, "grammar", "warning", "Spacing, dashes and quotes by the language's typographic rules (Lightproof rules)."),
+    Check(AGREEMENT, Category.GRAMMAR, Severity.WARNING, "Words that do not agree in gender or number (\"as carta\") (Lightproof rules).", DefectClass.GRAMMAR),
+    Check(VERB, Category.GRAMMAR, Severity.WARNING, "A verb that does not agree with its subject, or a wrong verb form (Lightproof rules).", DefectClass.GRAMMAR),
+    Check(CRASE, Category.GRAMMAR, Severity.WARNING, "Crase (à) where there should be none, or missing (Lightproof rules).", DefectClass.GRAMMAR),
+    Check(WORD, Category.GRAMMAR, Severity.WARNING, "A real word in the wrong place: paronyms, missing accents, compounds (Lightproof rules).", DefectClass.SPELLING),
+    Check(STYLE, Category.GRAMMAR, Severity.WARNING, "Redundant or awkward wording: pleonasms, gerundism (Lightproof rules).", DefectClass.GRAMMAR),
+    Check(TYPOGRAPHY, Category.GRAMMAR, Severity.WARNING, "Spacing, dashes and quotes by the language's typographic rules (Lightproof rules).", DefectClass.PUNCTUATION),
 ]
 _BY_ID = {c.id: c for c in CHECKS}
 
@@ -143,3 +144,6 @@ def run(ctx) -> list:
             msg = f"{fam.label}: “{text}”" + (f" → “{sugg}”{others}" if sugg else "") + f" ({source}: {h.message})"
             out.append(ctx.issue(check, p, msg, span, suggestion=sugg))
     return out
+
+
+register_pass(run, CHECKS)

@@ -1,0 +1,186 @@
+"""Term consistency learnt from the translation itself: every glossary term of the base edition
+(card types, keywords, zones, steps: the glossary holds them all), its rendering as the
+translation's own glossary gives it and as its rules actually use it.
+
+- ``terminology.minority``: the English rule has the term, most of the translation's rules with
+  it use the glossary rendering, this one does not, and the words aligned to the term here
+  (the learnt lexicon's links, :mod:`pipeline.align.wordlex`) are another rendering: the
+  majority one is suggested.
+- ``terminology.english-left``: the English term itself stands in the translated rule, where
+  the translation's majority translates it.  Terms the team keeps in English (card, deck,
+  planeswalker, mana, commander …) are those whose glossary rendering is the English word, or
+  whose English form its rules use at least as often as the rendering: the majority decides.
+
+Terms the term base lists for the language are left to :mod:`.terminology` (its ``missing``
+and ``variant`` checks), so nothing is reported twice.  Words are compared by their keys
+(casefolded Snowball stems), so ``habilidades ativadas`` is ``Habilidade Ativada`` and
+``conjurada`` is ``Conjurar``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+
+from ...findings import Category, Check, DefectClass, Severity
+from .registry import register_pass
+from ..lexicon import lexicon
+from ..termbase import find_all
+from .. import wordlex
+
+MINORITY = Check("terminology.minority", Category.TERMINOLOGY, Severity.WARNING,
+                 "A glossary term is rendered here otherwise than in most of the translation's rules "
+                 "(learnt from the translation: its glossary rendering and its rules' use of it); the "
+                 "majority rendering is suggested.", DefectClass.TERM)
+ENGLISH_LEFT = Check("terminology.english-left", Category.TERMINOLOGY, Severity.WARNING,
+                     "A glossary term is left in English inside the translation, although the translation "
+                     "elsewhere translates it (terms the team keeps in English are learnt, not flagged).", DefectClass.UNTRANSLATED)
+CHECKS = [MINORITY, ENGLISH_LEFT]
+
+#: Rules using the majority rendering needed before a minority one is reported (fitted on the real PO).
+MIN_KEPT = 5
+#: The majority rendering's share of the rules with the term (fitted on the real PO).
+MIN_SHARE = 0.8
+
+
+def _keys(text: str, lang: str) -> tuple[str, ...]:
+    return tuple(t.key for t in wordlex.tokens(text.replace("-", " "), lang))
+
+
+def _find_seq(keys: list[str], seq: tuple[str, ...]) -> list[int]:
+    n = len(seq)
+    return [i for i in range(len(keys) - n + 1) if tuple(keys[i:i + n]) == seq]
+
+
+def _terms(ctx) -> list[tuple[str, str, tuple, tuple]]:
+    """(English term, rendering, English keys, rendering keys), longest English first."""
+    renderings = ctx.term_renderings or {}
+    listed = set()
+    if ctx.termbase is not None:
+        listed = {t.en.casefold() for t in ctx.termbase.terms if t.renderings.get(ctx.lang)}
+    out = []
+    for g in ctx.base_doc.glossary or ():
+        term = g.term
+        tr = renderings.get(term)
+        if not tr or term.casefold() in listed or "(" in term or "," in term:
+            continue
+        ek, tk = _keys(term, "en"), _keys(tr, ctx.lang)
+        if ek and tk:
+            out.append((term, tr, ek, tk))
+    return sorted(out, key=lambda x: (-len(x[2]), x[0]))
+
+
+def run(ctx) -> list:
+    if not ctx.aligned or not ctx.term_renderings:
+        return []
+    lex = wordlex.learn(ctx)
+    units = [u for u in lex.units if u.pair is not None]
+    seg_keys: dict[int, Counter] = {}
+    for u in units:
+        seg_keys.setdefault(id(u.pair), Counter()).update(t.key for t in u.tgt)
+    out = []
+    pt_words = lexicon(ctx.lang).words
+    for term, tr, ek, tk in _terms(ctx):
+        with_term, kept_pairs, english_pairs = [], set(), set()
+        en_re = _english_re(term)
+        for u in units:
+            # The term as written (plurals only): stems would take "colored" for "Color".
+            if not en_re.search(u.source):
+                continue
+            hits = _find_seq([t.key for t in u.src], ek)
+            if not hits:
+                continue
+            keys = seg_keys[id(u.pair)]
+            if all(keys[k] for k in tk) or find_all(u.pair.target_text, (tr,)):
+                kept_pairs.add(id(u.pair))
+            elif _english_in(u, term, ek):
+                english_pairs.add(id(u.pair))
+            with_term.append((u, hits))
+        n = len({id(u.pair) for u, _ in with_term})
+        kept = len(kept_pairs)
+        if kept < MIN_KEPT or kept < MIN_SHARE * n:
+            continue
+        keeps_english = ek == tk or len(english_pairs) >= kept
+        seen = set()
+        for u, hits in with_term:
+            pid = id(u.pair)
+            if pid in kept_pairs or pid in seen:
+                continue
+            seen.add(pid)
+            if not keeps_english and pid in english_pairs:
+                span = _english_span(u, term)
+                if span and not (" " not in term and term.casefold() in pt_words):
+                    out.append(ctx.issue(ENGLISH_LEFT, u.pair, f"“{u.pair.target_text[span[0]:span[1]]}” is "
+                                         f"left in English; the translation renders “{term}” as “{tr}” "
+                                         f"({kept} of {n} rules)", span, suggestion=tr))
+                continue
+            alt = _aligned(u, hits[0], len(ek), lex, tk)
+            if alt is None:
+                continue
+            a, b = alt
+            shown = u.pair.target_text[a:b]
+            out.append(ctx.issue(MINORITY, u.pair, f"“{shown}” for “{term}”; the translation mostly uses "
+                                 f"“{tr}” ({kept} of {n} rules)", alt, suggestion=tr))
+    return out
+
+
+@lru_cache(maxsize=2048)
+def _english_re(term: str) -> re.Pattern:
+    t = re.escape(term)
+    if term.endswith("y"):
+        t = re.escape(term[:-1]) + "(?:y|ies)"
+    return re.compile(rf"(?<![\w-]){t}(?:s|es)?(?![\w-])", re.IGNORECASE)
+
+
+def _english_in(u, term: str, ek) -> bool:  # noqa: ARG001 (ek: same signature as the key test)
+    return _english_span(u, term) is not None
+
+
+def _english_span(u, term: str) -> tuple[int, int] | None:
+    """The English term written in the translated sentence, in lower case or starting a sentence
+    (a capitalised word mid-sentence is a card name the translation keeps: "Exotic Orchard")."""
+    for m in _english_re(term).finditer(u.target):
+        before = u.target[:m.start()].rstrip()
+        if m.group()[0].isupper() and before and before[-1] not in ".:;!?(\"“":
+            continue
+        return (u.t_offset + m.start(), u.t_offset + m.end())
+    return None
+
+
+def _aligned(u, at: int, n: int, lex, tk) -> tuple[int, int] | None:
+    """The span of the translation's words that stand for the English term at ``at`` when they
+    are another rendering: the words linked to the term's words by an attested link, else
+    (model 1 links a word seen once to anything) the words between its neighbours'
+    counterparts that render no other English word of the sentence.  At most one content word
+    more than the term has, contiguous, none a word of the glossary rendering."""
+    attested = {(i, j) for i, j in u.links if u.tgt[j].key in lex.en.renderings.get(u.src[i].key, {})}
+    js = sorted({j for i, j in attested if at <= i < at + n})
+    if not js:
+        js = _between(u, at, n, lex, attested)
+    if not js or js[-1] - js[0] > n:
+        return None
+    toks = [u.tgt[j] for j in js]
+    if any(t.key in tk for t in toks):
+        return None
+    return (u.t_offset + toks[0].start, u.t_offset + toks[-1].end)
+
+
+def _between(u, at: int, n: int, lex, attested) -> list[int]:
+    to_tgt: dict[int, list[int]] = {}
+    for i, j in attested:
+        to_tgt.setdefault(i, []).append(j)
+    left = next((to_tgt[k] for k in range(at - 1, -1, -1) if k in to_tgt), None)
+    right = next((to_tgt[k] for k in range(at + n, len(u.src)) if k in to_tgt), None)
+    if not (left and right):
+        return []
+    gaps = sorted((b - a, a, b) for a in left for b in right if b > a + 1)
+    if not gaps or gaps[0][0] > n + 2:
+        return []
+    _, a, b = gaps[0]
+    src_keys = {t.key for t in u.src}
+    return [j for j in range(a + 1, b)
+            if not any(u.tgt[j].key in lex.en.renderings.get(k, {}) for k in src_keys)]
+
+
+register_pass(run, CHECKS)
