@@ -5,7 +5,10 @@ Why spylls: it is a faithful pure-Python port of Hunspell's lookup (affix rules,
 casing), so it reads the very ``.aff``/``.dic`` files LibreOffice and CAT tools use, with no C
 library to build and no network; the bindings to the C hunspell (``hunspell``, ``cyhunspell``)
 need ``libhunspell-dev`` and a compiler and are unmaintained.  Loading pt_BR takes ~4-6 s, so a
-dictionary is loaded only when a check has a word no other lexicon knows, and once per process.
+dictionary is loaded only when a check has a word no other lexicon knows, and once per process;
+where Debian's ``hunspell`` command is installed, plain words are asked of it instead (the same
+dictionary read by the C library: ~0.1 s to load; it agreed with spylls on all 3,973 distinct
+words of the pt-BR PO's translations).
 
 A missing dictionary is not an error: :func:`speller` returns None and :func:`missing_reason`
 says which Debian package to install; checks then fall back to the spaCy lookup lexicon and
@@ -16,6 +19,9 @@ from __future__ import annotations
 
 import atexit
 import os
+import re
+import shutil
+import subprocess
 from functools import lru_cache
 from pathlib import Path
 
@@ -75,15 +81,27 @@ class Speller:
     def __contains__(self, word: str) -> bool:
         r = self._memo.get(word)
         if r is None:
-            try:
-                r = bool(self._load().lookup(word))
-            except ImportError:
-                raise
-            except Exception:  # spylls can fail on exotic characters; such a word is not known
-                r = False
+            r = self._cli.lookup(word) if self._cli is not None and _CLI_WORD.fullmatch(word) else None
+            if r is None:
+                try:
+                    r = bool(self._load().lookup(word))
+                except ImportError:
+                    raise
+                except Exception:  # spylls can fail on exotic characters; such a word is not known
+                    r = False
             self._memo[word] = r
             self._dirty = True
         return r
+
+    @property
+    def _cli(self):
+        """Debian's ``hunspell`` command on the same dictionary, when installed: the C library
+        loads pt_BR in ~0.1 s where spylls takes ~5 s, so a first run (an empty memo) does not
+        pay for the whole dictionary to look up a few hundred words.  Only plain words go
+        through it (it splits "revela-lo" where spylls looks the whole form up)."""
+        if not hasattr(self, "_cli_pipe"):
+            self._cli_pipe = HunspellPipe.start(self.path)
+        return self._cli_pipe
 
     def save(self) -> None:
         """Write the memo (atomic; a read-only cache only costs time)."""
@@ -105,6 +123,56 @@ class Speller:
         except Exception:
             pass
         return out
+
+
+_CLI_WORD = re.compile(r"[^\W\d_]+")
+
+
+class HunspellPipe:
+    """One ``hunspell -a`` process (the ispell pipe protocol): a word per line, prefixed with
+    "^" so that no word is read as a command; "*", "+" or "-" means known."""
+
+    def __init__(self, proc):
+        self.proc = proc
+
+    @classmethod
+    def start(cls, stem: Path) -> "HunspellPipe | None":
+        exe = shutil.which("hunspell")
+        if exe is None or os.environ.get("CRPIPE_HUNSPELL_CLI") == "0":
+            return None
+        try:
+            proc = subprocess.Popen([exe, "-a", "-i", "utf-8", "-d", str(stem)], stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, encoding="utf-8",
+                                    bufsize=1)
+            if not proc.stdout.readline().startswith("@(#)"):  # the banner: the dictionary loaded
+                proc.kill()
+                return None
+        except OSError:
+            return None
+        pipe = cls(proc)
+        atexit.register(pipe.close)
+        return pipe
+
+    def lookup(self, word: str) -> bool | None:
+        """Whether the dictionary knows ``word``; None when the process is gone."""
+        try:
+            self.proc.stdin.write(f"^{word}\n")
+            self.proc.stdin.flush()
+            verdicts = []
+            while (line := self.proc.stdout.readline()) not in ("\n", ""):
+                verdicts.append(line[:1])
+        except (OSError, ValueError):
+            return None
+        if not verdicts:
+            return None
+        return all(v in "*+-" for v in verdicts)
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
 
 
 @lru_cache(maxsize=None)
