@@ -175,3 +175,26 @@ def test_real_po_findings(po_result):
     assert len(got) <= 8  # precision first: a handful of findings, not one per paraphrase
     issue = next(i for i in po_result.issues if i.check == "omission.dropped" and i.rule == "202.3d")
     assert "“not”" in issue.message
+
+
+def test_model1_port_links_as_nltk_does():
+    """The numpy IBM model 1 gives NLTK's IBMModel1 links (same EM, NULL word and tie rule)."""
+    nltk_translate = pytest.importorskip("nltk.translate", reason="NLTK (the test extra) is the reference")
+    from pipeline.align import wordlex
+
+    class Tok:
+        def __init__(self, key):
+            self.key = key
+
+    class U:
+        def __init__(self, src, tgt):
+            self.src, self.tgt = [Tok(x) for x in src.split()], [Tok(x) for x in tgt.split()]
+
+    units = [U("player draw card", "jogador compra card"), U("player discard card", "jogador descarta card"),
+             U("opponent draw card card", "oponente compra card card"), U("counter spell", "anular mágica"),
+             U("player counter spell", "jogador anula mágica"), U("draw", "comprar"),
+             U("creature card graveyard", "card criatura cemitério"), U("graveyard", "cemitério")]
+    bitext = [nltk_translate.AlignedSent([t.key for t in u.tgt], [s.key for s in u.src]) for u in units]
+    nltk_translate.IBMModel1(bitext, wordlex.ITERATIONS)
+    ref = [sorted((i, j) for j, i in b.alignment if i is not None) for b in bitext]
+    assert wordlex._align(units) == ref
