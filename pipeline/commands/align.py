@@ -59,14 +59,17 @@ def register(app: typer.Typer) -> None:
                                           "po, xliff); detected when omitted."),
         fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding has this severity or worse "
                                     "(error, warning, info, never)."),
+        rows: bool = typer.Option(False, "--rows", help="Print one table row per rule or unit instead of the summary."),
     ):
         """Align every rule of a translation with the English rule of its base edition (by number
         where numbering holds, by content anchors where it does not) and with the current
         edition through the renumbering maps; run the translator's checks (structure,
         references, anchors, card names, terminology, consistency, text damage).
 
-        Prints one table row per rule.  Exit codes: 0 no finding at --fail-on severity or
-        worse; 1 there are such findings; 2 bad input (nothing written).
+        Prints a summary for people (the editions, coverage, findings by kind of defect and the
+        first findings); --rows prints one table row per rule or unit; --json/--html/--csv hold
+        everything.  Exit codes: 0 no finding at --fail-on severity or worse; 1 there are such
+        findings; 2 bad input (nothing written).
         """
         from ..align.run import align_file  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..errors import InputError  # lazy: a command loads its stage only when it runs (CLI start-up time)
@@ -85,15 +88,58 @@ def register(app: typer.Typer) -> None:
             be = res.base_edition
             rng = be.get("range") or {}
             span = f"range {rng.get('first')} … {rng.get('last')}" if rng.get("first") else (be.get("how") or "no range")
-            t = Table(title=f"{translation.name}: base {be.get('label')} ({span}), "
-                            f"current {res.current_edition}; score {res.score.per_thousand_words:.1f}/1000 words")
-            for col in ("rule", "base", "current", "status", "findings"):
-                t.add_column(col)
-            for r in res.rows:
-                t.add_row(r.id or "—", r.base_id or "—", r.current_id or "—", r.status,
-                          "; ".join(f"{i.check}" + (f" {i.excerpt!r}" if i.excerpt else "")
-                                    + (f" → {i.suggestion}" if i.suggestion else "") for i in r.issues))
-            console.print(t)
+            title = (f"{translation.name}: base {be.get('label')} ({span}), current {res.current_edition}; "
+                     f"score {res.score.per_thousand_words:.1f}/1000 words")
+            console.print(_rows_table(res, title) if rows else _summary(res, title))
         order = {"info": 0, "warning": 1, "error": 2}
         if fail_on != "never" and any(order[i.severity] >= order[fail_on] for i in res.issues):
             raise typer.Exit(1)
+
+
+def _rows_table(res, title: str) -> Table:
+    t = Table(title=title)
+    for col in ("rule", "base", "current", "status", "findings"):
+        t.add_column(col)
+    for r in res.rows:
+        t.add_row(r.id or "—", r.base_id or "—", r.current_id or "—", r.status,
+                  "; ".join(f"{i.check}" + (f" {i.excerpt!r}" if i.excerpt else "")
+                            + (f" → {i.suggestion}" if i.suggestion else "") for i in r.issues))
+    return t
+
+
+#: How many findings the summary lists (errors first); the reports hold them all.
+TOP = 15
+
+
+def _summary(res, title: str):
+    """What a reviewer reads first: coverage, findings by kind of defect, the first findings."""
+    from rich.console import Group  # lazy: a command loads its stage only when it runs (CLI start-up time)
+    from rich.text import Text  # lazy: as above
+
+    parts = [Text(title, style="bold")]
+    cov = res.coverage
+    if cov:
+        parts.append(Text(f"{cov['translated']:,} of {cov['units']:,} {cov.get('unit', 'unit')}s translated "
+                          f"({100 * cov['share']:.0f} %); {len(cov.get('untranslated_rules') or []):,} rules untranslated"))
+    of = {c.id: str(c.defect or c.category) for c in res.checks}
+    by: dict[str, list[int]] = {}
+    for i in res.issues:
+        n = by.setdefault(of.get(i.check, str(i.category)), [0, 0])
+        n[0 if i.severity != "info" else 1] += 1
+    t = Table(title="findings by kind of defect")
+    for col in ("kind", "errors and warnings", "info"):
+        t.add_column(col, justify="left" if col == "kind" else "right")
+    for k, (ew, info) in sorted(by.items(), key=lambda kv: (-kv[1][0], kv[0])):
+        t.add_row(k, str(ew), str(info))
+    parts.append(t)
+    rank = {"error": 0, "warning": 1, "info": 2}
+    first = sorted((i for i in res.issues if i.severity != "info"), key=lambda i: rank[i.severity])[:TOP]
+    if first:
+        parts.append(Text(f"first {len(first)} of {sum(v[0] for v in by.values())} errors and warnings "
+                          "(--rows, --html or --json for all):", style="bold"))
+        for i in first:
+            # One line each: the rule (or glossary entry) and the unit's line in the file.
+            line = (i.unit or "").rsplit(":", 1)[-1] if (i.unit or "").rsplit(":", 1)[-1].isdigit() else ""
+            where = (i.rule or "—") + (f" (line {line})" if line else "")
+            parts.append(Text(f"  {where} {i.check}: {i.message}"[:160], no_wrap=True, overflow="ellipsis"))
+    return Group(*parts)
