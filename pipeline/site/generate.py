@@ -20,16 +20,16 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections import defaultdict
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 from ..errors import InputError
-from ..io import atomic_write, honour_umask, read_bounded, read_bounded_text
+from ..io import atomic_write, dumps, honour_umask, read_bounded, read_bounded_text
 from ..model import Document
 from ..rulenum import RuleNumber
+from ..swap import BuildFolder, record_of
 from ..xref import build_graph, extract_references
 from ..xref.model import GLOSSARY_PREFIX, SECTION_PREFIX
 
@@ -421,10 +421,35 @@ def read_reports(folder: Path | None) -> tuple[list[str], list[dict], list[str],
     return an, al, ln, li
 
 
+#: The site folder's record of the files it holds (see :mod:`pipeline.swap`): what a later
+#: ``crpipe site --out`` may replace; anything else found there is the user's and refuses the run.
+SITE_RECORD = "crpipe-site.json"
+
+
+def site_folder(out: Path) -> BuildFolder:
+    """The site's output folder: staged, locked and swapped as the build's, and refused up front
+    when it holds anything the site did not write (``with site_folder(out) as f:`` write into
+    ``f.staging``, then ``f.commit()``)."""
+    return BuildFolder(Path(out), record=SITE_RECORD, foreign="refuse", command="crpipe site", job="site build")
+
+
 def build_site(out: Path, editions: list[str] | None = None, all_editions: bool = False, reports: Path | None = None,
                notebooks: list[Path] | None = None, pairs: list[tuple[str, str]] | None = None, catalog=None,
                progress=None) -> list[Path]:
-    """Write the site into ``out`` (replaced as a whole: built in a sibling folder, then swapped)."""
+    """Write the site into ``out``, replaced as a whole (built beside it, then swapped) by the
+    build's own :class:`~pipeline.swap.BuildFolder`: a folder holding anything the site did
+    not write is refused before any work, never swapped away."""
+    with site_folder(out) as folder:
+        written = write_site(folder.staging, editions, all_editions, reports, notebooks, pairs, catalog, progress)
+        folder.commit()
+    return [folder.final / p.relative_to(folder.staging) for p in written]
+
+
+def write_site(out: Path, editions: list[str] | None = None, all_editions: bool = False, reports: Path | None = None,
+               notebooks: list[Path] | None = None, pairs: list[tuple[str, str]] | None = None, catalog=None,
+               progress=None) -> list[Path]:
+    """Write the site into ``out``, a new or empty folder (the build's stage writes into its own
+    staging folder, which is swapped in as a whole already); the files written, its record last."""
     from ..diff.history import EditionArchive  # heavy: the history loads only for traces
 
     arch = EditionArchive(catalog)
@@ -434,18 +459,7 @@ def build_site(out: Path, editions: list[str] | None = None, all_editions: bool 
     else:
         labels = default_editions(arch, al, li) + list(editions or [])
     inputs = SiteInputs(labels, al, an, li, ln, list(notebooks or []), list(pairs or []))
-    out = Path(out)
-    tmp = out.with_name(out.name + ".tmp-site")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    written = SiteBuilder(arch, inputs, tmp, progress).build()
-    if out.exists():
-        old = out.with_name(out.name + ".old-site")
-        if old.exists():
-            shutil.rmtree(old)
-        out.rename(old)
-        tmp.rename(out)
-        shutil.rmtree(old)
-    else:
-        tmp.rename(out)
-    return [out / p.relative_to(tmp) for p in written]
+    builder = SiteBuilder(arch, inputs, Path(out), progress)
+    pages = builder.build()
+    builder.w.write(SITE_RECORD, dumps(record_of([str(p.relative_to(out)) for p in pages])))
+    return builder.w.written
