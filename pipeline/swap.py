@@ -137,6 +137,10 @@ class BuildFolder:
                              self.final)
 
     def __exit__(self, et, ev, tb) -> None:
+        if isinstance(ev, OSError) and self.staging is not None and not self._committed \
+                and isinstance(ev.filename, str) and Path(ev.filename).is_relative_to(self.staging):
+            # The staging folder is removed below: name the output as the user knows it.
+            ev.filename = str(self.final / Path(ev.filename).relative_to(self.staging))
         try:
             if not self._committed and self.staging is not None:
                 shutil.rmtree(self.staging, ignore_errors=True)
