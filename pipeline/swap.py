@@ -63,7 +63,10 @@ def foreign_entries(folder: Path, record: str) -> list[str]:
     a damaged or foreign record is itself foreign."""
     folder = Path(folder)
     listed = listed_outputs(folder, record)
-    ours = set() if listed is None else {*listed, record}
+    if listed is None:
+        # Nothing is ours: the top level says so without walking a tree (``--out ~`` by mistake).
+        return sorted(p.name for p in folder.iterdir())
+    ours = {*listed, record}
     for rel in list(ours):
         ours.update(str(p) for p in Path(rel).parents if str(p) != ".")
     return sorted(rel for rel in (str(p.relative_to(folder)) for p in folder.rglob("*")) if rel not in ours)
