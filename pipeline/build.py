@@ -33,6 +33,7 @@ from .link.stage import stage_link
 from .site.stage import stage_site
 from .manifest import Input, check_url, load_manifest, mirror_file
 from .model import Document
+from .net import DownloadError, fetch
 from .qa.integrity import check
 from .rulings import load_card_index
 from .segment.official import parse_file
@@ -115,11 +116,9 @@ def _download(url: str, timeout: float, url_check: Callable[[str], str | None]) 
                 raise urllib.error.URLError(f"redirected to a URL we do not follow ({why})")
             return super().redirect_request(req, fp, code, msg, headers, newurl)
 
-    opener = urllib.request.build_opener(Redirects)
-    with opener.open(url, timeout=timeout) as resp:
-        data = resp.read(MAX_DOWNLOAD_BYTES + 1)
+    data = fetch(url, timeout, MAX_DOWNLOAD_BYTES, opener=urllib.request.build_opener(Redirects))
     if len(data) > MAX_DOWNLOAD_BYTES:
-        raise urllib.error.URLError(f"larger than {MAX_DOWNLOAD_BYTES >> 20} MB")
+        raise DownloadError(f"larger than {MAX_DOWNLOAD_BYTES >> 20} MB")
     return data
 
 
@@ -181,8 +180,8 @@ def resolve_reference(manifest: dict, reference: Path | None, mirror: Path | Non
             raise InputError("reference.url needs the sha256 the download is checked against", "manifest.yaml")
         try:
             data = _download(url, timeout, url_check)
-        except (urllib.error.URLError, OSError, ValueError) as e:
-            notes.append(f"download of {url} failed: {getattr(e, 'reason', e)}")
+        except DownloadError as e:
+            notes.append(f"download of {url} failed: {e}")
             return None, "", notes
         got = hashlib.sha256(data).hexdigest()
         if got != want:

@@ -15,7 +15,12 @@ class CrpipeError(Exception):
     exit_code = 2
 
     def __init__(self, message: str, path: str | Path | None = None):
-        self.path = str(path) if path is not None else None
+        path = str(path) if path is not None else None
+        if path is not None and not path.isprintable():
+            path = repr(path)  # a file name with a newline in it still makes one line, unambiguously
+        # One line, whatever a library put in the message (lxml's "…out of allowed range\n, line 1").
+        message = " ".join(str(message).split()) if not str(message).isprintable() else str(message)
+        self.path = path
         self.message = message
         super().__init__(f"{self.path}: {message}" if self.path else message)
 

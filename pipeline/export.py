@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
+from .errors import InputError
 from .io import atomic_group, atomic_path, dumps, write_json
 from .model import Document
 from .search import create_index, search
+from .swap import listed_outputs, record_of
 
 RULE_COLUMNS = ["id", "level", "section", "parent", "order", "line", "text", "examples", "n_examples",
                 "inferred_number", "language", "effective_date", "source"]
@@ -92,14 +94,39 @@ def _sqlite_to(doc: Document, tmp: Path) -> None:
         con.close()
 
 
-def export_all(doc: Document, out_dir: Path, stem: str) -> list[Path]:
-    """Every format or none: all are written to temporary names, renamed only when all are done."""
+#: The record of what ``parse --export`` wrote into a folder of the user's (see :mod:`pipeline.swap`):
+#: a later export may replace those files, never one it did not write.
+EXPORT_RECORD = "crpipe-export.json"
+
+
+def export_all(doc: Document, out_dir: Path, stem: str, record: str | None = None) -> list[Path]:
+    """Every format or none: all are written to temporary names, renamed only when all are done.
+
+    With ``record`` (``parse --export``: a folder of the user's, not a build's own staging
+    folder), a file of those names that the folder's record does not list is the user's, and
+    the export is refused before anything is written; the record is updated with the outputs."""
     out_dir = Path(out_dir)
     paths = [out_dir / f"{stem}.json", out_dir / f"{stem}.rules.parquet", out_dir / f"{stem}.rules.csv", out_dir / f"{stem}.sqlite"]
-    with atomic_group(paths) as (tj, tp, tc, ts):
+    listed: set[str] = set()
+    if record is not None:
+        found = listed_outputs(out_dir, record)
+        if found is None and ((out_dir / record).exists() or (out_dir / record).is_symlink()):
+            raise InputError(f"{record} is not a record crpipe wrote; move it or give another --export folder", out_dir)
+        listed = found or set()
+        theirs = [p.name for p in paths if (p.exists() or p.is_symlink()) and p.name not in listed]
+        if theirs:
+            raise InputError(f"{theirs[0]!r} is not a file crpipe wrote (not in {record}); move it or give another "
+                             "--export folder", out_dir)
+    targets = paths + ([out_dir / record] if record is not None else [])
+    with atomic_group(targets) as temps:
+        tj, tp, tc, ts = temps[:4]
         tj.write_text(dumps(doc.to_dict()), encoding="utf-8", newline="\n")
         _tables_to(doc, tp, tc)
         _sqlite_to(doc, ts)
+        if record is not None:
+            # Earlier exports' files stay listed while they are there (several editions in one folder).
+            kept = [f for f in listed if (out_dir / f).is_file()]
+            temps[4].write_text(dumps(record_of(kept + [p.name for p in paths])), encoding="utf-8", newline="\n")
     return paths
 
 

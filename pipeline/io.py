@@ -193,8 +193,9 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         yield tmp_path
         honour_umask(tmp_path)
         os.replace(tmp_path, path)
-    except BaseException:
+    except BaseException as e:
         tmp_path.unlink(missing_ok=True)
+        _name_the_output(e, path)
         raise
 
 
@@ -216,10 +217,19 @@ def atomic_group(paths: list[Path]) -> Iterator[list[Path]]:
             honour_umask(t)
         for t, p in zip(temps, paths):
             os.replace(t, p)
-    except BaseException:
+    except BaseException as e:
         for t in temps:
             t.unlink(missing_ok=True)
+        if paths:
+            _name_the_output(e, Path(paths[0]).parent)  # the outputs' folder: they share its device
         raise
+
+
+def _name_the_output(e: BaseException, path: Path) -> None:
+    """A failed ``write()`` (a full disk, a quota) names no file: the message would say "no space
+    left on the device" and not where.  The output being written is named instead."""
+    if isinstance(e, OSError) and e.filename is None:
+        e.filename = str(path)
 
 
 def atomic_write(path: str | Path, data: str | bytes) -> Path:

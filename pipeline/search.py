@@ -187,6 +187,12 @@ def search(db: str | Path, query: str, limit: int = 10) -> list[dict]:
     A query over :data:`MAX_QUERY_CHARS` characters or :data:`MAX_QUERY_WORDS` words, and a
     file that is not a crpipe search database, are one :class:`InputError` each."""
     db = Path(db)
+    bad = next((c for c in query if "\ud800" <= c <= "\udfff"), None)
+    if bad is not None:
+        # A command-line argument that is not UTF-8 arrives with its bytes as lone surrogates
+        # (PEP 383, U+DC80-U+DCFF); the stemmer and SQLite cannot encode them.
+        byte = f" (byte 0x{ord(bad) - 0xDC00:02x})" if "\udc80" <= bad <= "\udcff" else ""
+        raise InputError(f"the search query is not UTF-8 text{byte}", "command line")
     words = "".join(c if c.isalnum() else " " for c in query[:MAX_QUERY_CHARS + 1]).split()
     if len(query) > MAX_QUERY_CHARS or len(words) > MAX_QUERY_WORDS:
         raise InputError(f"search query too long ({len(query)} characters, {len(words)}+ words; the limit is "

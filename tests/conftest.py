@@ -95,3 +95,17 @@ def rendered_notebooks(tmp_path_factory):
         page.write_text(to_html(nb), encoding="utf-8")
         out[src.stem] = (nb, base / "figures" / src.stem, page)
     return out
+
+
+def pytest_collection_modifyitems(config, items):
+    """``CRPIPE_TEST_SHARED_USERS=1`` (``.ci/run``'s pass with ../shared hidden): only the tests
+    that name the shared data run; the others behave the same with or without it (see
+    tests/shared_users.py)."""
+    if os.environ.get("CRPIPE_TEST_SHARED_USERS") != "1":
+        return
+    from shared_users import select  # only in that pass
+
+    keep, drop = select(items)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep

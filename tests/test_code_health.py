@@ -159,10 +159,8 @@ def test_the_language_branch_detector_finds_what_it_should():
 #: goes through ``pipeline.io`` (``read_bounded`` and its text, gzip and cache forms).
 NOT_AN_INPUT = {
     ("pipeline/ingest/docx.py", "open"): "a member of a DOCX already read through read_bounded, bounded by its declared size",
-    ("pipeline/build.py", "open"): "the reference download (an opener that checks each redirect): read up to "
-                                    "MAX_DOWNLOAD_BYTES and checked against the manifest's sha256",
-    ("pipeline/commands/editions.py", "urlopen"): "the user's own URL for 'editions add': read up to MAX_BYTES, "
-                                                  "then kept only if its content is an official, complete edition",
+    ("pipeline/net.py", "open"): "a download (the build's reference, the user's URL for 'editions add'): read up "
+                                  "to the caller's bound, then checked by the caller (sha256, an official edition)",
     ("pipeline/swap.py", "open"): "os.open of the build's lock file: held for flock, never read as input",
 }
 _READS = {"open", "read_bytes", "read_text", "load", "urlopen"}

@@ -58,8 +58,10 @@ def test_parse_export_on_editions_that_repeat_a_number(tmp_path, date):
             assert len(rows) == ids.count(rid) and len({o for o, _ in rows}) == len(rows)
     finally:
         con.close()
-    assert len(list(tmp_path.iterdir())) == 4
-    model = json.loads(next(tmp_path.glob("*.json")).read_text())
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(  # the four formats and the export's record
+        [f"en-{doc.meta.effective_date}{x}" for x in (".json", ".rules.csv", ".rules.parquet", ".sqlite")]
+        + ["crpipe-export.json"])
+    model = json.loads(next(p for p in tmp_path.glob("*.json") if p.name != "crpipe-export.json").read_text())
     assert [r["id"] for r in model["rules"]] == ids
 
 

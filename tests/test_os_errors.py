@@ -49,7 +49,7 @@ def test_read_only_output_folder(readonly, tmp_path):
 
 
 def test_parse_export_into_read_only_folder(readonly):
-    r, errors = _run("parse", SEEDS / "001_b16e69f1b44391e7.txt", "--export", readonly)
+    r, errors = _run("parse", CORPUS / "seeds" / "001_b16e69f1b44391e7.txt", "--export", readonly)
     assert r.exit_code == 2 and len(errors) == 1 and str(readonly) in errors[0]
 
 
@@ -61,7 +61,7 @@ def test_full_disk_on_export(tmp_path):
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(disk)], capture_output=True).returncode:
         pytest.skip("cannot mount a tmpfs here")
     try:
-        r, errors = _run("parse", SEEDS / "000_460f8bf0ecd0529f.txt", "--export", disk)
+        r, errors = _run("parse", CORPUS / "seeds" / "000_460f8bf0ecd0529f.txt", "--export", disk)
         assert r.exit_code == 2 and len(errors) == 1 and "no space left" in errors[0]
         assert os.listdir(disk) == []  # all formats or none, and no temporary file left
     finally:

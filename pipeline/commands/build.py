@@ -57,9 +57,18 @@ def register(app: typer.Typer) -> None:
                 seen.append(name)
                 prog.update(task, description=name)
 
-            ctx = run_build(corpus, out, reference=reference, mirror=mirror, cache=cache,
-                            allow_download=not offline and not os.environ.get("CRPIPE_OFFLINE"), progress=step,
-                            wait=None if wait else 0)
+            try:
+                ctx = run_build(corpus, out, reference=reference, mirror=mirror, cache=cache,
+                                allow_download=not offline and not os.environ.get("CRPIPE_OFFLINE"), progress=step,
+                                wait=None if wait else 0)
+            except BaseException:
+                # A refusal is one line: the bar is cleared from a terminal and never printed
+                # into a file or pipe (nor Progress.stop's newline after it), so the error is
+                # all stderr holds.
+                prog.live.transient = True
+                prog.live.stop()
+                prog.disable = True
+                raise
             prog.update(task, completed=len(STAGES), description="done")
         t = Table(title=f"crpipe build → {out}/")
         t.add_column("output")

@@ -18,14 +18,12 @@ MAX_BYTES = 64 << 20
 def _fetch(source: str, timeout: float) -> tuple[bytes, str]:
     """The bytes of a file or an http(s) URL (bounded), and a name for messages."""
     if source.startswith(("http://", "https://")):
-        import urllib.error  # noqa: PLC0415 - lazy: http.client and ssl cost every command's start-up
-        import urllib.request  # noqa: PLC0415 - lazy, as above
+        from ..net import DownloadError, fetch  # noqa: PLC0415 - lazy: http.client and ssl cost every command's start-up
 
         try:
-            with urllib.request.urlopen(source, timeout=timeout) as resp:  # noqa: S310 - the user's URL
-                data = resp.read(MAX_BYTES + 1)
-        except (urllib.error.URLError, OSError, ValueError) as e:
-            raise InputError(f"download failed: {getattr(e, 'reason', e)}", source) from None
+            data = fetch(source, timeout, MAX_BYTES)  # --timeout is the whole download's deadline
+        except DownloadError as e:
+            raise InputError(f"download failed: {e}", source) from None
     else:
         p = Path(source).expanduser()
         if not p.exists():
@@ -100,7 +98,7 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def add(
         source: str = typer.Argument(..., help="An official English edition: a file or an http(s) URL (TXT)."),
-        timeout: float = typer.Option(30.0, "--timeout", help="Seconds to wait for a download."),
+        timeout: float = typer.Option(30.0, "--timeout", help="Seconds a download may take in all (connecting and reading)."),
     ):
         """Add an edition to the user cache ($CRPIPE_CACHE/editions, named by the date stated
         inside it), so every command knows it.  Exit codes: 0 added or already known; 2 not

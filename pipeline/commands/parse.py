@@ -56,9 +56,9 @@ def register(app: typer.Typer) -> None:
             write_json(json_out, doc.to_dict())
         if export:
             stem = f"{doc.meta.language}-{doc.meta.effective_date or file.stem}"
-            from ..export import export_all  # pandas: imported only when exporting
+            from ..export import EXPORT_RECORD, export_all  # pandas: imported only when exporting
 
-            export_all(doc, export, stem)
+            export_all(doc, export, stem, record=EXPORT_RECORD)
         c = doc.counts()
         t = Table(title=f"{file.name}", show_header=False)
         t.add_row("language", doc.meta.language)

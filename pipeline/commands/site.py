@@ -35,33 +35,37 @@ def register(app: typer.Typer) -> None:
         """
         from ..errors import InputError  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..paths import default_out  # lazy: as above
-        from ..site import build_site  # lazy: as above
+        from ..site.generate import site_folder, write_site  # lazy: as above
 
         pairs = []
         if pair:
             if len(pair) % 2:
                 raise InputError("--pair takes two editions: --pair OLD --pair NEW", "command line")
             pairs = list(zip(pair[::2], pair[1::2]))
-        pages = []
-        if notebooks:
-            import tempfile  # lazy: only with --notebooks
+        # The folder is checked (a user's file in it refuses the run) before the minutes of work.
+        with site_folder(out) as folder:
+            if notebooks:
+                import tempfile  # lazy: only with --notebooks
 
-            from ..site.notebooks import render_all  # lazy: only with --notebooks
+                from ..site.notebooks import render_all  # lazy: only with --notebooks
 
-            root = Path(__file__).resolve().parents[2]
-            with tempfile.TemporaryDirectory() as tmp:
-                err_console.print("executing notebooks …")
-                pages = render_all(root / "notebooks", Path(tmp) / "html", Path(tmp) / "figures")
-                files = _site(build_site, out, editions, all_editions, reports or default_out(), pages, pairs)
-        else:
-            files = _site(build_site, out, editions, all_editions, reports or default_out(), pages, pairs)
+                root = Path(__file__).resolve().parents[2]
+                with tempfile.TemporaryDirectory() as tmp:
+                    err_console.print("executing notebooks …")
+                    pages = render_all(root / "notebooks", Path(tmp) / "html", Path(tmp) / "figures")
+                    written = _site(write_site, folder.staging, editions, all_editions, reports or default_out(),
+                                    pages, pairs)
+            else:
+                written = _site(write_site, folder.staging, editions, all_editions, reports or default_out(), [], pairs)
+            folder.commit()
+        files = [folder.final / p.relative_to(folder.staging) for p in written]
         size = sum(p.stat().st_size for p in files)
         err_console.print(f"site: {len(files)} files, {size / 1e6:.1f} MB → {out}/index.html")
 
 
-def _site(build_site, out, editions, all_editions, reports, pages, pairs):
+def _site(write_site, out, editions, all_editions, reports, pages, pairs):
     from rich.status import Status  # lazy: only when the command runs
 
     with Status("building the site", console=err_console) as st:
-        return build_site(out, editions=editions, all_editions=all_editions, reports=reports, notebooks=pages,
+        return write_site(out, editions=editions, all_editions=all_editions, reports=reports, notebooks=pages,
                           pairs=pairs, progress=lambda m: st.update(m))

@@ -12,6 +12,7 @@ entity resolution and network access off before translate-toolkit sees it.
 
 from __future__ import annotations
 
+import codecs
 import enum
 import re
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from .language import detect_language
 
 _XML_DECL = re.compile(rb"<!(?:DOCTYPE|ENTITY)", re.I)
 _PO_HINT = re.compile(rb'^\s*(?:#.*\n\s*)*msg(?:ctxt|id)\s+"', re.M)
+_PO_CHARSET = re.compile(rb'"Content-Type:[^"\n]*?charset=([A-Za-z0-9_.:-]+)')
 
 
 class UnitState(str, enum.Enum):
@@ -96,6 +98,37 @@ def _safe_xml(data: bytes, path: Path):
         raise InputError(f"not well-formed XML: {e}", path) from None
 
 
+def _po_as_utf8(data: bytes, path: Path) -> bytes:
+    """A PO file in UTF-8, whatever charset its header declares.
+
+    translate-toolkit 3.20 reads the header's charset and restarts its parser with it, but keeps
+    decoding as UTF-8, so a PO declaring ``charset=ISO-8859-1`` was refused as bad UTF-8.  The
+    file is decoded here in its declared charset and handed over as UTF-8, its header saying so
+    (the charset's name is replaced in the bytes: the charsets a header can declare in ASCII
+    are ASCII-compatible)."""
+    m = _PO_CHARSET.search(data[:1 << 16])
+    if m is None:
+        return data
+    declared = m.group(1).decode("ascii")
+    if declared.upper() == "CHARSET":  # the placeholder of a POT template: UTF-8 by convention
+        return data
+    try:
+        codec = codecs.lookup(declared).name
+    except LookupError:
+        raise InputError(f"the PO header declares charset {declared!r}, which is not a known encoding", path) from None
+    # The header's charset name is replaced in the bytes, before decoding: it is ASCII, as is the
+    # text around it in every charset a header can declare in ASCII.
+    raw = data if codec == "utf-8" else data[:m.start(1)] + b"UTF-8" + data[m.end(1):]
+    try:
+        # Checked for UTF-8 too: the toolkit would fall back to ISO-8859-1 when a byte before the
+        # header's end is not UTF-8, and refuse the file when one after it is not.
+        text = raw.decode(codec)
+    except UnicodeDecodeError as e:
+        at = e.start if e.start < m.start(1) else e.start - len(raw) + len(data)  # a byte of the file as given
+        raise InputError(f"not {declared} text, as its header declares (byte {at})", path) from None
+    return data if codec == "utf-8" else text.encode("utf-8")
+
+
 def _state_of(u, fmt: str) -> UnitState:
     if not (u.target or "").strip():
         return UnitState.UNTRANSLATED
@@ -115,7 +148,7 @@ def read_bilingual(data: bytes, path: str | Path) -> BilingualFile:
         from translate.storage import pypo  # translate-toolkit is heavy: loaded only for a bilingual file
 
         try:
-            store = pypo.pofile.parsestring(data)
+            store = pypo.pofile.parsestring(_po_as_utf8(data, p))
         except Exception as e:  # translate-toolkit raises its own PoParseError, ValueError, UnicodeError
             raise InputError(f"PO syntax error: {e}", p) from None
         fmt = "po"

@@ -26,11 +26,26 @@ MULTI_FACE = frozenset({"split", "aftermath", "flip", "double-faced", "transform
                         "adventure", "reversible_card"})
 
 
+# A card file is a user's input: a field of the wrong type (``"rulings": "…"``, a number for
+# a name) is treated as absent, as a missing field is, never iterated or hashed as found.
+def _str(v) -> str | None:
+    return v if isinstance(v, str) else None
+
+
+def _list(v) -> list:
+    return v if isinstance(v, list) else []
+
+
+def _dict(v) -> dict:
+    return v if isinstance(v, dict) else {}
+
+
 def lang_code(name: str) -> str:
     return LANGUAGES.get(name, name.lower())
 
 
-def _card_name(name: str, names: list[str] | None, layout: str) -> tuple[str, tuple[str, ...]]:
+def _card_name(name: str, names, layout: str) -> tuple[str, tuple[str, ...]]:
+    names = [n for n in _list(names) if isinstance(n, str)]
     if names and layout in MULTI_FACE and len(names) > 1:
         return " // ".join(names), tuple(names)
     if " // " in name:
@@ -40,10 +55,10 @@ def _card_name(name: str, names: list[str] | None, layout: str) -> tuple[str, tu
 
 def _rulings(entries, card: Card, source: str, start: int) -> list[Ruling]:
     out = []
-    for i, r in enumerate(entries or []):
+    for i, r in enumerate(_list(entries)):
         if not isinstance(r, dict) or not isinstance(r.get("text"), str):
             continue
-        out.append(Ruling(date=r.get("date"), text=r["text"].strip(), source=source, position=start + i, card=card))
+        out.append(Ruling(date=_str(r.get("date")), text=r["text"].strip(), source=source, position=start + i, card=card))
     return out
 
 
@@ -76,17 +91,17 @@ def read_v3_sets(sets: list[dict], source: str = "mtgjson3") -> tuple[list[Card]
     faces: dict[str, _Faces] = {}
     entries: list[tuple[str, dict]] = []
     for s in sets:
-        for c in s.get("cards") or []:
+        for c in _list(_dict(s).get("cards")):
             if not isinstance(c, dict) or not isinstance(c.get("name"), str):
                 continue
-            layout = c.get("layout") or "normal"
+            layout = _str(c.get("layout")) or "normal"
             full, fs = _card_name(c["name"], c.get("names"), layout)
             f = faces.setdefault(full, _Faces(layout=layout, faces=fs))
             d = f.per_face.setdefault(c["name"], {})
             if isinstance(c.get("text"), str):
                 f.texts.setdefault(c["name"], c["text"])
-            for fn in c.get("foreignNames") or []:
-                if isinstance(fn, dict) and fn.get("name") and fn.get("language"):
+            for fn in _list(c.get("foreignNames")):
+                if isinstance(fn, dict) and _str(fn.get("name")) and _str(fn.get("language")):
                     d.setdefault(lang_code(fn["language"]), fn["name"])
             entries.append((full, c))
     cards = {name: f.card(name) for name, f in faces.items()}
@@ -106,20 +121,20 @@ def read_v5_cards(cards_in: list[dict], source: str = "mtgjson5") -> tuple[list[
     for c in cards_in:
         if not isinstance(c, dict) or not isinstance(c.get("name"), str):
             continue
-        layout = c.get("layout") or "normal"
+        layout = _str(c.get("layout")) or "normal"
         full = c["name"]
         fs = tuple(full.split(" // "))
         f = faces.setdefault(full, _Faces(layout=layout, faces=fs))
-        oid = (c.get("identifiers") or {}).get("scryfallOracleId")
+        oid = _str(_dict(c.get("identifiers")).get("scryfallOracleId"))
         if oid and not f.oracle_id:
             f.oracle_id = oid
-        face = c.get("faceName") or full
+        face = _str(c.get("faceName")) or full
         d = f.per_face.setdefault(face, {})
         if isinstance(c.get("text"), str):
             f.texts.setdefault(face, c["text"])
-        for fd in c.get("foreignData") or []:
-            if isinstance(fd, dict) and fd.get("language"):
-                nm = fd.get("faceName") or fd.get("name")
+        for fd in _list(c.get("foreignData")):
+            if isinstance(fd, dict) and _str(fd.get("language")):
+                nm = _str(fd.get("faceName")) or _str(fd.get("name"))
                 if nm:
                     d.setdefault(lang_code(fd["language"]), nm)
         entries.append((full, c))
@@ -129,10 +144,10 @@ def read_v5_cards(cards_in: list[dict], source: str = "mtgjson5") -> tuple[list[
     pos: dict[str, int] = {}
     for full, c in entries:
         # v5 repeats a card's rulings on each face and each printing: keep them once.
-        fresh = [r for r in (c.get("rulings") or []) if isinstance(r, dict)
-                 and (full, r.get("date"), r.get("text")) not in seen]
+        fresh = [r for r in _list(c.get("rulings")) if isinstance(r, dict) and isinstance(r.get("text"), str)
+                 and (full, _str(r.get("date")), r["text"]) not in seen]
         for r in fresh:
-            seen.add((full, r.get("date"), r.get("text")))
+            seen.add((full, _str(r.get("date")), r["text"]))
         rs = _rulings(fresh, cards[full], source, pos.get(full, 0))
         pos[full] = pos.get(full, 0) + len(rs)
         rulings.extend(rs)
@@ -173,7 +188,7 @@ def read(obj, shape: str) -> tuple[list[Card], list[Ruling]]:
         data = obj.get("data", obj)
         return read_v5_cards(data["cards"])
     if shape == "mtgjson5-atomic":
-        return read_v5_cards([c for k in sorted(obj["data"]) for c in obj["data"][k]])
+        return read_v5_cards([c for k in sorted(obj["data"]) for c in _list(obj["data"][k])])
     if shape == "mtgjson5-printings":
-        return read_v5_cards([c for k in sorted(obj["data"]) for c in obj["data"][k].get("cards", [])])
+        return read_v5_cards([c for k in sorted(obj["data"]) for c in _list(_dict(obj["data"][k]).get("cards"))])
     raise ValueError(shape)

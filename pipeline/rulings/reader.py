@@ -9,6 +9,8 @@ bulk array) shapes; anything else is read as a rulings-page paste.  Every failur
 from __future__ import annotations
 
 import json
+import re
+import sys
 from pathlib import Path
 
 from . import mtgjson, scryfall
@@ -44,19 +46,56 @@ def _read_bytes(path: Path, cards: bool = False) -> bytes:
     return data
 
 
+#: The longest ruling text read (characters).  The 10,279 rulings of the 18 MTGJSON v3 set files
+#: are at most 740 characters; a "ruling" of a million is not one, and the lemmatiser refuses
+#: texts that long.
+MAX_RULING_CHARS = 20_000
+
+# A \uD800-\uDFFF escape that is not half of a pair: JSON allows it, but it is no character, and
+# the text cannot be encoded again (the lemmatiser's hashing fails on it).
+_LONE_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+                             r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
 def _json(data: bytes, path: Path):
     """The parsed JSON value, or None when the text is not JSON at all."""
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
     if head not in (b"{", b"["):
         return None
     try:
-        return json.loads(data.decode("utf-8-sig"))
+        text = data.decode("utf-8-sig")
+        obj = json.loads(text)
     except UnicodeDecodeError as e:
         raise InputError(f"JSON is not valid UTF-8 (byte {e.start})", path) from None
     except json.JSONDecodeError as e:
         raise InputError(f"invalid or truncated JSON at line {e.lineno}, column {e.colno}: {e.msg}", path) from None
     except RecursionError:
         raise InputError("JSON nested too deeply to be rulings or cards", path) from None
+    except ValueError:  # Python refuses to convert an integer of more digits than its limit
+        raise InputError(f"JSON holds a number of more than {sys.get_int_max_str_digits():,} digits: "
+                         "not rulings or cards", path) from None
+    lone = _LONE_SURROGATE.search(text)
+    if lone and not _encodable(obj):  # the regex alone would also match an escaped backslash before "ud800"
+        line = text.count("\n", 0, lone.start()) + 1
+        raise InputError(f"JSON holds a lone surrogate escape ({lone.group()}) at line {line}: not text", path)
+    return obj
+
+
+def _encodable(obj) -> bool:
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def _check_lengths(rs: RulingSet, path: Path) -> RulingSet:
+    for r in rs.rulings:
+        if len(r.text) > MAX_RULING_CHARS:
+            card = f"card {r.card.name[:80]!r}, " if r.card else ""
+            raise InputError(f"a ruling of {len(r.text):,} characters ({card}ruling {r.position + 1}): "
+                             f"rulings are at most {MAX_RULING_CHARS:,}", path)
+    return rs
 
 
 def _shape(obj) -> str | None:
@@ -98,8 +137,8 @@ def read_rulings(path, cards: NameIndex | None = None, card_lang: str | None = N
             fmt = "mtgjson3" if shape.startswith("mtgjson3") else "mtgjson5"
         if not rs:
             raise InputError(f"{fmt} file holds no rulings", p)
-        return RulingSet(str(p), fmt, cs, rs)
-    return _read_paste(p, data, cards, card_lang)
+        return _check_lengths(RulingSet(str(p), fmt, cs, rs), p)
+    return _check_lengths(_read_paste(p, data, cards, card_lang), p)
 
 
 def _read_paste(p: Path, data: bytes, cards: NameIndex | None, card_lang: str | None) -> RulingSet:

@@ -33,7 +33,8 @@ def read(obj, shape: str, by_oracle: dict[str, Card] | None = None) -> tuple[lis
     rulings: list[Ruling] = []
     pos: dict[str, int] = {}
     for x in items:
-        oid = x.get("oracle_id") or ""
+        # A wrongly typed field is treated as absent (a user's file; a list cannot key a dict).
+        oid = x.get("oracle_id") if isinstance(x.get("oracle_id"), str) else ""
         card = cards.get(oid)
         if card is None:
             card = by_oracle.get(oid) or Card(name=f"oracle:{oid}" if oid else "unknown", oracle_id=oid or None,
@@ -41,6 +42,7 @@ def read(obj, shape: str, by_oracle: dict[str, Card] | None = None) -> tuple[lis
             cards[oid] = card
         i = pos.get(oid, 0)
         pos[oid] = i + 1
-        rulings.append(Ruling(date=x.get("published_at"), text=x["comment"].strip(),
-                              source=f"scryfall:{x.get('source', 'unknown')}", position=i, card=card))
+        date = x.get("published_at") if isinstance(x.get("published_at"), str) else None
+        source = x.get("source") if isinstance(x.get("source"), str) else "unknown"
+        rulings.append(Ruling(date=date, text=x["comment"].strip(), source=f"scryfall:{source}", position=i, card=card))
     return sorted(cards.values(), key=lambda c: c.name), rulings

@@ -20,16 +20,17 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
+from contextlib import contextmanager
 from collections import defaultdict
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 from ..errors import InputError
-from ..io import atomic_write, honour_umask, read_bounded, read_bounded_text
+from ..io import atomic_write, dumps, honour_umask, read_bounded, read_bounded_text
 from ..model import Document
 from ..rulenum import RuleNumber
+from ..swap import BuildFolder, record_of
 from ..xref import build_graph, extract_references
 from ..xref.model import GLOSSARY_PREFIX, SECTION_PREFIX
 
@@ -70,6 +71,7 @@ class SiteInputs:
     link_names: list[str] = field(default_factory=list)
     notebooks: list[Path] = field(default_factory=list)  # rendered HTML files to copy
     pairs: list[tuple[str, str]] = field(default_factory=list)  # extra diffs to publish
+    reports: Path | None = None  # the folder the reports were read from (named in their errors)
 
 
 class SiteWriter:
@@ -346,19 +348,23 @@ class SiteBuilder:
     # -- translations and rulings ---------------------------------------------------------------------
     def translations(self) -> None:
         for stem, al in sorted(zip(self.inputs.alignment_names, self.inputs.alignments)):
-            base = (al.get("base_edition") or {}).get("label")
-            cur = al.get("current_edition")
-            base_label = self._label(base)
-            cur_label = self._label(cur)
-            rows = []
-            for row in al.get("rows", []):
-                rows.append({**row, "base_href": self.rule_href(base_label, row["base_id"], 1) if row.get("base_id") else None,
-                             "cur_href": self.rule_href(cur_label, row["current_id"], 1) if row.get("current_id") else None})
-            self.render(f"translations/{stem}.html", "translation.html", stem=stem, al=al, rows=rows,
-                        base=base_label, current=cur_label)
+            with _report_fields(self.inputs.reports, stem, "alignment report"):
+                self._translation(stem, al)
+
+    def _translation(self, stem: str, al: dict) -> None:
+        base = (al.get("base_edition") or {}).get("label")
+        cur = al.get("current_edition")
+        base_label = self._label(base)
+        cur_label = self._label(cur)
+        rows = []
+        for row in al.get("rows", []):
+            rows.append({**row, "base_href": self.rule_href(base_label, row["base_id"], 1) if row.get("base_id") else None,
+                         "cur_href": self.rule_href(cur_label, row["current_id"], 1) if row.get("current_id") else None})
+        self.render(f"translations/{stem}.html", "translation.html", stem=stem, al=al, rows=rows,
+                    base=base_label, current=cur_label)
 
     def _label(self, name: str | None) -> str | None:
-        if not name:
+        if not isinstance(name, str) or not name:  # a report's wrongly typed field names no edition
             return None
         try:
             return self.arch.editions[self.arch.index(name)].label
@@ -367,15 +373,19 @@ class SiteBuilder:
 
     def rulings(self) -> None:
         for stem, data in sorted(zip(self.inputs.link_names, self.inputs.links)):
-            ed = self._label(data.get("edition"))
-            cards = defaultdict(list)
-            for item in data.get("links", []):
-                ru = item["ruling"]
-                cands = [{**c, "href": self.rule_href(ed, c["rule"], 1)} for c in item.get("candidates", [])]
-                cards[ru.get("card") or ru.get("card_name") or "?"].append({"ruling": ru, "top": cands[:1],
-                                                                           "rest": cands[1:]})
-            self.render(f"rulings/{stem}.html", "rulings.html", stem=stem, data=data, edition=ed,
-                        cards=sorted(cards.items()))
+            with _report_fields(self.inputs.reports, stem, "links report"):
+                self._rulings(stem, data)
+
+    def _rulings(self, stem: str, data: dict) -> None:
+        ed = self._label(data.get("edition"))
+        cards = defaultdict(list)
+        for item in data.get("links", []):
+            ru = item["ruling"]
+            cands = [{**c, "href": self.rule_href(ed, c["rule"], 1)} for c in item.get("candidates", [])]
+            cards[ru.get("card") or ru.get("card_name") or "?"].append({"ruling": ru, "top": cands[:1],
+                                                                       "rest": cands[1:]})
+        self.render(f"rulings/{stem}.html", "rulings.html", stem=stem, data=data, edition=ed,
+                    cards=sorted(cards.items()))
 
     def index(self) -> None:
         eds = [{"label": lb, "date": self.dates[lb]} for lb in self.labels]
@@ -390,10 +400,13 @@ def default_editions(archive, alignments: list[dict], links: list[dict]) -> list
     """The latest edition, the translations' base (and current) editions, the rulings' edition."""
     names = [archive.editions[-1].label]
     for al in alignments:
-        names += [x for x in ((al.get("base_edition") or {}).get("label"), al.get("current_edition")) if x]
-    names += [d["edition"] for d in links if d.get("edition")]
+        base = al.get("base_edition")
+        names += [(base if isinstance(base, dict) else {}).get("label"), al.get("current_edition")]
+    names += [d.get("edition") for d in links]
     out = []
     for n in names:
+        if not isinstance(n, str) or not n:  # a wrongly typed field names no edition (the pages then say so)
+            continue
         try:
             out.append(archive.editions[archive.index(n)].label)
         except InputError:
@@ -401,30 +414,76 @@ def default_editions(archive, alignments: list[dict], links: list[dict]) -> list
     return sorted(set(out))
 
 
-def _read_json_files(folder: Path, pattern: str, what: str) -> tuple[list[str], list[dict]]:
+def _read_json_files(folder: Path, pattern: str, what: str, schema: str) -> tuple[list[str], list[dict]]:
     stems, docs = [], []
     for p in sorted(Path(folder).glob(pattern)):
         try:
-            docs.append(json.loads(read_bounded_text(p)))
+            doc = json.loads(read_bounded_text(p))
         except (OSError, ValueError) as e:
             raise InputError(f"unreadable {what}: {e}", p) from None
+        except RecursionError:
+            raise InputError(f"{what} nested too deeply to be one", p) from None
+        if not isinstance(doc, dict) or doc.get("schema") != schema:
+            article = "an" if what[0] in "aeiou" else "a"
+            raise InputError(f"not {article} {what} (a JSON object with \"schema\": \"{schema}\")", p)
+        docs.append(doc)
         stems.append(p.stem)
     return stems, docs
+
+
+@contextmanager
+def _report_fields(folder: Path | None, stem: str, what: str):
+    """Pages made from one report: a field of the wrong type or missing (the report is the
+    user's file, perhaps edited by hand) is that file's problem, in one line naming it."""
+    from jinja2.exceptions import UndefinedError  # heavy: Jinja2 only when a site is written
+
+    try:
+        yield
+    except (TypeError, KeyError, AttributeError, ValueError, RecursionError, UndefinedError) as e:
+        where = Path(folder or ".") / f"{stem}.json"
+        detail = f"{type(e).__name__}: {e}" if not isinstance(e, RecursionError) else "nested too deeply"
+        raise InputError(f"a field of this {what} that the site reads is missing or of the wrong type ({detail})",
+                         where) from None
 
 
 def read_reports(folder: Path | None) -> tuple[list[str], list[dict], list[str], list[dict]]:
     """Alignment and link JSON documents of a build's output folder (``align-*.json``, ``links-*.json``)."""
     if folder is None or not Path(folder).is_dir():
         return [], [], [], []
-    an, al = _read_json_files(folder, "align-*.json", "alignment report")
-    ln, li = _read_json_files(folder, "links-*.json", "links report")
+    an, al = _read_json_files(folder, "align-*.json", "alignment report", "crpipe-alignment/1")
+    ln, li = _read_json_files(folder, "links-*.json", "links report", "crpipe-links/1")
     return an, al, ln, li
+
+
+#: The site folder's record of the files it holds (see :mod:`pipeline.swap`): what a later
+#: ``crpipe site --out`` may replace; anything else found there is the user's and refuses the run.
+SITE_RECORD = "crpipe-site.json"
+
+
+def site_folder(out: Path) -> BuildFolder:
+    """The site's output folder: staged, locked and swapped as the build's, and refused up front
+    when it holds anything the site did not write (``with site_folder(out) as f:`` write into
+    ``f.staging``, then ``f.commit()``)."""
+    return BuildFolder(Path(out), record=SITE_RECORD, foreign="refuse", command="crpipe site", job="site build")
 
 
 def build_site(out: Path, editions: list[str] | None = None, all_editions: bool = False, reports: Path | None = None,
                notebooks: list[Path] | None = None, pairs: list[tuple[str, str]] | None = None, catalog=None,
                progress=None) -> list[Path]:
-    """Write the site into ``out`` (replaced as a whole: built in a sibling folder, then swapped)."""
+    """Write the site into ``out``, replaced as a whole (built beside it, then swapped) by the
+    build's own :class:`~pipeline.swap.BuildFolder`: a folder holding anything the site did
+    not write is refused before any work, never swapped away."""
+    with site_folder(out) as folder:
+        written = write_site(folder.staging, editions, all_editions, reports, notebooks, pairs, catalog, progress)
+        folder.commit()
+    return [folder.final / p.relative_to(folder.staging) for p in written]
+
+
+def write_site(out: Path, editions: list[str] | None = None, all_editions: bool = False, reports: Path | None = None,
+               notebooks: list[Path] | None = None, pairs: list[tuple[str, str]] | None = None, catalog=None,
+               progress=None) -> list[Path]:
+    """Write the site into ``out``, a new or empty folder (the build's stage writes into its own
+    staging folder, which is swapped in as a whole already); the files written, its record last."""
     from ..diff.history import EditionArchive  # heavy: the history loads only for traces
 
     arch = EditionArchive(catalog)
@@ -433,19 +492,8 @@ def build_site(out: Path, editions: list[str] | None = None, all_editions: bool 
         labels = arch.dates()
     else:
         labels = default_editions(arch, al, li) + list(editions or [])
-    inputs = SiteInputs(labels, al, an, li, ln, list(notebooks or []), list(pairs or []))
-    out = Path(out)
-    tmp = out.with_name(out.name + ".tmp-site")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    written = SiteBuilder(arch, inputs, tmp, progress).build()
-    if out.exists():
-        old = out.with_name(out.name + ".old-site")
-        if old.exists():
-            shutil.rmtree(old)
-        out.rename(old)
-        tmp.rename(out)
-        shutil.rmtree(old)
-    else:
-        tmp.rename(out)
-    return [out / p.relative_to(tmp) for p in written]
+    inputs = SiteInputs(labels, al, an, li, ln, list(notebooks or []), list(pairs or []), reports)
+    builder = SiteBuilder(arch, inputs, Path(out), progress)
+    pages = builder.build()
+    builder.w.write(SITE_RECORD, dumps(record_of([str(p.relative_to(out)) for p in pages])))
+    return builder.w.written
