@@ -93,7 +93,7 @@ def run(ctx) -> list:
             keys = seg_keys[id(u.pair)]
             if all(keys[k] for k in tk) or find_all(u.pair.target_text, (tr,)):
                 kept_pairs.add(id(u.pair))
-            elif _english_in(u, term, ek):
+            elif _english_span(u, term) is not None:
                 english_pairs.add(id(u.pair))
             with_term.append((u, hits))
         n = len({id(u.pair) for u, _ in with_term})
@@ -130,10 +130,6 @@ def _english_re(term: str) -> re.Pattern:
     if term.endswith("y"):
         t = re.escape(term[:-1]) + "(?:y|ies)"
     return re.compile(rf"(?<![\w-]){t}(?:s|es)?(?![\w-])", re.IGNORECASE)
-
-
-def _english_in(u, term: str, ek) -> bool:  # noqa: ARG001 (ek: same signature as the key test)
-    return _english_span(u, term) is not None
 
 
 def _english_span(u, term: str) -> tuple[int, int] | None:
