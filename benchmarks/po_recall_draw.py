@@ -5,6 +5,10 @@ reviewers label (the recall set).  Written before any check was changed.
     python benchmarks/po_recall_draw.py --seed 2402 --exclude tests/data/po-recall/draw-1.units.json \
         --out tests/data/po-recall/draw-2.units.json
 
+The committed draw keeps each unit's ``index``, ``kind`` and a digest of its English and
+Portuguese, not the PO's text (that stays in ``../shared``); ``--view`` writes the texts for the
+labeller to a file outside the project, and the scoring reads them from the PO.
+
 A *rule unit* is a translated unit of the numbered rules (a rule or subrule paragraph, its
 heading, or an example); a *glossary unit* is a translated unit between the glossary's first
 term ("Abandon") and the credits (a term or a definition).  Units are numbered by their
@@ -16,6 +20,7 @@ by index; ``--exclude`` removes the units of an earlier draw first.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import re
@@ -49,6 +54,23 @@ def units(path: Path = PO) -> list[dict]:
     return out
 
 
+def digest(u: dict) -> str:
+    """Of a unit's English and Portuguese: the scoring refuses a PO whose drawn units changed."""
+    return hashlib.sha256(f"{u['source']}\x00{u['target']}".encode()).hexdigest()[:16]
+
+
+def with_text(draw_file: Path) -> list[dict]:
+    """The draw's units with their English (``source``) and Portuguese (``target``) from the PO."""
+    by = {u["index"]: u for u in units()}
+    out = []
+    for d in json.loads(draw_file.read_text(encoding="utf-8"))["units"]:
+        u = by[d["index"]]
+        if digest(u) != d["digest"]:
+            raise SystemExit(f"{draw_file.name}: unit {d['index']} of the PO is not the one drawn")
+        out.append({**d, "source": u["source"], "target": u["target"]})
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, required=True)
@@ -56,6 +78,7 @@ def main() -> None:
     ap.add_argument("--glossary", type=int, default=50)
     ap.add_argument("--exclude", type=Path, action="append", default=[])
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--view", type=Path, help="also write the drawn units' texts here, for the labeller")
     a = ap.parse_args()
     if not PO.is_file():
         sys.exit(f"the real PO is not at {PO}")
@@ -67,9 +90,11 @@ def main() -> None:
     drawn = sorted(rules + gloss, key=lambda u: u["index"])
     doc = {"po": "comprehensive-rules.pt-BR.po", "seed": a.seed, "excluded": [str(f.name) for f in a.exclude],
            "rules": a.rules, "glossary": a.glossary,
-           "units": [{k: u[k] for k in ("index", "kind", "source", "target")} for u in drawn]}
+           "units": [{"index": u["index"], "kind": u["kind"], "digest": digest(u)} for u in drawn]}
     a.out.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"{len(rules)} rule units, {len(gloss)} glossary units -> {a.out}")
+    if a.view:
+        a.view.write_text(json.dumps({"units": with_text(a.out)}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

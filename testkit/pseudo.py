@@ -17,7 +17,10 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
+from pipeline.align.checks.form import serial_commas
+from pipeline.align.checks.registry import categories
 from pipeline.align.lexicon import lexicon
+from pipeline.findings import Category
 from pipeline.align.termbase import TermBase, find_all, term_regex
 from pipeline.align.text import NUMBER_WORDS, SYMBOL_RE, WORD_RE, sentences
 from pipeline.model import Document, Example, Rule
@@ -46,9 +49,15 @@ def see_rule(lang: str, rule: str) -> str:
 @dataclass
 class Planted:
     key: str  # translated rule id, or "missing:<base id>"
-    category: str
+    category: Category
     kind: str
     detail: str
+
+    def __post_init__(self) -> None:
+        # A planted defect names a family the check registry has: a renamed family fails here.
+        if self.category not in categories():
+            raise ValueError(f"no registered check family {self.category!r}")
+        self.category = Category(self.category)
 
 
 @dataclass
@@ -152,6 +161,17 @@ def translate_text(text: str, lang: str, tb: TermBase, cipher: Cipher, cards: di
             continue
         w = m.group()
         sentence_start = a == 0 or re.search(r"[.!?:]\s*[“\"(]?$", text[:a]) is not None
+        lw = w.casefold().replace("’", "'")
+        if lw in EN.negations and _profile(lang).negations:
+            # A negation stays one ("not" -> "não"); a contraction keeps its verb's own cipher word,
+            # so "isn't" and "can't" still read differently.
+            neg = _profile(lang).negations[0]
+            if lw.endswith("n't") and len(lw) > 3:
+                neg = f"{neg} {cipher.word(lw[:-3])}"
+            elif lw != "not":
+                neg = f"{neg} {cipher.word(lw)}"
+            repl.append((a, b, neg.capitalize() if w[:1].isupper() else neg))
+            continue
         if w[:1].isupper() and not sentence_start and _in_name(text, a, b, cipher):
             continue  # names: kept as in English (translations keep unknown card names)
         if w.casefold() in rw:
@@ -172,6 +192,9 @@ def translate_text(text: str, lang: str, tb: TermBase, cipher: Cipher, cards: di
     out = head + "".join(parts)
     out = re.sub(r"\b([^\W\d_]+)(?:\s+\1\b)+", lambda m: m.group(1), out, flags=re.I)  # cipher collisions
     prof = _profile(lang)
+    if not prof.serial_comma:  # "A, B, and C" -> "A, B e C", as the language writes lists (the check's own reading)
+        for i, _j, _item in reversed(serial_commas(out, prof)):
+            out = out[:i] + out[i + 1:]
     if prof.quotes != EN.quotes:
         out = out.replace(EN.quotes[0], prof.quotes[0]).replace(EN.quotes[1], prof.quotes[1])
     if prof.inverted_marks:

@@ -331,6 +331,9 @@ def test_judged_sample_matches_what_the_checks_report_now(po_result):
 @needs_shared
 @needs_po
 def test_po_update_files_carry_every_rule(po_result, tmp_path):
+    """The update files hold the team's units (one per English paragraph, tests/test_update_units.py
+    has the details): an untranslated rule is its unit, to translate with the current English; a
+    rule whose English changed is its unit, fuzzy; the XLIFF unit names the PO unit it came from."""
     from translate.storage import pypo, xliff2
 
     from pipeline.report.update_po import render_update_po
@@ -338,11 +341,14 @@ def test_po_update_files_carry_every_rule(po_result, tmp_path):
 
     p = tmp_path / "u.xlf"
     p.write_bytes(render_xliff(po_result))
-    units = {u.getid(): u for u in xliff2.Xliff2File.parsefile(str(p)).units if not u.isheader()}
-    todo = units["todo-702.2b"]  # untranslated in the PO: to translate, with the current English
+    units = [u for u in xliff2.Xliff2File.parsefile(str(p)).units if not u.isheader()]
+    todo = next(u for u in units if u.source.startswith("702.2b "))  # untranslated in the PO
     assert todo.getunitelement().find(f"{{{NS}}}segment").get("state") == "initial" and not todo.target
-    changed = [r for r in po_result.rows if r.id and r.english_changed]
-    assert changed and units[changed[0].id].getunitelement().find(f"{{{NS}}}segment").get("state") == "needs-review"
+    changed = [r for r in po_result.rows if r.id and r.english_changed and r.units]
+    by_name = {u.getunitelement().get("name"): u for u in units}
+    assert changed and by_name[changed[0].units[0]["location"]].isfuzzy()
     po = pypo.pofile.parsestring(render_update_po(po_result))
-    ctx = {u.getcontext(): u for u in po.units if not u.isheader()}
-    assert ctx[changed[0].id].isfuzzy() and ctx["100.1"].getlocations()  # back to the team's PO unit
+    live = {u.source: u for u in po.units if not u.isheader() and not u.isobsolete()}
+    assert live[todo.source].target == "" and not live[todo.source].isfuzzy()
+    row = po_result.row("100.1")  # unchanged since 2020-11-20: the unit as it was
+    assert row.units and by_name[row.units[0]["location"]].target == live[by_name[row.units[0]["location"]].source].target

@@ -20,6 +20,7 @@ from ..segment.hunspell import dictionary_path, missing_reason
 from ..segment.units import _is_english
 from ..xref.extract import extract_from_text
 from .checks import Context, Pair, all_checks, run_all
+from .checks.grammar import missing_reason as grammar_missing_reason
 from .model import SEVERITY_POINTS, AlignResult, Issue, Row, RowMethod, RowStatus, Score, segment_of
 from .termbase import load_termbase
 from .text import english_names, number_anchors, symbol_spans, words
@@ -189,13 +190,19 @@ def align_documents(target: Document, base: Document, current: Document | None =
         target, accounted, text_coverage = _split_english(target, base)
     rows, complete = build_rows(target, base, current, map_number, accounted)
     pairs = [Pair(row, t, b, c) for row, t, b, c in rows]
+    if units is not None:
+        # Glossary, titles, front matter and credits are translated and reviewed too.
+        pairs += [Pair(row, t, b, None) for row, t, b in units.text_rows()]
     ctx = Context(lang=target.meta.language, target_doc=target, base_doc=base, current_doc=current, pairs=pairs,
                   base_date=(base_info or {}).get("label") or base.meta.effective_date,
                   current_date=current_label or (current.meta.effective_date if current else None),
                   map_number=map_number, termbase=tb, cards=cards, complete=complete,
                   editions_dir=editions_dir,
-                  term_renderings=units.term_renderings() if units is not None else None)
+                  term_renderings=units.term_renderings() if units is not None else None, units=units)
     issues = run_all(ctx, only)
+    if units is not None:
+        for i in issues:
+            units.locate(i)
     by_row: dict[str | None, list[Issue]] = {}
     for i in issues:
         by_row.setdefault(i.rule, []).append(i)
@@ -234,6 +241,9 @@ def _notes(tb, lang: str | None) -> list[str]:
     out = [] if tb else ["no term base"]
     if lang in PROFILES and dictionary_path(lang) is None:
         out.append(missing_reason(lang))
+    grammar = grammar_missing_reason(lang) if lang else None
+    if grammar:
+        out.append(grammar)
     return out
 
 

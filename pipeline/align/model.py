@@ -15,7 +15,8 @@ from ..findings import Check, Issue, Severity
 from ..model import Rule
 
 SEVERITY_POINTS = {Severity.ERROR: 10.0, Severity.WARNING: 3.0, Severity.INFO: 0.5}
-__all__ = ["Check", "Issue", "Severity", "SEVERITY_POINTS", "CATEGORIES", "Row", "RowMethod", "RowStatus", "Score",
+__all__ = ["Check", "Issue", "Severity", "SEVERITY_POINTS", "Row", "RowKind", "RowMethod", "RowStatus",
+           "Score", "TextUnit",
            "AlignResult",
            "segment_of", "pieces_of"]
 class RowStatus(StrEnum):
@@ -30,10 +31,36 @@ class RowStatus(StrEnum):
 class RowMethod(StrEnum):
     NUMBER = "number"
     ANCHORS = "anchors"
+    UNIT = "unit"  # a bilingual file's non-rule unit, paired with its own English source
     NONE = "none"
 
 
-CATEGORIES = ("structure", "references", "anchors", "cardnames", "terminology", "consistency", "damage", "omission")
+class RowKind(StrEnum):
+    """What a row holds: a rule (with its examples), or one of the other texts a translation
+    team translates and a reviewer reads (bilingual files carry them all as units)."""
+
+    RULE = "rule"
+    GLOSSARY = "glossary"  # a term and its definition paragraphs
+    SECTION = "section"  # "1. Game Concepts"
+    FRONT = "front"  # title, effective date, introduction, contents
+    CREDITS = "credits"
+
+
+@dataclass
+class TextUnit:
+    """A translated text that is not a rule, shaped as a rule for the checks: its first
+    paragraph is ``text`` (a glossary term, a title), the further ones ``examples`` (a term's
+    definition paragraphs)."""
+
+    id: str
+    text: str
+    examples: list = field(default_factory=list)  # pipeline.model.Example
+    level: str = "unit"
+    parent: str | None = None
+
+    @property
+    def example_texts(self) -> list[str]:
+        return [e.text for e in self.examples]
 
 
 def segment_of(rule: Rule | None) -> str:
@@ -70,17 +97,20 @@ class Row:
     issues: list[Issue] = field(default_factory=list)
     #: The bilingual file's units this rule came from: ``[{"id", "location", "piece"}]``.
     units: list[dict] = field(default_factory=list)
+    kind: RowKind = RowKind.RULE
 
     @property
     def english_changed(self) -> bool:
-        """The English moved between the base and the current edition (text, examples or number)."""
-        return bool(self.base_id) and (self.current_id != self.base_id or " ".join(self.source.split())
+        """The English moved between the base and the current edition (text, examples or number);
+        rows other than rules are matched to the current edition by the update file, not here."""
+        return self.kind is RowKind.RULE and bool(self.base_id) and (self.current_id != self.base_id or " ".join(self.source.split())
                                         != " ".join(self.current.split()))
 
     def to_dict(self) -> dict:
         d = {"id": self.id, "base_id": self.base_id, "current_id": self.current_id, "status": self.status,
              "method": self.method, "target": self.target, "source": self.source, "current": self.current,
-             "inferred_number": self.inferred_number, "findings": [i.to_dict() for i in self.issues]}
+             "inferred_number": self.inferred_number, "kind": self.kind,
+             "findings": [i.to_dict() for i in self.issues]}
         if self.units:
             d["units"] = list(self.units)
         return d
@@ -113,6 +143,9 @@ class AlignResult:
     coverage: dict | None = None
     #: The update workflow (:func:`pipeline.align.update.update_plan`): rules whose English changed.
     update: dict | None = None
+    #: Bilingual input: the update planned unit by unit as the team's file segments it
+    #: (:class:`pipeline.align.unit_update.UnitUpdate`); the update PO/XLIFF are written from it.
+    unit_update: object | None = field(default=None, repr=False)
 
     @property
     def issues(self) -> list[Issue]:

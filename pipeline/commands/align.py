@@ -44,10 +44,12 @@ def register(app: typer.Typer) -> None:
                                               " (default: the newest of the --reference editions)."),
         json_out: Optional[str] = typer.Option(None, "--json", help="Write rows and findings as JSON to this file ('-': stdout)."),
         html_out: Optional[Path] = typer.Option(None, "--html", help="Write the side-by-side HTML report here."),
-        xliff_out: Optional[Path] = typer.Option(None, "--xliff", help="Write XLIFF 2.0 (one unit per rule, findings as notes)."),
+        xliff_out: Optional[Path] = typer.Option(None, "--xliff", help="Write XLIFF 2.0 (one unit per rule, findings as notes; "
+                                              "for a PO/XLIFF input: its own units updated to the current edition)."),
         csv_out: Optional[Path] = typer.Option(None, "--csv", help="Write the findings as CSV."),
         po_out: Optional[Path] = typer.Option(None, "--po", help="Write the update as a gettext PO (msgid = current "
-                                              "English, msgstr = the translation, fuzzy where the English changed)."),
+                                              "English, msgstr = the translation, fuzzy where the English changed; for a "
+                                              "PO/XLIFF input: the team's own units, header and comments kept)."),
         cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s) (v3 set/AllSets, v5 set/AllPrintings/"
                                          "AtomicCards) for the card-name check; repeat the option for several."),
         termbase: Optional[Path] = typer.Option(None, "--termbase", help="A term base YAML file "

@@ -58,6 +58,21 @@ class Profile:
     see_rule: str = "see rule {rule}"
     #: The Snowball stemmer of the language (search indexes words by their stems).
     stemmer: str = "english"
+    #: Lists take a comma before the last "and"/"or" ("A, B, and C"); Portuguese and Spanish
+    #: write "A, B e C", so a translation copying the English comma is corrected by reviewers.
+    serial_comma: bool = True
+    #: Words that negate (a dropped one inverts a rule); ``negation_prefixes`` make a word the
+    #: negation of another word of the language ("irrelevante", "inexistente": "not relevant").
+    negations: tuple[str, ...] = ()
+    negation_prefixes: tuple[str, ...] = ()
+    #: Colloquial spellings a rules text does not use ("pra" for "para").
+    colloquial: tuple[tuple[str, str], ...] = ()
+    #: Words written in lower case mid-sentence (month, weekday and language names in Portuguese).
+    lowercase_words: tuple[str, ...] = ()
+    #: Phrases whose number word is no count ("dois pontos": a colon).
+    not_counts: tuple[str, ...] = ()
+    #: Phrases that negate as one ("a menos que" for "unless"): counted once, their words not again.
+    negation_phrases: tuple[str, ...] = ()
 
     def example_re(self) -> re.Pattern:
         alts = "|".join(re.escape(m) for m in self.example_markers)
@@ -103,6 +118,10 @@ EN = register(Profile(
                   ("nineteen", 19), ("twenty", 20), ("thirty", 30), ("forty", 40), ("fifty", 50), ("sixty", 60),
                   ("seventy", 70), ("eighty", 80), ("ninety", 90), ("hundred", 100), ("twice", 2), ("thrice", 3)),
     count_negators=("no",),
+    # English: the verbal negations only ("no", "nothing", "without" have many renderings that
+    # are not negations: "no máximo", "zero", "impossível").
+    negations=("not", "never", "cannot", "can't", "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't",
+               "weren't", "won't", "wouldn't", "couldn't", "shouldn't", "hasn't", "haven't", "hadn't", "mustn't"),
     stopwords=frozenset("the of and to a in is that it for as with on be by or this are an if its can".split()),
 ))
 
@@ -134,6 +153,18 @@ PT = register(Profile(
     cue_words=(("rule", "regra"), ("rules", "regras"), ("see", "consulte"), ("section", "seção"), ("and", "e"),
                ("or", "ou"), ("through", "a")),
     see_rule="consulte a regra {rule}",
+    serial_comma=False,
+    negations=("não", "nem", "nunca", "jamais", "nenhum", "nenhuma", "nenhuns", "nenhumas", "nada", "ninguém", "sem"),
+    negation_phrases=("a menos que", "a não ser que", "a não ser", "salvo se", "exceto se", "exceto quando",
+                      "independentemente", "não importa"),
+    negation_prefixes=("in", "im", "ir", "des"),
+    not_counts=("dois pontos",),
+    colloquial=(("pra", "para"), ("pras", "para as"), ("pro", "para o"), ("pros", "para os"), ("tá", "está"),
+                ("né", "não é"), ("cê", "você"), ("vc", "você"), ("pq", "porque")),
+    lowercase_words=("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro",
+                     "outubro", "novembro", "dezembro", "domingo", "segunda-feira", "terça-feira", "quarta-feira",
+                     "quinta-feira", "sexta-feira", "sábado", "inglês", "português", "espanhol", "francês", "alemão",
+                     "italiano", "japonês", "chinês", "coreano", "russo"),
     stopwords=frozenset("o a os as de do da dos das e em um uma que não se para com por no na ao seu sua é são".split()),
     letters="ãõçê",
 ))
@@ -165,6 +196,16 @@ ES = register(Profile(
     cue_words=(("rule", "regla"), ("rules", "reglas"), ("see", "véase"), ("section", "sección"), ("and", "y"),
                ("or", "o"), ("through", "a")),
     see_rule="véase la regla {rule}",
+    serial_comma=False,
+    negations=("no", "ni", "nunca", "jamás", "ningún", "ninguno", "ninguna", "ningunos", "ningunas", "nada", "nadie",
+               "sin"),
+    negation_phrases=("a menos que", "a no ser que", "salvo que", "excepto si", "independientemente", "no importa"),
+    negation_prefixes=("in", "im", "ir", "des"),
+    not_counts=("dos puntos",),
+    lowercase_words=("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
+                     "octubre", "noviembre", "diciembre", "lunes", "martes", "miércoles", "jueves", "viernes",
+                     "sábado", "domingo", "inglés", "español", "portugués", "francés", "alemán", "italiano",
+                     "japonés", "chino", "coreano", "ruso"),
     stopwords=frozenset("el la los las de del y en un una que no se para con por al su es son lo como".split()),
     letters="ñ¿¡",
 ))

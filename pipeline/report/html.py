@@ -132,6 +132,7 @@ def _row(r: Row) -> str:
         f'<li class="{_e(i.severity)}" data-check="{_e(i.check)}" data-severity="{_e(i.severity)}">'
         f'<b>{_e(i.check)}</b> ({_e(i.severity)}): {_e(i.message)}'
         + (f' — “{_e(i.excerpt)}”' if i.excerpt else "") + (f' → <code>{_e(i.suggestion)}</code>' if i.suggestion else "")
+        + (f' <span class="status">{_e(i.unit)}</span>' if i.unit and len(r.units) > 1 else "")
         + "</li>" for i in r.issues)
     ids = (f'{_e(r.id or "—")}<div class="status">{_e(r.status)} · {_e(r.method)}</div>'
            f'<div class="status">base {_e(r.base_id or "—")}<br>now {_e(r.current_id or "—")}</div>')
@@ -146,9 +147,27 @@ def _row(r: Row) -> str:
             f'</td><td>{_current_cell(r)}</td></tr>')
 
 
+def _by_class(result) -> str:
+    """What a reviewer reads first: findings by the kind of defect (spelling, grammar, omission …),
+    errors and warnings apart from info, with the checks behind each."""
+    of = {c.id: (c.defect or c.category) for c in result.checks}
+    by: dict[str, dict] = {}
+    for i in result.issues:
+        d = by.setdefault(str(of.get(i.check, i.category)), {"error": 0, "warning": 0, "info": 0, "checks": {}})
+        d[str(i.severity)] += 1
+        d["checks"][i.check] = d["checks"].get(i.check, 0) + 1
+    rows = "".join(
+        f'<tr><td>{_e(k)}</td><td class="n">{v["error"] + v["warning"]}</td><td class="n">{v["info"]}</td><td>'
+        + ", ".join(f'<a href="#check={_e(c)}&amp;only=1"><code>{_e(c)}</code></a> {n}' for c, n in sorted(v["checks"].items()))
+        + "</td></tr>" for k, v in sorted(by.items(), key=lambda kv: (-(kv[1]["error"] + kv[1]["warning"]), kv[0])))
+    return (f'<section><h2>Findings by kind of defect</h2><table class="counts"><tr><th>kind</th><th>errors and '
+            f'warnings</th><th>info</th><th>checks</th></tr>{rows}</table></section>')
+
+
 def _summary(result, sev_count: dict) -> str:
-    """Coverage, rules to update, findings by check, the rules with the most problems."""
-    parts = []
+    """Findings by kind of defect, coverage, rules to update, findings by check, the rules with the
+    most problems."""
+    parts = [_by_class(result)] if result.issues else []
     cov = result.coverage
     if cov:
         unit = cov.get("unit", "unit")

@@ -9,6 +9,11 @@ from __future__ import annotations
 
 
 def render_update_po(result) -> bytes:
+    if getattr(result, "unit_update", None) is not None:
+        # A bilingual input: the team's own units, updated one by one (pipeline/report/update_units.py).
+        from .update_units import render_units_po  # only a bilingual input needs it
+
+        return render_units_po(result.unit_update)
     from translate.storage import pypo  # translate-toolkit is heavy: loaded only to write an update PO
 
     store = pypo.pofile()

@@ -59,6 +59,11 @@ def _unit(f, uid: str, name: str, notes: list[tuple[str, str, str]], source: str
 
 
 def render_xliff(result) -> bytes:
+    if getattr(result, "unit_update", None) is not None:
+        # A bilingual input: the team's own units, updated one by one (pipeline/report/update_units.py).
+        from .update_units import render_units_xliff  # only a bilingual input needs it
+
+        return render_units_xliff(result.unit_update)
     lang = result.translation.get("language") or "und"
     root = etree.Element(_q("xliff"), nsmap={None: NS})
     root.set("version", "2.0")

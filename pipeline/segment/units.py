@@ -191,17 +191,37 @@ def place_units(units: list[Unit], base: Document, lang: str, paragraphs: frozen
     return out
 
 
-def _strip_number(target: str) -> str:
-    m = _NUM.match(target)
-    return norm(m.group("rest")) if m else norm(target)
+def as_written(target: str, strip_number: bool = True) -> tuple[int, str]:
+    """``(offset, text)``: a unit's translation as the translator wrote it — curly or straight
+    quotes, dashes and doubled spaces untouched, so the checks see them — without its leading
+    rule number (``strip_number``) and outer white space.  A hard line break becomes one space,
+    so an offset into ``text`` plus ``offset`` is the same character in the unit."""
+    m = _NUM.match(target) if strip_number else None
+    start = m.start("rest") if m else len(target) - len(target.lstrip())
+    return start, target[start:].rstrip().replace("\r", " ").replace("\n", " ")
 
 
-def units_document(bf: BilingualFile, placed: list[Placed], lang: str, base_label: str | None) -> Document:
-    """The translation as a Document: translated rules (text + translated examples), the
-    translated glossary, its effective date; every unit kept by location in the findings."""
+@dataclass(frozen=True)
+class UnitSpan:
+    """Where a stretch of a translated segment comes from: ``[start, end)`` of the segment is
+    the unit's target from ``offset`` on."""
+
+    start: int
+    end: int
+    unit: Unit
+    offset: int
+
+
+def units_document(bf: BilingualFile, placed: list[Placed], lang: str, base_label: str | None,
+                   spans: dict[str, list[UnitSpan]] | None = None) -> Document:
+    """The translation as a Document: translated rules (text + translated examples, as written),
+    the translated glossary, its effective date; every unit kept by location in the findings.
+    ``spans`` (filled when given): rule id -> where each stretch of its segment
+    (:func:`pipeline.align.model.segment_of`) comes from, so a finding points into its unit."""
     meta = Meta(language=lang, kind="translation", format=bf.format)
     doc = Document(meta)
     rules: dict[str, Rule] = {}
+    parts: dict[str, list[list[tuple[Unit, int, int]]]] = {}  # rule -> pieces -> (unit, offset, length)
     order = 0
     for p in placed:
         u = p.unit
@@ -211,22 +231,36 @@ def units_document(bf: BilingualFile, placed: list[Placed], lang: str, base_labe
             n = RuleNumber.try_parse(p.rule)
             if n is None or p.rule in rules:
                 continue
-            r = Rule(id=p.rule, text=_strip_number(u.target), section=n.section,
+            off, text = as_written(u.target)
+            r = Rule(id=p.rule, text=text, section=n.section,
                      level="rule" if p.kind == "heading" else ("lettered" if n.letter else "subrule"),
                      parent=str(n.parent()) if p.kind != "heading" and n.parent() is not None else None,
                      order=order, line=None, num=n)
             order += 1
             rules[p.rule] = r
+            parts[p.rule] = [[(u, off, len(text))]]
         elif p.kind == "continuation" and p.rule in rules:
-            rules[p.rule].text += " " + norm(u.target)
+            off, text = as_written(u.target, strip_number=False)
+            rules[p.rule].text += " " + text
+            parts[p.rule][0].append((u, off, len(text)))
         elif p.kind == "example" and p.rule in rules:
-            rules[p.rule].examples.append(Example(norm(u.target)))
+            off, text = as_written(u.target, strip_number=False)
+            rules[p.rule].examples.append(Example(text))
+            parts[p.rule].append([(u, off, len(text))])
         elif p.kind == "section":
             m = _SECTION.match(norm(u.target))
             sm = _SECTION.match(norm(u.source))
             if sm:
                 doc.sections.append(Section(int(sm.group("num")), m.group("rest") if m else norm(u.target), len(doc.sections)))
     doc.rules = sorted(rules.values(), key=lambda r: r.number)
+    if spans is not None:
+        for rid, pieces in parts.items():
+            pos, out = 0, []
+            for piece in pieces:
+                for k, (u, off, n) in enumerate(piece):
+                    out.append(UnitSpan(pos, pos + n, u, off))
+                    pos += n + 1  # the space joining a continuation, or the newline before an example
+            spans[rid] = out
     for i, r in enumerate(doc.rules):
         r.order = i
     terms = {p.glossary_term: p for p in placed if p.kind == "glossary-term" and p.unit.translated}

@@ -1,14 +1,14 @@
 """Translation-QA checks: small named rules run over an aligned translation.
 
-Each module holds a few :class:`~pipeline.align.model.Check` definitions (id, severity, a
-one-line explanation) and one ``run(ctx) -> list[Issue]``.  They read a :class:`Context`
-(the aligned pairs and the resources: term base, lexicons, card names, the renumbering
-map) and never touch files.  ``CHECK_MODULES`` is the order they run in.
+Every check is declared once in :mod:`.registry` (id, family, severity, defect class, a
+one-line explanation) on the function that runs it; the modules of this package hold them,
+one family each, and are all loaded by :func:`.registry.load_all` (no list of names to keep).  Checks
+read a :class:`Context` (the aligned pairs and the resources: term base, lexicons, card
+names, the renumbering map, a bilingual file's units) and never touch files.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
@@ -16,8 +16,8 @@ from typing import Callable
 from ...findings import Check, Issue
 from ...model import Document, Rule
 from ..model import Row, pieces_of, segment_of
+from . import registry
 
-CHECK_MODULES = ("structure", "references", "anchors", "cardnames", "terminology", "consistency", "damage", "omission", "termlearn")
 
 
 @dataclass
@@ -64,11 +64,40 @@ class Context:
     editions_dir: object | None = None  # a folder of editions (Path) or a pipeline.editions.Catalog
     #: English glossary term -> the translation's own rendering (its translated glossary).
     term_renderings: dict | None = None
+    #: Bilingual input: its units and where they sit (pipeline.align.bilingual.UnitsInfo).
+    units: object | None = None
     cache: dict = field(default_factory=dict)
 
     @property
     def aligned(self) -> list[Pair]:
         return [p for p in self.pairs if p.target is not None and p.base is not None]
+
+    def unit_rows(self):
+        """``(pair, unit span, placed unit)`` for every translated unit behind a row, in file
+        order (bilingual input only; nothing for a text translation)."""
+        if self.units is None:
+            return
+        key = "unit_rows"
+        if key not in self.cache:
+            by_id = {p.row.id: p for p in self.pairs if p.row.id is not None}
+            placed = {id(p.unit): p for p in self.units.placed}
+            rows = [(by_id[rid], us, placed[id(us.unit)]) for rid, spans in self.units.spans.items() if rid in by_id
+                    for us in spans]
+            self.cache[key] = sorted(rows, key=lambda r: r[1].unit.order)
+        yield from self.cache[key]
+
+    def unit_issue(self, check: Check, pair: Pair, us, message: str, span=None, suggestion=None) -> Issue:
+        """A finding located in a unit's translation as the file holds it (``span`` in the
+        unit's target, which may fall in the rule number the segment leaves out)."""
+        seg = None
+        if span is not None and span[0] >= us.offset:
+            seg = (us.start + span[0] - us.offset, min(us.end, us.start + span[1] - us.offset))
+        issue = self.issue(check, pair, message, seg, suggestion)
+        issue.unit = us.unit.location
+        if span is not None:
+            issue.unit_span = tuple(span)
+            issue.excerpt = us.unit.target[span[0]:span[1]]
+        return issue
 
     def issue(self, check: Check, pair: Pair | None, message: str, span=None, suggestion=None) -> Issue:
         excerpt = None
@@ -79,19 +108,10 @@ class Context:
                      pair.row.base_id if pair else None)
 
 
-def modules():
-    return [importlib.import_module(f"{__name__}.{m}") for m in CHECK_MODULES]
-
-
 def all_checks() -> list[Check]:
-    return [c for m in modules() for c in m.CHECKS]
+    return registry.all_checks()
 
 
 def run_all(ctx: Context, only: set[str] | None = None) -> list[Issue]:
-    """Run every check module (or those of the ``only`` categories); issues in pair order."""
-    out: list[Issue] = []
-    for m in modules():
-        if only and m.CHECKS[0].category not in only:
-            continue
-        out.extend(m.run(ctx))
-    return out
+    """Run every registered check (or those of the ``only`` families); issues in registry order."""
+    return registry.run(ctx, only)

@@ -7,21 +7,32 @@ from collections import Counter
 
 from rapidfuzz import fuzz, process
 
-from ...findings import Check
+from ...profiles import PROFILES
+from ...findings import Category, Check, DefectClass, Severity
+from .registry import register_pass
 from ..lexicon import lexicon
 from ..text import cap_phrases, english_names, fold, number_anchors, quoted_names, symbol_spans, words
+from ..termbase import find_all
 from .references import cited
 
-NUMBERS = Check("anchors.numbers", "anchors", "error",
-                "Digits and number words (two/dois/dos) differ from the English: a count was changed or lost.")
-SYMBOLS = Check("anchors.symbols", "anchors", "error",
-                "Mana and tap symbols ({X}, {2}{B}{B}, {T}) differ from the English.")
-NAMES = Check("anchors.names", "anchors", "warning",
-              "An English card name (in parentheses or quoted) does not occur in the English rule.")
-LIST_ITEMS = Check("anchors.list-items", "anchors", "error",
+NUMBERS = Check("anchors.numbers", Category.ANCHORS, Severity.ERROR,
+                "Digits and number words (two/dois/dos) differ from the English: a count was changed or lost.", DefectClass.NUMBERS)
+SYMBOLS = Check("anchors.symbols", Category.ANCHORS, Severity.ERROR,
+                "Mana and tap symbols ({X}, {2}{B}{B}, {T}) differ from the English.", DefectClass.NUMBERS)
+NAMES = Check("anchors.names", Category.ANCHORS, Severity.WARNING,
+              "An English card name (in parentheses or quoted) does not occur in the English rule.", DefectClass.TERM)
+LIST_ITEMS = Check("anchors.list-items", Category.ANCHORS, Severity.ERROR,
                    "Items of an English list of names (types, planes, sets) that the translation keeps in "
-                   "English are absent: a list item was dropped.")
-CHECKS = [NUMBERS, SYMBOLS, NAMES, LIST_ITEMS]
+                   "English are absent: a list item was dropped.", DefectClass.OMISSION)
+LIST_TERMS = Check("anchors.list-terms", Category.ANCHORS, Severity.WARNING,
+                   "Terms of an English list (the parts of a card, card types, zones) whose approved renderings "
+                   "are all absent from the translated sentence: an item was dropped or replaced.",
+                   DefectClass.OMISSION)
+CHECKS = [NUMBERS, SYMBOLS, NAMES, LIST_ITEMS, LIST_TERMS]
+
+#: "name, mana cost, color indicator, card type, …, and/or loyalty": lower-case items.
+_TERM_ITEM = r"[a-z][a-z’'-]*(?: [a-z][a-z’'-]*){0,2}"
+_TERM_LIST_RE = re.compile(rf"{_TERM_ITEM}(?:, {_TERM_ITEM}){{2,}},? (?:and/or|and|or) {_TERM_ITEM}")
 
 _ITEM = r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*){0,3}"
 #: "Alara, Arkhos, Azgol, …, and Zendikar": at least four capitalised items, commas, a final and/or.
@@ -80,15 +91,25 @@ def _fmt(v) -> str:
     return str(v)
 
 
+_ENUM = re.compile(r"^\s*\d{1,2}\.(?=\s)")
+
+
 def run(ctx) -> list:
     out = []
+    prof = PROFILES.get(ctx.lang)
+    not_counts = prof.not_counts if prof else ()
     for p in ctx.aligned:
         tgt_refs, src_refs = cited(p, ctx)
         # Number words inside a localized card name ("Gigante de dos cabezas (Two-Headed Giant)")
         # are names, not counts: the words just before an English name in parentheses are skipped.
         names = [_name_zone(p.target_text, s, n) for n, s in english_names(p.target_text)]
-        t_nums = number_anchors(p.target_text, ctx.lang, [s for _, s, _ in tgt_refs] + names)
-        s_nums = number_anchors(p.source_text, "en", [s for _, s, _ in src_refs])
+        # A definition's "1." is its numbering (form.list-number), and "dois pontos" a colon: no counts.
+        enums = [(off + m.start(), off + m.end()) for off, t in p.source_pieces if (m := _ENUM.match(t))]
+        t_enums = [(off + m.start(), off + m.end()) for off, t in p.target_pieces if (m := _ENUM.match(t))]
+        idioms = [m.span() for ph in not_counts for m in re.finditer(rf"(?<!\w){re.escape(ph)}(?!\w)", p.target_text,
+                                                                      re.I)]
+        t_nums = number_anchors(p.target_text, ctx.lang, [s for _, s, _ in tgt_refs] + names + t_enums + idioms)
+        s_nums = number_anchors(p.source_text, "en", [s for _, s, _ in src_refs] + enums)
         tc, sc = Counter(v for v, _ in t_nums), Counter(v for v, _ in s_nums)
         for v in sorted(tc - sc, key=str):
             if v in sc or v == 0:
@@ -113,6 +134,7 @@ def run(ctx) -> list:
             out.append(ctx.issue(LIST_ITEMS, p, f"{len(absent)} of the English list's {listed} items are absent: "
                                  + ", ".join(absent[:20]) + ("…" if len(absent) > 20 else ""),
                                  suggestion=", ".join(absent[:20])))
+        out.extend(_missing_list_terms(ctx, p))
         src_fold = fold(p.source_text)
         src_names = [n for n, _ in cap_phrases(p.source_text)]
         quoted = quoted_names(p.target_text)
@@ -134,3 +156,29 @@ def run(ctx) -> list:
                                  + (f"; “{near[0]}” does" if near else ""), span,
                                  suggestion=near[0] if near else None))
     return out
+
+
+def _missing_list_terms(ctx, p) -> list:
+    """Items of an English list that are term-base terms with none of their renderings in the
+    translated piece (706.2: "color indicator, card type" rendered "indicador de tipo")."""
+    tb = ctx.termbase
+    if tb is None or len(p.target_pieces) != len(p.source_pieces):
+        return []
+    terms = {t.en.casefold(): t for t in tb.terms if t.renderings.get(ctx.lang)}
+    out = []
+    for (off, t), (_so, s) in zip(p.target_pieces, p.source_pieces):
+        for m in _TERM_LIST_RE.finditer(s):
+            items = [x.strip() for x in re.split(r",\s*(?:and/or |and |or )?|\s(?:and/or|and|or)\s", m.group()) if x.strip()]
+            known = [terms[x.casefold()] for x in items if x.casefold() in terms]
+            if len(known) < 3:
+                continue  # not a list of terms the term base knows
+            absent = [k for k in known if not find_all(t, k.renderings[ctx.lang])]
+            if absent and len(absent) < len(known):
+                said = ", ".join(f"“{k.en}” ({k.preferred(ctx.lang)})" for k in absent)
+                out.append(ctx.issue(LIST_TERMS, p, f"the English list names {said}; the translation has none of "
+                                     f"{'its' if len(absent) == 1 else 'their'} renderings", suggestion=", ".join(
+                                         k.preferred(ctx.lang) for k in absent)))
+    return out
+
+
+register_pass(run, CHECKS)

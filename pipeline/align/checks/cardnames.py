@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 
-from ...findings import Check
+from ...findings import Category, Check, DefectClass, Severity
+from .registry import register_pass
 from ..text import english_names, fold
 
-LOCALIZED = Check("cardnames.localized", "cardnames", "error",
-                  "A card's localized name differs from its official name in this language (MTGJSON).")
+LOCALIZED = Check("cardnames.localized", Category.CARDNAMES, Severity.ERROR,
+                  "A card's localized name differs from its official name in this language (MTGJSON).", DefectClass.TERM)
 CHECKS = [LOCALIZED]
 
 #: Lower-case words allowed inside a localized card name.
@@ -70,3 +71,6 @@ def run(ctx) -> list:
             out.append(ctx.issue(LOCALIZED, p, f"“{text[span[0]:span[1]]}” for {en}: the official name is "
                                  f"“{official}”", span, suggestion=official))
     return out
+
+
+register_pass(run, CHECKS)

@@ -12,15 +12,16 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from ...findings import Check
+from ...findings import Category, Check, DefectClass, Severity
+from .registry import register_pass
 from ...text import fold
 from ..lexicon import _stop_words
 from ..text import normalize_sentence, sentences
 
-SOURCE = Check("consistency.source", "consistency", "warning",
-               "The same English sentence is translated differently elsewhere in the document.")
-TARGET = Check("consistency.target", "consistency", "warning",
-               "The same translated sentence stands for different English sentences elsewhere.")
+SOURCE = Check("consistency.source", Category.CONSISTENCY, Severity.WARNING,
+               "The same English sentence is translated differently elsewhere in the document.", DefectClass.TERM)
+TARGET = Check("consistency.target", Category.CONSISTENCY, Severity.WARNING,
+               "The same translated sentence stands for different English sentences elsewhere.", DefectClass.MEANING)
 CHECKS = [SOURCE, TARGET]
 
 _NUM = re.compile(r"\d+(?:\.\d+[a-z]?)?")
@@ -100,3 +101,6 @@ def run(ctx) -> list:
         iss.suggestion = None  # the other English is shown in the message, not a fix
         out.append(iss)
     return out
+
+
+register_pass(run, CHECKS)

@@ -15,24 +15,26 @@ import re
 import statistics
 from collections import Counter
 
-from ...findings import Check
+from ...findings import Category, Check, DefectClass, Severity
+from .form import _QUOTE_RE, quote_style, style_counts
+from .registry import register_pass
 from ...text import NUMBER
 from ..lexicon import Lexicon, lexicon
 from ..text import cap_phrases, english_names, fold, masked, normalize_sentence, sentences, words
 from ...profiles import PROFILES
 from ...segment.hunspell import speller
 
-GLUED = Check("damage.glued", "damage", "warning", "Words or numbers glued together (a lost space).")
-TYPO = Check("damage.typo", "damage", "warning", "A word outside the language's lexicon, one or two edits from a word in it.")
-UNTRANSLATED = Check("damage.untranslated", "damage", "warning", "A run of English words left untranslated.")
-BRACKETS = Check("damage.brackets", "damage", "warning", "Unbalanced brackets or quotation marks (the English is balanced).")
-SPANISH = Check("damage.spanish-marks", "damage", "warning", "Spanish ¿…? or ¡…! without its pair.")
-QUOTES = Check("damage.quote-style", "damage", "info", "Quotation marks not in the locale's style (pt “…”, es «…»).")
-SPACES = Check("damage.spacing", "damage", "info", "Doubled spaces.")
-DOUBLED = Check("damage.doubled-word", "damage", "warning", "The same word twice in a row.")
-END = Check("damage.end-punctuation", "damage", "warning", "The rule or example ends with different punctuation than the English.")
-MOJIBAKE = Check("damage.mojibake", "damage", "error", "Mis-decoded characters (Ã©, â€™, �): the text went through the wrong encoding.")
-LENGTH = Check("damage.length-ratio", "damage", "info", "Length against the English is an outlier for this document (omission or addition?).")
+GLUED = Check("damage.glued", Category.DAMAGE, Severity.WARNING, "Words or numbers glued together (a lost space).", DefectClass.SPELLING)
+TYPO = Check("damage.typo", Category.DAMAGE, Severity.WARNING, "A word outside the language's lexicon, one or two edits from a word in it.", DefectClass.SPELLING)
+UNTRANSLATED = Check("damage.untranslated", Category.DAMAGE, Severity.WARNING, "A run of English words left untranslated.", DefectClass.UNTRANSLATED)
+BRACKETS = Check("damage.brackets", Category.DAMAGE, Severity.WARNING, "Unbalanced brackets (the English is balanced).", DefectClass.PUNCTUATION)
+SPANISH = Check("damage.spanish-marks", Category.DAMAGE, Severity.WARNING, "Spanish ¿…? or ¡…! without its pair.", DefectClass.PUNCTUATION)
+QUOTES = Check("damage.quote-style", Category.DAMAGE, Severity.INFO, "Quotation marks of another style than the one this translation mostly writes (“…” against \"…\"); nothing when the document has no prevailing style.", DefectClass.QUOTES)
+SPACES = Check("damage.spacing", Category.DAMAGE, Severity.INFO, "Doubled spaces.", DefectClass.PUNCTUATION)
+DOUBLED = Check("damage.doubled-word", Category.DAMAGE, Severity.WARNING, "The same word twice in a row.", DefectClass.SPELLING)
+END = Check("damage.end-punctuation", Category.DAMAGE, Severity.WARNING, "The rule or example ends with different punctuation than the English.", DefectClass.PUNCTUATION)
+MOJIBAKE = Check("damage.mojibake", Category.DAMAGE, Severity.ERROR, "Mis-decoded characters (Ã©, â€™, �): the text went through the wrong encoding.", DefectClass.SPELLING)
+LENGTH = Check("damage.length-ratio", Category.DAMAGE, Severity.INFO, "Length against the English is an outlier for this document (omission or addition?).", DefectClass.OMISSION)
 CHECKS = [GLUED, TYPO, UNTRANSLATED, BRACKETS, SPANISH, QUOTES, SPACES, DOUBLED, END, MOJIBAKE, LENGTH]
 
 _NUM_GLUE = re.compile(rf"[^\W\d_]{{2}}(?={NUMBER}(?![\d/]))|\d[a-z]?(?=[A-ZÀ-Ýa-zà-ÿ]{{3}})")
@@ -40,13 +42,12 @@ _PUNCT_GLUE = re.compile(r"(?<=[^\W\d_]{2})[,;](?=[^\W\d_]{2})|(?<=[a-zà-ÿ]{2}
 _MOJIBAKE = re.compile(r"[ÃÂ][\u0080-\u00bf]|â€[\u0080-\u00bf\u2018-\u203a\u2122\u0153\u02dc]?|\ufffd|Ã[ƒ‚]")
 _DOUBLE_SPACE = re.compile(r"(?<=\S) {2,}(?=\S)")
 _DOUBLED = re.compile(r"\b([^\W\d_]+)\s+\1\b", re.IGNORECASE)
-_PAIRS = {"(": ")", "[": "]", "{": "}", "“": "”", "«": "»"}
+#: Brackets only: quotation pairs, as written, are :func:`.form.quotes`' (mixed, reversed, open).
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in _PAIRS.items()}
-#: Bracket families: a translation may swap “…” for «…», but not a quote for a parenthesis.
-_FAMILY = {"(": "(", ")": "(", "[": "[", "]": "[", "{": "{", "}": "{",
-           "“": "q", "”": "q", "«": "q", "»": "q", '"': "q"}
-#: Quotation marks foreign to each locale's style (the profiles' data).
-_LOCALE_BAD_QUOTES = {p.lang: re.compile(f"[{re.escape(p.foreign_quotes)}]") for p in PROFILES.values() if p.foreign_quotes}
+_FAMILY = {"(": "(", ")": "(", "[": "[", "]": "[", "{": "{", "}": "{"}
+#: A quotation style is reported only where the document itself is this consistent.
+STYLE_MAJORITY = 0.6
 _GLUE_KINDS = re.compile(r"glue|glued")
 _REPAIR = re.compile(r"'([^']+)'\s*->\s*'([^']+)'")
 
@@ -75,8 +76,6 @@ def _unbalanced(text: str) -> list[tuple[str, int]]:
             else:
                 bad.append((ch, i))
     bad.extend(stack)
-    if text.count('"') % 2:
-        bad.append(('"', text.rfind('"')))
     return bad
 
 
@@ -148,6 +147,10 @@ def run(ctx) -> list:
     doc_words = Counter(w.text.casefold() for p in ctx.pairs if p.target is not None for w in words(p.target_text))
     doc_vocab = _Vocab(sorted(w for w, n in doc_words.items() if n >= 2 and len(w) >= 4))
     ratios = []
+    # The document's own quotation style, when it has one: only units that depart from it are told.
+    styles = style_counts(ctx)
+    top = styles.most_common(1)
+    doc_style = top[0][0] if top and top[0][1] >= STYLE_MAJORITY * sum(styles.values()) else None
     for p in ctx.pairs:
         if p.target is None:
             continue
@@ -252,10 +255,11 @@ def run(ctx) -> list:
                             continue  # "Mirrodin!": part of an English name the English has too
                         if (o in s) != (c in s):
                             add(SPANISH, f"“{o}…{c}” pair incomplete", (off + a, off + b))
-            bad_q = _LOCALE_BAD_QUOTES.get(lang)
-            if bad_q:
-                for m in bad_q.finditer(piece):
-                    add(QUOTES, f"“{m.group()}” is not the {lang} quotation style", (off + m.start(), off + m.end()))
+        style = quote_style(text)
+        if style is not None and doc_style is not None and style != doc_style:
+            m = next(m for m in _QUOTE_RE.finditer(text) if (m.group() == '"') == (style == "straight"))
+            add(QUOTES, f"{style} quotation marks; the rest of this translation writes {doc_style} ones "
+                f"({styles[doc_style]} of {sum(styles.values())} quoting rules)", m.span())
         for (off, piece), (_so, spiece) in zip(p.target_pieces, p.source_pieces):
             te, se = _end_mark(piece), _end_mark(spiece)
             if p.base is not None and te != se and not (te in ".;" and se in ".;" and te and se):
@@ -290,3 +294,6 @@ def _length_outliers(ctx, ratios) -> list:
             if not (-0.7 < x < 0.8):
                 out.append(ctx.issue(LENGTH, p, f"{math.exp(x):.2f}× the English length"))
     return out
+
+
+register_pass(run, CHECKS)

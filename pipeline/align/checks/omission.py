@@ -23,17 +23,18 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ...findings import Check
+from ...findings import Category, Check, DefectClass, Severity
+from .registry import register_pass
 from ...profiles.words import word_profile
 from .. import wordlex
 
-DROPPED = Check("omission.dropped", "omission", "warning",
+DROPPED = Check("omission.dropped", Category.OMISSION, Severity.WARNING,
                 "English meaning has no rendering in the translated sentence: a negation, or a run of "
                 "content words the translation renders everywhere else (its own lexicon, learnt by word "
-                "alignment over its translated units and glossary) that left a hole.")
-ADDED = Check("omission.added", "omission", "warning",
+                "alignment over its translated units and glossary) that left a hole.", DefectClass.OMISSION)
+ADDED = Check("omission.added", Category.OMISSION, Severity.WARNING,
               "The translated sentence negates where the English sentence has nothing that could "
-              "come out as a negation.")
+              "come out as a negation.", DefectClass.ADDITION)
 CHECKS = [DROPPED, ADDED]
 
 #: A key must be seen in at least this many units before its habits count (fitted on the real PO).
@@ -293,3 +294,6 @@ def _dropped_runs(ctx, lex, u, t_keys, wt, ps, pt, linked) -> list:
         out.append(ctx.issue(DROPPED, u.pair, f"the English says “{shown}”; no rendering of it (usually {usual}) "
                              "here", span))
     return out
+
+
+register_pass(run, CHECKS)

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...findings import Check
+from ...findings import Category, Check, DefectClass, Severity
+from .registry import register_pass
 from ...xref import extract
 
-MISMATCH = Check("references.mismatch", "references", "error",
-                 "The translation cites different rules than the English base edition does.")
-STALE = Check("references.stale", "references", "warning",
-              "A cited rule was renumbered (or removed) since the base edition; the current number is suggested.")
+MISMATCH = Check("references.mismatch", Category.REFERENCES, Severity.ERROR,
+                 "The translation cites different rules than the English base edition does.", DefectClass.REFERENCES)
+STALE = Check("references.stale", Category.REFERENCES, Severity.WARNING,
+              "A cited rule was renumbered (or removed) since the base edition; the current number is suggested.", DefectClass.REFERENCES)
 CHECKS = [MISMATCH, STALE]
 
 
@@ -75,3 +76,6 @@ def run(ctx) -> list:
                     msg = f"cites {t}, renumbered {now} since the base edition ({ctx.base_date} → {ctx.current_date})"
                 out.append(ctx.issue(STALE, p, msg, span, suggestion=now))
     return out
+
+
+register_pass(run, CHECKS)

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from ...findings import Check
+from ...findings import Category, Check, DefectClass, Severity
+from .registry import register_pass
 from ...rulenum import RuleNumber
 
-MISSING = Check("structure.missing", "structure", "error",
-                "An English rule of the base edition has no translated counterpart.")
-EXTRA = Check("structure.extra", "structure", "warning",
-              "A translated rule matches no rule of the base edition, by number or by content.")
-INFERRED = Check("structure.inferred-number", "structure", "info",
-                 "The rule's number is not in the source; ingestion inferred it from its position.")
-NUMBERING = Check("structure.numbering", "structure", "warning",
+MISSING = Check("structure.missing", Category.STRUCTURE, Severity.ERROR,
+                "An English rule of the base edition has no translated counterpart.", DefectClass.STRUCTURE)
+EXTRA = Check("structure.extra", Category.STRUCTURE, Severity.WARNING,
+              "A translated rule matches no rule of the base edition, by number or by content.", DefectClass.STRUCTURE)
+INFERRED = Check("structure.inferred-number", Category.STRUCTURE, Severity.INFO,
+                 "The rule's number is not in the source; ingestion inferred it from its position.", DefectClass.STRUCTURE)
+NUMBERING = Check("structure.numbering", Category.STRUCTURE, Severity.WARNING,
                   "The rule is numbered differently from the English rule its content matches, "
-                  "or out of order.")
+                  "or out of order.", DefectClass.STRUCTURE)
 CHECKS = [MISSING, EXTRA, INFERRED, NUMBERING]
 
 
@@ -41,3 +42,6 @@ def run(ctx) -> list:
                 out.append(ctx.issue(NUMBERING, p, f"rule {r.id} comes after {prev}: out of order or duplicated"))
             prev = n
     return out
+
+
+register_pass(run, CHECKS)

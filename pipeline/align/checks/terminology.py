@@ -7,21 +7,22 @@ import re
 from collections import Counter
 
 from ...diff.renamed_terms import renamed_terms
-from ...findings import Check
+from ...findings import Category, Check, DefectClass, Severity
+from .registry import register_pass
 from ..termbase import find_all
 
-RENAMED = Check("terminology.renamed", "terminology", "warning",
+RENAMED = Check("terminology.renamed", Category.TERMINOLOGY, Severity.WARNING,
                 "The translation uses the rendering of an English term the current edition has renamed "
                 "(the term base's former names, and renames learnt from the editions' own glossaries: a "
-                "term that disappears while one with the same definition appears).")
-AVOID = Check("terminology.avoid", "terminology", "warning",
-              "The translation uses a rendering the term base marks as not approved.")
-MISSING = Check("terminology.missing", "terminology", "warning",
+                "term that disappears while one with the same definition appears).", DefectClass.TERM)
+AVOID = Check("terminology.avoid", Category.TERMINOLOGY, Severity.WARNING,
+              "The translation uses a rendering the term base marks as not approved.", DefectClass.TERM)
+MISSING = Check("terminology.missing", Category.TERMINOLOGY, Severity.WARNING,
                 "The English uses a term-base term but the translation has none of its approved renderings, "
                 "although the rest of this translation mostly uses them (a team's own rendering is learnt, "
-                "not flagged).")
-VARIANT = Check("terminology.variant", "terminology", "info",
-                "The document mixes interchangeable approved variants of one term; the majority one is suggested.")
+                "not flagged).", DefectClass.TERM)
+VARIANT = Check("terminology.variant", Category.TERMINOLOGY, Severity.INFO,
+                "The document mixes interchangeable approved variants of one term; the majority one is suggested.", DefectClass.TERM)
 CHECKS = [RENAMED, AVOID, MISSING, VARIANT]
 
 
@@ -163,3 +164,6 @@ def run(ctx) -> list:
                 out.append(ctx.issue(VARIANT, p, f"“{form}” for “{t.en}”; the document mostly uses “{top}” "
                                      f"({n} of {sum(c.values())})", span, suggestion=top))
     return out
+
+
+register_pass(run, CHECKS)

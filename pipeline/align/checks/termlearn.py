@@ -23,18 +23,19 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from ...findings import Check
+from ...findings import Category, Check, DefectClass, Severity
+from .registry import register_pass
 from ..lexicon import lexicon
 from ..termbase import find_all
 from .. import wordlex
 
-MINORITY = Check("terminology.minority", "terminology", "warning",
+MINORITY = Check("terminology.minority", Category.TERMINOLOGY, Severity.WARNING,
                  "A glossary term is rendered here otherwise than in most of the translation's rules "
                  "(learnt from the translation: its glossary rendering and its rules' use of it); the "
-                 "majority rendering is suggested.")
-ENGLISH_LEFT = Check("terminology.english-left", "terminology", "warning",
+                 "majority rendering is suggested.", DefectClass.TERM)
+ENGLISH_LEFT = Check("terminology.english-left", Category.TERMINOLOGY, Severity.WARNING,
                      "A glossary term is left in English inside the translation, although the translation "
-                     "elsewhere translates it (terms the team keeps in English are learnt, not flagged).")
+                     "elsewhere translates it (terms the team keeps in English are learnt, not flagged).", DefectClass.UNTRANSLATED)
 CHECKS = [MINORITY, ENGLISH_LEFT]
 
 #: Rules using the majority rendering needed before a minority one is reported (fitted on the real PO).
@@ -176,3 +177,6 @@ def _between(u, at: int, n: int, lex, attested) -> list[int]:
     src_keys = {t.key for t in u.src}
     return [j for j in range(a + 1, b)
             if not any(u.tgt[j].key in lex.en.renderings.get(k, {}) for k in src_keys)]
+
+
+register_pass(run, CHECKS)
