@@ -170,10 +170,18 @@ def _pieces(source: str, target: str) -> list[tuple[str, int, str, int]]:
     return [(source, 0, target, 0)]
 
 
+def _outside_rules(pair) -> bool:
+    """Front matter and credits (legal notices, trademark lists): not rule text to learn from or check."""
+    rid = str(pair.row.id or "")
+    return rid.startswith(("front", "credits"))
+
+
 def training_units(ctx) -> list[Unit]:
     lang = ctx.lang
     out: list[Unit] = []
     for p in ctx.aligned:
+        if _outside_rules(p):
+            continue
         for (toff, t), (_so, s) in zip(p.target_pieces, p.source_pieces):
             for s_txt, _sa, t_txt, ta in _pieces(s, t):
                 out.append(Unit(s_txt, t_txt, tokens(_split_hyphens(s_txt), "en"),

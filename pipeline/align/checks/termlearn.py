@@ -175,8 +175,12 @@ def _between(u, at: int, n: int, lex, attested) -> list[int]:
         return []
     _, a, b = gaps[0]
     src_keys = {t.key for t in u.src}
+    # Function words are no tokens ("put" is a stop word): a target word whose own usual source
+    # is written in the English sentence renders it ("colocado" for "put"), whatever the links say.
+    raw = {wordlex.stem(w.casefold(), "en") for w in re.findall(r"[^\W\d_]+", u.source)}
     return [j for j in range(a + 1, b)
-            if not any(u.tgt[j].key in lex.en.renderings.get(k, {}) for k in src_keys)]
+            if not any(u.tgt[j].key in lex.en.renderings.get(k, {}) for k in src_keys)
+            and not set(lex.tgt.top(u.tgt[j].key)[:2]) & raw]
 
 
 register_pass(run, CHECKS)
