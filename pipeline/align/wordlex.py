@@ -14,15 +14,15 @@ start, EM, no sampling), and on the real pt-BR PO's ~3,000 units its lexicon is 
 content words (``color``→``cor``, ``library``→``grimório``, ``counter``→``marcador``).  eflomal
 (2.0.0) was measured as well: ~9.5 s CPU with its defaults on the same units, and it seeds its
 samplers from ``/dev/urandom`` with no option to fix the seed, so two runs give different
-links — ruled out by the byte-identical-output rule.  Model 1 takes ~1 s on content words;
-the links are cached on disk keyed by the training keys and this code, so a second run of
-the same translation reads them back.
+links — ruled out by the byte-identical-output rule.  Model 1 takes ~2.5 s CPU on the
+content words of the real PO; the links are cached on disk keyed by the training keys and this
+code, so a second run of the same translation reads them back.
 
 What the checks use is, per key on either side: how often it occurs, which keys of the other
 language its links go to (its *renderings*), and its *reliability* — the share of the units
 holding it whose other side holds one of those renderings.  A key the team renders visibly
-every time (``color``: 0.98) that has no rendering in one unit is a dropped word; one the team
-paraphrases freely (``also``) never reaches the bar.
+every time (``not``: 0.98) that has no rendering in one unit may be a dropped word; one the team
+paraphrases freely (``only``: 0.83) does not reach the bar.
 """
 
 from __future__ import annotations
