@@ -167,11 +167,12 @@ def test_real_po_findings(po_result):
     """The findings judged true on the real PO (fitted: the thresholds were tuned on it)."""
     got = {(i.check, i.rule) for i in po_result.issues if i.check.startswith("omission.")
            or i.check in ("terminology.minority", "terminology.english-left")}
-    # 202.3d drops the "not" of "a split card not on the stack"; 100.2b drops "such as booster
-    # packs"; 103.2c writes "carta" where the team writes "card"; 313 "Conspirações" where the
-    # team keeps "Conspiracy".
-    assert {("omission.dropped", "202.3d"), ("omission.dropped", "100.2b"),
-            ("terminology.minority", "103.2c"), ("terminology.minority", "313")} <= got
+    # 202.3d drops the "not" of "a split card not on the stack"; 103.2c writes "carta" where the
+    # team writes "card"; 313 "Conspirações" where the team keeps "Conspiracy".
+    assert {("omission.dropped", "202.3d"), ("terminology.minority", "103.2c"),
+            ("terminology.minority", "313")} <= got
+    # Front matter and credits (trademark lists) are not rule text: nothing is learnt or flagged there.
+    assert not any(str(r).startswith(("front", "credits")) for _, r in got)
     assert len(got) <= 8  # precision first: a handful of findings, not one per paraphrase
     issue = next(i for i in po_result.issues if i.check == "omission.dropped" and i.rule == "202.3d")
     assert "“not”" in issue.message
