@@ -20,7 +20,7 @@ def cards():
 @needs_shared
 def test_clean_pseudo_translation_draws_no_finding(cr_2025, cards):
     from pipeline.align.aligner import align_documents
-    from testkit.evaluate import PSEUDO_CATEGORIES
+    from testkit.evaluate import pseudo_categories
     from testkit.pseudo import pseudo_translate
     from pipeline.align.termbase import load_termbase
 
@@ -29,7 +29,7 @@ def test_clean_pseudo_translation_draws_no_finding(cr_2025, cards):
     assert len(ps.doc.rules) == len(cr_2025.rules) and ps.card_rules  # names rendered "Localized (English)"
     # Not the grammar check: word-by-word Portuguese is ungrammatical by construction.
     res = align_documents(ps.doc, cr_2025, cr_2025, map_number=lambda n: n, termbase=tb, cards=cards,
-                          only=set(PSEUDO_CATEGORIES))
+                          only=set(pseudo_categories()))
     assert [(i.rule, i.check, i.message) for i in res.issues] == []
     assert res.score.per_thousand_words == 0
 

@@ -16,6 +16,8 @@ untranslated ones are coverage, reported once.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import unicodedata
 from collections import Counter
@@ -27,7 +29,7 @@ from ..editions.catalog import EditionRef
 from ..ingest.bilingual import BilingualFile, Unit
 from ..ingest.decode import decode_bytes
 from ..ingest.language import is_english_paragraph, language_scores
-from ..io import read_bounded
+from ..io import cache_root, cache_write, read_bounded, read_cache_json, source_key
 from ..model import Document, Example, Finding, GlossaryEntry, Meta, Rule, Section
 from ..rulenum import RuleNumber, sort_ids
 from ..text import NUMBER
@@ -73,6 +75,13 @@ def edition_paragraphs(path, light: bool = False) -> frozenset:
     return _PARAS[key]
 
 
+def _identity(f) -> str:
+    if isinstance(f, EditionRef):
+        return f"{f.stem}:{f.sha256}"
+    st = Path(f).stat()
+    return f"{Path(f).resolve()}:{st.st_size}:{st.st_mtime_ns}"
+
+
 def pin_base_edition(units: list[Unit], editions_dir: str | Path) -> dict:
     """The edition whose paragraphs hold the most unit sources verbatim.
 
@@ -80,10 +89,21 @@ def pin_base_edition(units: list[Unit], editions_dir: str | Path) -> dict:
     lists editions with the same count (text identical for every unit), ``runner_up`` the next
     best edition and its count, so a reader sees how clearly the sources decide."""
     sources = [_light(u.source) for u in units]
-    scores = []
-    for f in edition_files(editions_dir):
-        paras = edition_paragraphs(f, light=True)
-        scores.append((sum(1 for s in sources if s in paras), f.stem))
+    files = edition_files(editions_dir)
+    # Decoding all 110 editions costs ~2 s a run: the counts are cached under the sources and
+    # the editions' identities (an archive edition's sha256, a file's path, size and time).
+    h = hashlib.sha256("\x00".join(sources).encode())
+    for f in files:
+        h.update(_identity(f).encode())
+    cache = cache_root() / "pins" / f"{source_key(1, [Path(__file__)], [h.hexdigest()])}.json"
+    scores = read_cache_json(cache)
+    if not (isinstance(scores, list) and len(scores) == len(files)):
+        scores = []
+        for f in files:
+            paras = edition_paragraphs(f, light=True)
+            scores.append((sum(1 for s in sources if s in paras), f.stem))
+        cache_write(cache, json.dumps(scores))
+    scores = [tuple(x) for x in scores]
     best = max(n for n, _ in scores)
     tied = sorted(lbl for n, lbl in scores if n == best)
     label = tied[-1]
