@@ -452,8 +452,8 @@ def _damage_ok(r: Rule, kind: str, ps: Pseudo, en_rules, tb, lex) -> bool:
     t = r.text
     if kind == "glue":
         return re.search(r"\b(?:de|do|da|em|no|na|el|la|en|del)\s+[a-zà-ÿ]{4,}\b", t) is not None
-    if kind == "typo":
-        return any(w for w in ps.cipher_words.get(r.id, ()) if re.search(rf"\b{w}\b", t))
+    if kind == "typo":  # a standalone word: the typo check reads words, not hyphenated compounds
+        return any(w for w in ps.cipher_words.get(r.id, ()) if re.search(rf"(?<![\w-]){w}(?![\w-])", t))
     if kind == "mojibake":
         return re.search(r"[áéíóúãõçñ]", t) is not None
     if kind == "bracket":
@@ -478,12 +478,12 @@ def _damage(r: Rule, kind: str, ps: Pseudo, en_rules, rng, lex) -> str:
         r.text = t[:m.start()] + m.group(1) + m.group(2) + t[m.end():]
         return m.group(1) + m.group(2)
     if kind == "typo":
-        w = rng.choice(sorted(w for w in ps.cipher_words[r.id] if re.search(rf"\b{w}\b", t)))
+        w = rng.choice(sorted(w for w in ps.cipher_words[r.id] if re.search(rf"(?<![\w-]){w}(?![\w-])", t)))
         i = len(w) // 2
         bad = w[:i] + w[i + 1] + w[i] + w[i + 2:]
         if bad == w or bad in lex.words:
             bad = w[:i] + w[i] + w[i] + w[i + 1:]  # a doubled letter instead
-        r.text = re.sub(rf"\b{w}\b", bad, t, count=1)
+        r.text = re.sub(rf"(?<![\w-]){w}(?![\w-])", bad, t, count=1)
         return f"{w} -> {bad}"
     if kind == "mojibake":
         m = re.search(r"[^\W\d_]*[áéíóúãõçñ][^\W\d_]*", t)

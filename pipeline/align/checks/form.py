@@ -175,6 +175,10 @@ def capitals(ctx, c):
                 before = t[:m.start()].rstrip()
                 if not before or before[-1] in _SENTENCE_START:
                     continue
+                nxt = t[m.end():].lstrip(" ,")
+                prev = before.rstrip(",").rsplit(" ", 1)[-1]
+                if prev[:1].isupper() or nxt[:1].isupper():
+                    continue  # a name or a list of names ("Bruxo Chinês", "Goblin, Chinês, Elfo")
                 yield ctx.issue(c, pair, f"“{w}” is written in lower case in mid-sentence", (off + m.start(), off + m.end()),
                                 suggestion=w[0].lower() + w[1:])
 
