@@ -28,6 +28,7 @@ SHARED = ROOT.parent / "shared"
 PO = SHARED / "corpus" / "translations" / "pt-BR" / "comprehensive-rules.pt-BR.po"
 EDITIONS = SHARED / "corpus" / "cr-en" / "txt"
 OUT = ROOT / "tests" / "data" / "po-judged-sample.json"
+INFO_OUT = ROOT / "tests" / "data" / "po-info-judged.json"
 SIZE = 100
 
 
@@ -35,7 +36,7 @@ def finding_key(f: dict) -> str:
     return f"{f['rule']}|{f['check']}|{f['message']}"
 
 
-def findings() -> tuple[list[dict], dict]:
+def findings(severities=("error", "warning")) -> tuple[list[dict], dict]:
     sys.path.insert(0, str(ROOT))
     from pipeline.align.run import align_file
 
@@ -43,10 +44,10 @@ def findings() -> tuple[list[dict], dict]:
     out = []
     for r in res.rows:
         for i in r.issues:
-            if i.severity in ("error", "warning"):
+            if i.severity in severities:
                 out.append({"rule": r.id, "check": i.check, "severity": str(i.severity), "message": i.message,
                             "excerpt": i.excerpt, "suggestion": i.suggestion, "english": r.source,
-                            "english_current": r.current, "portuguese": r.target})
+                            "english_current": r.current, "portuguese": r.target, "unit": i.unit})
     return out, res.counts()
 
 
@@ -67,8 +68,9 @@ def tempfile_path() -> str:
     return str(Path(tempfile.gettempdir()) / "po-judge-view.txt")
 
 
-def draw(seed: int) -> None:
-    fs, _ = findings()
+def draw(seed: int, info: bool = False) -> None:
+    out_file = INFO_OUT if info else OUT
+    fs, _ = findings(("info",) if info else ("error", "warning"))
     by = defaultdict(list)
     for f in fs:
         by[f["check"]].append(f)
@@ -76,8 +78,8 @@ def draw(seed: int) -> None:
     alloc = allocate(counts, SIZE)
     rng = random.Random(seed)
     old = {}
-    if OUT.is_file():
-        old = {finding_key(x): x for x in json.loads(OUT.read_text(encoding="utf-8"))["sample"]}
+    if out_file.is_file():
+        old = {finding_key(x): x for x in json.loads(out_file.read_text(encoding="utf-8"))["sample"]}
     sample, view = [], []
     for c in sorted(by):
         for f in rng.sample(sorted(by[c], key=finding_key), alloc[c]):
@@ -85,16 +87,17 @@ def draw(seed: int) -> None:
             # The fixture keeps the finding and the verdict, not the PO's text (that stays in ../shared).
             keep = {k: f[k] for k in ("rule", "check", "severity", "message", "excerpt", "suggestion")}
             sample.append({**keep, "verdict": prev.get("verdict", ""), "reason": prev.get("reason", "")})
-            view.append(f"#{len(sample) - 1} [{c}] {f['rule']}: {f['message']} | {f['excerpt']!r} → {f['suggestion']!r}\n"
+            view.append(f"#{len(sample) - 1} [{c}] {f['rule']} ({f['unit']}): {f['message']} | {f['excerpt']!r} → {f['suggestion']!r}\n"
                         f"  EN (base):    {f['english']}\n  EN (current): {f['english_current']}\n"
                         f"  PT:           {f['portuguese']}\n")
-    Path(tempfile_path()).write_text("\n".join(view), encoding="utf-8")
-    print(f"the texts to judge by: {tempfile_path()}")
+    view_file = Path(tempfile_path()).with_suffix(".info.txt" if info else ".txt")
+    view_file.write_text("\n".join(view), encoding="utf-8")
+    print(f"the texts to judge by: {view_file}")
     data = {"seed": seed, "population": dict(sorted(counts.items())), "total": sum(counts.values()),
             "size": len(sample), "sample": sample}
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"drew {len(sample)} of {data['total']} findings (seed {seed}) into {OUT}")
+    out_file.parent.mkdir(parents=True, exist_ok=True)
+    out_file.write_text(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"drew {len(sample)} of {data['total']} findings (seed {seed}) into {out_file}")
 
 
 def score(path: Path = OUT) -> dict:
@@ -120,11 +123,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--draw", type=int)
     ap.add_argument("--score", action="store_true")
+    ap.add_argument("--info", action="store_true", help="the info findings (tests/data/po-info-judged.json)")
     a = ap.parse_args()
     if a.draw is not None:
-        draw(a.draw)
+        draw(a.draw, a.info)
     if a.score:
-        s = score()
+        s = score(INFO_OUT if a.info else OUT)
         print(f"seed {s['seed']}: {s['total']} error+warning findings; precision by volume {s['overall']:.3f}")
         for c, r in s["checks"].items():
             p = "—" if r["precision"] is None else f"{r['precision']:.2f}"

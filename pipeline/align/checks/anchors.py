@@ -149,9 +149,9 @@ def run(ctx) -> list:
                     out.append(ctx.issue(NAMES, p, f"“{name}” is not the English name “{near[0]}”", span,
                                          suggestion=near[0]))
                 continue
+            if not _english_looking(name, ctx):
+                continue  # a translated parenthesis that happens to be capitalised ("(Obsoleto)")
             near = process.extractOne(name, src_names, scorer=fuzz.ratio, score_cutoff=75) if src_names else None
-            if near is None and not _english_looking(name, ctx):
-                continue  # a translated parenthesis that happens to be capitalised
             out.append(ctx.issue(NAMES, p, f"“{name}” does not occur in the English rule {p.row.base_id}"
                                  + (f"; “{near[0]}” does" if near else ""), span,
                                  suggestion=near[0] if near else None))
