@@ -4,6 +4,7 @@ and property tests for the text parsers the checks stand on."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from collections import Counter
 
 from hypothesis import given, settings, strategies as st
@@ -258,3 +259,12 @@ def test_quoted_and_parenthesised_english_names_must_match_the_english():
     assert [i.check for i in align_documents(ok, en, en, map_number=lambda n: n, termbase=tb).issues] == []
     iss = [i for i in align_documents(bad, en, en, map_number=lambda n: n, termbase=tb).issues if i.check == "anchors.names"]
     assert len(iss) == 1 and iss[0].excerpt == "Voice of Al" and iss[0].suggestion == "Voice of All"
+
+
+def test_readme_lists_the_registry():
+    """The docs read the one registry: the README's table is the registry's own markdown."""
+    from pipeline.align.checks.registry import markdown_table
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("<!-- checks:begin -->\n", 1)[1].split("\n<!-- checks:end -->", 1)[0]
+    assert table.strip() == markdown_table().strip()

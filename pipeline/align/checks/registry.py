@@ -126,3 +126,7 @@ def markdown_table() -> str:
     for c in all_checks():
         lines.append(f"| `{c.id}` | {c.severity} | {c.defect or ''} | {c.explanation} |")
     return "\n".join(lines)
+
+
+if __name__ == "__main__":  # python -m pipeline.align.checks.registry: the README's table of checks
+    print(markdown_table())
