@@ -129,4 +129,7 @@ def markdown_table() -> str:
 
 
 if __name__ == "__main__":  # python -m pipeline.align.checks.registry: the README's table of checks
-    print(markdown_table())
+    # Run as a script this file is a second module: the checks register with the package's one.
+    from pipeline.align.checks.registry import markdown_table as table
+
+    print(table())
