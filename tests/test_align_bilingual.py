@@ -322,10 +322,10 @@ def test_judged_sample_matches_what_the_checks_report_now(po_result):
     import json
 
     data = json.loads(JUDGED.read_text(encoding="utf-8"))
-    now = {f"{r.id}|{i.check}|{i.message}" for r in po_result.rows for i in r.issues if i.severity in ("error", "warning")}
+    now = [f"{r.id}|{i.check}|{i.message}" for r in po_result.rows for i in r.issues if i.severity in ("error", "warning")]
     judged = {f"{s['rule']}|{s['check']}|{s['message']}" for s in data["sample"]}
-    assert judged <= now
-    assert len(now) == data["total"]
+    assert judged <= set(now)
+    assert len(now) == data["total"]  # every finding, a repeated message in one rule included
 
 
 @needs_shared
