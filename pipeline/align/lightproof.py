@@ -380,11 +380,18 @@ class HunspellMorphology:
         return self.morph(loc, word, pattern, all, True)
 
     def generate(self, _loc, word: str, example: str):
-        raise NotImplementedError("Hunspell generation by example is not available in spylls")
+        # No pt-BR rule calls it (measured on 7.5.0); a rule file that does loses that match only
+        # (run_rule records the error per rule), as with any rule whose helper fails.
+        raise HelperUnavailable("Hunspell generation by example is not available in spylls")
+
+
+class HelperUnavailable(LookupError):
+    """A LibreOffice helper a rule's condition calls that has no counterpart outside LibreOffice."""
 
 
 def _calc(*_a):
-    raise NotImplementedError("LibreOffice Calc functions (unit conversion) are not available outside LibreOffice")
+    # As generate(): no pt-BR rule uses Calc's unit conversion; a rule that does loses that match.
+    raise HelperUnavailable("LibreOffice Calc functions (unit conversion) are not available outside LibreOffice")
 
 
 def load_runtime(files: RuleFiles, options: frozenset[str], morphology: HunspellMorphology) -> dict:
