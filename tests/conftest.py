@@ -109,3 +109,22 @@ def pytest_collection_modifyitems(config, items):
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 16 KiB tmpfs (a full disk after a few writes), unmounted afterwards; skipped where this
+    process may not mount one (not root, or no tmpfs in this sandbox)."""
+    import os
+    import subprocess
+
+    if os.geteuid() != 0:
+        pytest.skip("needs root to mount a small tmpfs")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(disk)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", str(disk)], capture_output=True)

@@ -186,20 +186,23 @@ def test_counts_survive_around_rule_numbers(nums):
     assert Counter(v for v, _ in number_anchors(text, "pt")) == Counter(nums)
 
 
+def _balanced(text: str, pairs: dict[str, str]) -> bool:
+    """The reference the two property tests below hold the checks to: every closer ``pairs``
+    names closes the last opener, and nothing is left open."""
+    stack = []
+    for ch in text:
+        if ch in pairs.values():
+            stack.append(ch)
+        elif ch in pairs and (not stack or stack.pop() != pairs[ch]):
+            return False
+    return not stack
+
+
 @given(st.lists(st.sampled_from(["(", ")", "[", "]", "x", " "]), max_size=30))
 def test_balanced_iff_nothing_reported(chars):
     text = "".join(chars)
     bad = _unbalanced(text)
-    stack, ok = [], True
-    pairs = {")": "(", "]": "["}
-    for ch in text:
-        if ch in "([":
-            stack.append(ch)
-        elif ch in pairs:
-            if not stack or stack.pop() != pairs[ch]:
-                ok = False
-    ok = ok and not stack
-    assert (bad == []) == ok
+    assert (bad == []) == _balanced(text, {")": "(", "]": "["})
     assert all(text[i] == ch for ch, i in bad)
 
 
@@ -208,17 +211,8 @@ def test_quote_pairs_balanced_iff_nothing_reported(chars):
     from pipeline.align.checks.form import quote_problems
 
     text = "".join(chars)
-    stack, ok = [], True
-    pairs = {"”": "“", "»": "«"}
-    for ch in text:
-        if ch in "“«":
-            stack.append(ch)
-        elif ch in pairs:
-            if not stack or stack.pop() != pairs[ch]:
-                ok = False
-    ok = ok and not stack
     bad = quote_problems(text)
-    assert (bad == []) == ok
+    assert (bad == []) == _balanced(text, {"”": "“", "»": "«"})
     assert all(0 <= a < b <= len(text) and text[a] in "“”«»" for a, b, _ in bad)
 
 

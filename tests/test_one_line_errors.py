@@ -39,21 +39,13 @@ def test_a_failed_write_names_the_output(tmp_path):
     assert os.listdir(tmp_path / "out") == []  # and nothing left behind
 
 
-def test_a_full_disk_during_a_build_names_the_out_folder_not_its_staging(tmp_path):
-    if os.geteuid() != 0:
-        pytest.skip("needs root to mount a small tmpfs")
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(disk)], capture_output=True).returncode:
-        pytest.skip("cannot mount a tmpfs here")
-    try:
-        r = crpipe("build", "--corpus", str(CORPUS), "--out", str(disk / "aligned"), "--offline")
-        lines = r.stderr.decode().splitlines()
-        assert r.returncode == 2 and lines == [f"crpipe: error: {disk / 'aligned'}: no space left on the device"], lines
-        r = crpipe("parse", str(CORPUS / "seeds" / "000_460f8bf0ecd0529f.txt"), "--export", str(disk / "x"))
-        assert r.stderr.decode().splitlines() == [f"crpipe: error: {disk / 'x'}: no space left on the device"]
-    finally:
-        subprocess.run(["umount", str(disk)], capture_output=True)
+def test_a_full_disk_during_a_build_names_the_out_folder_not_its_staging(small_disk):
+    disk = small_disk
+    r = crpipe("build", "--corpus", str(CORPUS), "--out", str(disk / "aligned"), "--offline")
+    lines = r.stderr.decode().splitlines()
+    assert r.returncode == 2 and lines == [f"crpipe: error: {disk / 'aligned'}: no space left on the device"], lines
+    r = crpipe("parse", str(CORPUS / "seeds" / "000_460f8bf0ecd0529f.txt"), "--export", str(disk / "x"))
+    assert r.stderr.decode().splitlines() == [f"crpipe: error: {disk / 'x'}: no space left on the device"]
 
 
 # -- G6: one line whatever a library's message holds ----------------------------------------------

@@ -53,19 +53,11 @@ def test_parse_export_into_read_only_folder(readonly):
     assert r.exit_code == 2 and len(errors) == 1 and str(readonly) in errors[0]
 
 
-def test_full_disk_on_export(tmp_path):
-    if os.geteuid() != 0:
-        pytest.skip("needs root to mount a small tmpfs")
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(disk)], capture_output=True).returncode:
-        pytest.skip("cannot mount a tmpfs here")
-    try:
-        r, errors = _run("parse", CORPUS / "seeds" / "000_460f8bf0ecd0529f.txt", "--export", disk)
-        assert r.exit_code == 2 and len(errors) == 1 and "no space left" in errors[0]
-        assert os.listdir(disk) == []  # all formats or none, and no temporary file left
-    finally:
-        subprocess.run(["umount", str(disk)], capture_output=True)
+def test_full_disk_on_export(small_disk):
+    disk = small_disk
+    r, errors = _run("parse", CORPUS / "seeds" / "000_460f8bf0ecd0529f.txt", "--export", disk)
+    assert r.exit_code == 2 and len(errors) == 1 and "no space left" in errors[0]
+    assert os.listdir(disk) == []  # all formats or none, and no temporary file left
 
 
 @needs_shared
