@@ -128,3 +128,16 @@ def small_disk(tmp_path):
         yield disk
     finally:
         subprocess.run(["umount", str(disk)], capture_output=True)
+
+
+def with_value_at(doc, path: tuple, value):
+    """A deep copy of the JSON-shaped ``doc`` with ``value`` at ``path`` (keys and indexes): the
+    hostile-input tests put every wrong type in every field this way."""
+    import copy
+
+    d = copy.deepcopy(doc)
+    o = d
+    for k in path[:-1]:
+        o = o[k]
+    o[path[-1]] = value
+    return d

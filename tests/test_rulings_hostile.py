@@ -5,7 +5,6 @@ traceback."""
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import subprocess
@@ -13,7 +12,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, with_value_at
 from pipeline.errors import InputError
 from pipeline.rulings import load_card_index, read_rulings
 
@@ -65,11 +64,7 @@ def test_every_field_wrongly_typed_is_read_or_refused_in_one_line(tmp_path, shap
     cases = 0
     for path in _paths(doc):
         for bad in WRONG:
-            d = copy.deepcopy(doc)
-            o = d
-            for k in path[:-1]:
-                o = o[k]
-            o[path[-1]] = bad
+            d = with_value_at(doc, path, bad)
             p = write(tmp_path, d)
             for read in (read_rulings, lambda f: load_card_index([f])):
                 try:

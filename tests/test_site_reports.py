@@ -4,7 +4,6 @@ never a traceback."""
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import subprocess
@@ -12,7 +11,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, with_value_at
 from pipeline.errors import InputError
 
 ALIGN = {
@@ -72,11 +71,7 @@ def test_every_field_wrongly_typed_is_a_page_or_one_line_naming_the_report(build
         if path == ("schema",):
             continue  # checked when the file is read (below)
         for bad in WRONG:
-            d = copy.deepcopy(doc)
-            o = d
-            for k in path[:-1]:
-                o = o[k]
-            o[path[-1]] = bad
+            d = with_value_at(doc, path, bad)
             b, out = builder(d if kind == "align" else None, d if kind == "links" else None)
             try:
                 b.translations()
