@@ -215,3 +215,5 @@ def test_seed_000_reports_a_regras_in_601_2b():
     row = next(r for r in res.rows if r.id == "601.2b")
     got = [(i.check, i.excerpt, i.suggestion) for i in row.issues if i.category == "grammar"]
     assert ("grammar.agreement", "a regras", "as regras") in got
+    # "anuncia o se tem intenção": an article before the clitic "se" (the profile's rule).
+    assert any(c == "grammar.word" and e == "o se tem" for c, e, _ in got), got

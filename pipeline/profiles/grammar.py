@@ -117,8 +117,6 @@ AMBOS_WITHOUT_ARTICLE = "profile:ambos-without-article"
 CRASE_BEFORE_MASCULINE = "profile:crase-before-masculine"
 #: Adverbial phrases of a feminine noun take the crase: "à mostra", "à medida que".
 CRASE_IN_PHRASE = "profile:crase-in-phrase"
-#: A plural determiner before a singular noun: "das habilidade", "os card".
-PLURAL_DETERMINER_SINGULAR_NOUN = "profile:plural-determiner-singular-noun"
 _PT_EXTRA += (
     (SUBJUNCTIVE_AFTER_MESMO_SE,
      [rf"(?ui)\b(mesmo se)\b((?: [^\W\d_][\w-]*| [\d/+-]+){{0,8}}?) ({_PRESENT_SUBJ})\b", "mesmo que\\2 \\3",
@@ -143,6 +141,9 @@ _PT_EXTRA += (
 CLITIC_ACCENT = "profile:infinitive-clitic-accent"
 #: "cada vez que" / "sempre que" take the subjunctive, not the conditional ("cada vez que receberia").
 CONDITIONAL_AFTER_WHENEVER = "profile:conditional-after-whenever"
+#: An article never stands before the clitic "se": "anuncia o se tem intenção" lost a word or
+#: kept a stray one.
+ARTICLE_BEFORE_SE = "profile:article-before-se"
 #: "caso" (the conjunction) takes the subjunctive: "caso ... é" is wrong ("caso ... seja").
 INDICATIVE_AFTER_CASO = "profile:caso-indicative"
 _PT_EXTRA += (
@@ -158,9 +159,14 @@ _PT_EXTRA += (
       r"(?<!\bqualquer )(?<!\bem )(?<!\bdo )(?<!\bnum )(?<!\bseu )\b([Cc]aso) (?!contrário\b|de\b|seja\b|sejam\b)"
       r"((?:[^\W\d_][\w-]* ){0,8}?)(é|está|tem|pode|há|são|estão|têm|podem|possui|possuem)\b", "",
       "“Caso” pede o subjuntivo (“caso seja”, “caso tenha”).", None]),
+    (ARTICLE_BEFORE_SE,
+     [r"(?u)(?<![-\w])([Oo]s?) (se) ([a-zà-ú]{2,})\b", "\\2 \\3\nque \\2 \\3",
+      "Artigo antes do pronome “se”: sobra o artigo, ou falta uma palavra:", None]),
 )
 
 _PT_FAMILIES: dict[str, Family] = {
+    ARTICLE_BEFORE_SE: Family(WORD, "an article before the clitic \"se\"", True, 0, 0, 0,
+                              "the profile's rule (seed 000); figures in the README (issue 24)"),
     CLITIC_ACCENT: Family(WORD, "an infinitive before -lo/-la without its accent", True, 0, 0, 0,
                           "the profile's rule; figures in the README (issue 24)"),
     CONDITIONAL_AFTER_WHENEVER: Family(VERB, "\"cada vez que\"/\"sempre que\" with the conditional", True, 0, 0, 0,

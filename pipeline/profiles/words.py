@@ -30,6 +30,29 @@ class WordProfile:
     #: Words that negate by an affix ("noncombat", "untapped", "colorless"), as a regex over a
     #: whole word: a translation may render them with a negation ("que não seja de combate").
     negating_affix: str = ""
+    #: Meaning words whose loss is told one at a time (:mod:`pipeline.align.checks.omission`).
+    droppable: frozenset[str] = frozenset()
+    #: Agreement (:mod:`pipeline.align.checks.agreement`): each determiner's (gender, number),
+    #: gender "" when it has both ("cada", "qualquer").
+    determiners: tuple[tuple[str, tuple[str, str]], ...] = ()
+    #: Determiners with another reading ("a", a preposition; "o", a pronoun): not learnt from.
+    determiners_other_reading: frozenset[str] = frozenset()
+    #: ... and of those, the ones whose other reading also stands before a noun ("dano a criaturas").
+    determiners_unreported: frozenset[str] = frozenset()
+    #: Gendered endings of adjectives and participles: (ending, (gender, number)); an adjective
+    #: inflects in all of them.
+    gendered_endings: tuple[tuple[str, tuple[str, str]], ...] = ()
+    #: Verb forms an ending would pass for an adjective (regexes over the word: gerunds, the
+    #: conditional "poderia"), and words that agree with what follows them ("cujos").
+    verb_forms: tuple[str, ...] = ()
+    not_adjectives: frozenset[str] = frozenset()
+    #: Infinitive endings: a word whose stem takes one is also a verb form ("ativa": "ativar").
+    infinitives: tuple[str, ...] = ()
+    #: "of" and its contractions: after "N1 de N2" an adjective may agree with N1.
+    of_words: frozenset[str] = frozenset()
+    #: Words the language's punctuation always sets off with a comma ("mas", "porém"), whatever
+    #: the English does: a comma before them is never an extra one.
+    comma_words: frozenset[str] = frozenset()
 
     @cached_property
     def alias_words(self) -> frozenset[str]:
@@ -53,6 +76,10 @@ def _numbers(lang: str) -> frozenset[str]:
     return frozenset(w for w, _ in p.number_words) if p else frozenset()
 
 
+def _determiners(table: dict[tuple[str, str], str]) -> tuple[tuple[str, tuple[str, str]], ...]:
+    return tuple(sorted((w, feat) for feat, ws in table.items() for w in ws.split()))
+
+
 WORD_PROFILES: dict[str, WordProfile] = {}
 
 
@@ -64,7 +91,11 @@ def register(p: WordProfile) -> WordProfile:
 register(WordProfile(
     "en",
     frozenset("not no never none nothing nobody each every all only other another both either neither without "
-              "first last top bottom front back side part name full empty again".split()) | _numbers("en"),
+              "first last top bottom front back side part name full empty again also still yet instead "
+              "already".split()) | _numbers("en"),
+    # Small words a translation renders by a word of its own, not by structure ("each" by a
+    # plural, "all" by an article): each one's loss is reported (omission.dropped-word).
+    droppable=frozenset("only also again still yet already instead another last back front both".split()),
     aliases=((r"[^\W\d_]+n['’]t", "not"), (r"cannot", "not")),
     negations=frozenset("not no never none nothing nobody neither nor without".split()),
     negating_affix=r"(?:non|un)[^\W\d_]{3,}|[^\W\d_]{3,}less|unless|except|instead|rather|other|otherwise|only",
@@ -79,6 +110,29 @@ register(WordProfile(
     negations=frozenset("não nunca nenhum nenhuma nenhuns nenhumas nada ninguém nem sem jamais".split()),
     # "irrelevante", "incolor", "desvirada", "no máximo" (no more than), "reduzido a zero" (to nothing).
     negating_affix=r"(?:in|im|ir|des)[^\W\d_]{4,}|zero|máximo|mínimo|exceto|salvo|senão|impossível",
+    determiners=_determiners({
+        ("m", "s"): "o do no ao pelo um dum num esse desse nesse este deste neste aquele daquele naquele àquele "
+                    "seu meu teu nosso nenhum algum todo outro",
+        ("f", "s"): "a da na à pela uma duma numa essa dessa nessa esta desta nesta aquela daquela naquela àquela "
+                    "sua minha tua nossa nenhuma alguma toda outra",
+        ("m", "p"): "os dos nos aos pelos uns esses desses nesses estes destes nestes aqueles daqueles naqueles "
+                    "àqueles seus meus nossos alguns todos outros",
+        ("f", "p"): "as das nas às pelas umas essas dessas nessas estas destas nestas aquelas daquelas naquelas "
+                    "àquelas suas minhas nossas algumas todas outras",
+        ("", "s"): "cada qualquer",
+        ("", "p"): "quaisquer",
+    }),
+    # "a": preposition ("dano a criaturas", "candidato a controlador"); "o"/"a"/"os"/"as": pronouns
+    # ("o sacrifica"); "no"/"nos"/"na"/"nas": "em" + article or a pronoun; "seu"/"sua": "dele" too;
+    # "todo"/"toda": "any" before a singular of either reading.
+    determiners_other_reading=frozenset("a o as os na no nas nos pela pelo seu sua seus suas todo toda".split()),
+    determiners_unreported=frozenset({"a"}),
+    gendered_endings=(("os", ("m", "p")), ("as", ("f", "p")), ("o", ("m", "s")), ("a", ("f", "s"))),
+    verb_forms=(r".+ndo", r".+[eií]ria", r".+[eií]rias"),
+    not_adjectives=frozenset("cujo cuja cujos cujas seja".split()),
+    infinitives=("ar", "er", "ir"),
+    of_words=frozenset("de do da dos das".split()),
+    comma_words=frozenset("mas porém contudo todavia entretanto pois embora exceto salvo".split()),
 ))
 
 register(WordProfile(

@@ -114,6 +114,10 @@ class Speller:
             pass
 
     def suggest(self, word: str, limit: int = 3) -> list[str]:
+        if self._cli is not None and _CLI_WORD.fullmatch(word):
+            found = self._cli.suggestions(word)
+            if found is not None:
+                return found[:limit]
         out = []
         try:
             for s in self._load().suggest(word):
@@ -166,6 +170,25 @@ class HunspellPipe:
         if not verdicts:
             return None
         return all(v in "*+-" for v in verdicts)
+
+    def suggestions(self, word: str) -> list[str] | None:
+        """Hunspell's suggestions for ``word`` ("&" line), [] when it has none or knows the
+        word; None when the process is gone."""
+        try:
+            self.proc.stdin.write(f"^{word}\n")
+            self.proc.stdin.flush()
+            lines = []
+            while (line := self.proc.stdout.readline()) not in ("\n", ""):
+                lines.append(line.rstrip("\n"))
+        except (OSError, ValueError):
+            return None
+        if not lines:
+            return None
+        out: list[str] = []
+        for line in lines:
+            if line.startswith("&") and ": " in line:
+                out.extend(s for s in line.split(": ", 1)[1].split(", ") if s)
+        return out
 
     def close(self) -> None:
         try:

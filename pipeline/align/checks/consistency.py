@@ -18,7 +18,7 @@ from ...text import fold
 from ..lexicon import _stop_words
 from ..text import normalize_sentence, sentences
 
-SOURCE = Check("consistency.source", Category.CONSISTENCY, Severity.WARNING,
+SOURCE = Check("consistency.source", Category.CONSISTENCY, Severity.INFO,
                "The same English sentence is translated differently elsewhere in the document.", DefectClass.TERM)
 TARGET = Check("consistency.target", Category.CONSISTENCY, Severity.WARNING,
                "The same translated sentence stands for different English sentences elsewhere.", DefectClass.MEANING)

@@ -25,7 +25,7 @@ from ...profiles import PROFILES
 from ...segment.hunspell import speller
 
 GLUED = Check("damage.glued", Category.DAMAGE, Severity.WARNING, "Words or numbers glued together (a lost space).", DefectClass.SPELLING)
-TYPO = Check("damage.typo", Category.DAMAGE, Severity.WARNING, "A word outside the language's lexicon, one or two edits from a word in it.", DefectClass.SPELLING)
+TYPO = Check("damage.typo", Category.DAMAGE, Severity.WARNING, "A word outside the language's lexicon, one or two edits from a word in it, or one Hunspell's dictionary rejects that the document seldom writes.", DefectClass.SPELLING)
 UNTRANSLATED = Check("damage.untranslated", Category.DAMAGE, Severity.WARNING, "A run of English words left untranslated.", DefectClass.UNTRANSLATED)
 BRACKETS = Check("damage.brackets", Category.DAMAGE, Severity.WARNING, "Unbalanced brackets (the English is balanced).", DefectClass.PUNCTUATION)
 SPANISH = Check("damage.spanish-marks", Category.DAMAGE, Severity.WARNING, "Spanish ¿…? or ¡…! without its pair.", DefectClass.PUNCTUATION)
@@ -123,6 +123,26 @@ def _typo_of(w: str, lex, vocab: _Vocab) -> str | None:
     return lex.nearest(w, 1, transposition_only=True) if len(w) >= 5 else None
 
 
+#: A word both dictionaries reject is reported when the document writes it at most this often;
+#: a word the team writes more often is its jargon ("supertipo": 30, "boosters": 4).
+NON_WORD_MAX_USES = 2
+
+
+def _best_suggestion(word: str, suggestions: list[str], doc_words: Counter) -> str | None:
+    """Of Hunspell's close suggestions (at most two edits), the one this document writes most
+    ("joadores": Hunspell puts "joa dores" first, the document writes "jogadores" 91 times), else
+    the first; None when none is close: a word that far from every word is a name or jargon
+    ("supertipo" / "supertinta"), not a slip."""
+    from rapidfuzz.distance import Levenshtein
+
+    close = [s for s in suggestions if Levenshtein.distance(s.casefold(), word.casefold()) <= 2]
+    single = [s for s in close if " " not in s and "-" not in s]
+    if not single:
+        return close[0] if close else None
+    used = max(single, key=lambda s: doc_words[s.casefold()])
+    return used if doc_words[used.casefold()] else single[0]
+
+
 def _ingestion_glues(ctx) -> dict[str, list]:
     """Glue findings of ingestion, by rule: (before, after) when the detail names them."""
     out: dict[str, list] = {}
@@ -213,10 +233,17 @@ def run(ctx) -> list:
                     if parts:
                         add(GLUED, f"“{w.text}” reads as “{parts[0]} {parts[1]}”", (w.start, w.end),
                             suggestion=f"{parts[0]} {parts[1]}")
-                    elif doc_words[lw] < 2:
-                        near = _typo_of(lw, lex, doc_vocab)
+                    else:
+                        near = _typo_of(lw, lex, doc_vocab) if doc_words[lw] < 2 else None
                         if near:
                             add(TYPO, f"“{w.text}” is not a {lang} word; “{near}”?", (w.start, w.end), suggestion=near)
+                        elif hun is not None and doc_words[lw] <= NON_WORD_MAX_USES:
+                            # Neither dictionary knows it and the team does not use it as a word
+                            # of its own (jargon recurs: "supertipo", "monocolorido"): a non-word.
+                            sugg = _best_suggestion(w.text, hun.suggest(w.text, limit=8), doc_words)
+                            if sugg:
+                                add(TYPO, f"“{w.text}” is not in the {lang} Hunspell dictionary; “{sugg}”?",
+                                    (w.start, w.end), suggestion=sugg)
             if eng:
                 run_.append(w)
                 continue

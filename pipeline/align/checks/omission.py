@@ -35,7 +35,16 @@ DROPPED = Check("omission.dropped", Category.OMISSION, Severity.WARNING,
 ADDED = Check("omission.added", Category.OMISSION, Severity.WARNING,
               "The translated sentence negates where the English sentence has nothing that could "
               "come out as a negation.", DefectClass.ADDITION)
-CHECKS = [DROPPED, ADDED]
+DROPPED_WORD = Check("omission.dropped-word", Category.OMISSION, Severity.INFO,
+                     "A meaning-bearing English word (\"only\", \"also\", \"still\", \"back\", \"another\") with no "
+                     "rendering in the translated sentence, although the translation renders it visibly "
+                     "almost everywhere else.", DefectClass.OMISSION)
+CHECKS = [DROPPED, ADDED, DROPPED_WORD]
+
+#: A single dropped word is reported only when the translation renders it this reliably elsewhere:
+#: these small words are often rendered by structure ("each" by a plural), so the bar is higher
+#: than a run's.
+WORD_RELIABILITY = 0.8
 
 #: A key must be seen in at least this many units before its habits count (fitted on the real PO).
 MIN_UNITS = 4
@@ -169,6 +178,8 @@ def run(ctx) -> list:
     lex = wordlex.learn(ctx)
     pieces = _piece_keys(lex)
     neg = _Negation(lex, ctx.lang)
+    en = word_profile("en")
+    meaning = en.droppable
     out = []
     for u in lex.units:
         if u.pair is None:
@@ -178,7 +189,24 @@ def run(ctx) -> list:
         t_keys = Counter(t.key for t in u.tgt)
         linked_src = {u.src[i].key for i, _ in u.links}
         out.extend(neg.check(ctx, u, units))
-        out.extend(_dropped_runs(ctx, lex, u, t_keys, wt, ps, pt, linked_src))
+        found = _dropped_runs(ctx, lex, u, t_keys, wt, ps, pt, linked_src)
+        out.extend(found or _dropped_words(ctx, lex, u, t_keys, wt, ps, pt, linked_src, meaning))
+    return out
+
+
+def _dropped_words(ctx, lex, u, t_keys, wt, ps, pt, linked, meaning: frozenset) -> list:
+    """The profile's meaning-bearing small words, one at a time (negations are the negation
+    check's): "referred only to", "can also have", "their back faces"."""
+    out = []
+    for i, tok in enumerate(u.src):
+        if tok.text.casefold() not in meaning:
+            continue
+        if not _missing(tok, i, lex.en, lex.tgt, t_keys, wt, ps, pt, u.tgt, linked, WORD_RELIABILITY):
+            continue
+        span = _hole(u, i, i, lex)
+        usual = ", ".join(f"“{lex.tgt.shown(r)}”" for r in lex.en.top(tok.key)[:2])
+        out.append(ctx.issue(DROPPED_WORD, u.pair, f"the English says “{tok.text}”; no rendering of it "
+                             f"(usually {usual}) here", span))
     return out
 
 

@@ -32,6 +32,9 @@ class Entry:
     fn: CheckFn
     checks: tuple[Check, ...]
     single: bool  # fn(ctx, check) for one check; fn(ctx) for a pass
+    #: Checks whose finding on the same words makes this entry's redundant (a learnt check
+    #: beside the maintained rule set that already names the defect): the other is kept.
+    yields_to: tuple[str, ...] = ()
 
     @property
     def category(self) -> str:
@@ -62,11 +65,11 @@ def check(id: str, category: Category, severity: Severity, defect: DefectClass, 
     return deco
 
 
-def register_pass(fn: CheckFn, checks: list[Check]) -> None:
+def register_pass(fn: CheckFn, checks: list[Check], yields_to: tuple[str, ...] = ()) -> None:
     """Register a function that reports several declared checks in one pass."""
     for c in checks:
         _declare(c)
-    _ENTRIES.append(Entry(fn, tuple(checks), False))
+    _ENTRIES.append(Entry(fn, tuple(checks), False, yields_to))
 
 
 #: Families that must run first: later ones read what these leave in ``ctx.cache``.
@@ -113,11 +116,25 @@ def categories() -> list[str]:
 
 def run(ctx, only: set[str] | None = None) -> list[Issue]:
     out: list[Issue] = []
+    yielding: dict[str, tuple[str, ...]] = {}
     for e in entries():
         if only and e.category not in only:
             continue
         out.extend(e.fn(ctx, e.checks[0]) if e.single else e.fn(ctx))
-    return out
+        for c in e.checks if e.yields_to else ():
+            yielding[c.id] = e.yields_to
+    if not yielding:
+        return out
+    spans: dict[tuple, list] = {}
+    for i in out:
+        if i.span is not None:
+            spans.setdefault((i.check, i.rule), []).append(i.span)
+
+    def redundant(i: Issue) -> bool:
+        return i.span is not None and any(a < i.span[1] and i.span[0] < b for other in yielding[i.check]
+                                          for a, b in spans.get((other, i.rule), ()))
+
+    return [i for i in out if i.check not in yielding or not redundant(i)]
 
 
 def markdown_table() -> str:

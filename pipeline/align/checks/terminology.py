@@ -147,14 +147,23 @@ def run(ctx) -> list:
                     uses.setdefault(t.en, Counter()).update(f for f, _ in found)
                     where.extend((t, f, span, p) for f, span in found if span is not None)
             elif s_hits and not hits_avoid and t.check and p.base is not None:
-                missing.setdefault(t.en, []).append(ctx.issue(MISSING, p, f"the English says “{src[s_hits[0][0]:s_hits[0][1]]}”; none of "
-                                     f"{', '.join('“' + a.rstrip('*') + '”' for a in approved)} is used",
-                                     suggestion=t.preferred(lang)))
+                names = ', '.join('“' + a.rstrip('*') + '”' for a in approved)
+                # The English word itself left in the translation ("um token predefinido"): each
+                # place it stands is where the reviewer corrects it.
+                kept_en = [h for h in find_all(text, (t.en,), t_taken) if text[h[0]].islower()]
+                for span in kept_en:
+                    missing.setdefault(t.en, []).append(ctx.issue(
+                        MISSING, p, f"“{text[span[0]:span[1]]}” is left in English; this translation renders "
+                        f"“{t.en}” as {names}", span, suggestion=t.preferred(lang)))
+                if not kept_en:
+                    missing.setdefault(t.en, []).append(ctx.issue(MISSING, p, f"the English says “{src[s_hits[0][0]:s_hits[0][1]]}”; none of "
+                                         f"{names} is used", suggestion=t.preferred(lang)))
     out.extend(_history_renames(ctx, renamed_seen))
     for term, found in missing.items():
         # The translation's own majority decides: when most of its rules with this English term
         # use none of the approved renderings, that is the team's rendering, not a defect.
-        if kept[term] >= 2 * len(found) and kept[term] >= 3:
+        rules = len({i.rule for i in found})
+        if kept[term] >= 2 * rules and kept[term] >= 3:
             out.extend(found)
     for t, form, span, p in where:
         c = uses.get(t.en)

@@ -1,0 +1,107 @@
+"""Commas against the English: a comma the English has between two words whose renderings stand
+side by side in the translation with nothing between them, and a comma of the translation
+between the renderings of two English words that stand side by side without one.
+
+The CR's English punctuates its clauses carefully, and a translation that keeps the sentence's
+order keeps its commas: the ones reviewers correct are the comma that separates a subject from
+its verb ("O primeiro mulligan, não conta") and the one that closes a parenthetical ("o
+controlador e o dono daquela criatura podem"), both visible as a comma the English does not
+have, or lacks.  The words are paired by the lexicon learnt from the translation itself
+(:mod:`pipeline.align.wordlex`); only links that are the English word's usual rendering count,
+and a list's "and"/"or" (where the Portuguese drops the serial comma) is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...findings import Category, Check, DefectClass, Severity
+from ...profiles import PROFILES
+from ...profiles.words import word_profile
+from .. import wordlex
+from .registry import register_pass
+
+EXTRA = Check("form.extra-comma", Category.FORM, Severity.INFO,
+              "A comma between the renderings of two English words that stand together without one "
+              "(a comma between subject and verb?).", DefectClass.PUNCTUATION)
+MISSING = Check("form.missing-comma", Category.FORM, Severity.INFO,
+                "No comma between the renderings of two English words the English separates with one "
+                "(a parenthetical left open?).", DefectClass.PUNCTUATION)
+CHECKS = [EXTRA, MISSING]
+
+_PUNCT = re.compile(r"[,;:.!?()\[\]—–\"“”«»]")
+def _one_comma(gap: str) -> bool:
+    """Only function words and one comma between the two words."""
+    return gap.count(",") == 1 and not _PUNCT.search(gap.replace(",", "")) and "\n" not in gap
+
+
+def _gap(text: str, a, b) -> str:
+    return text[a.end:b.start]
+
+
+def run(ctx) -> list:
+    prof = PROFILES.get(ctx.lang)
+    if prof is None:
+        return []
+    lex = wordlex.learn(ctx)
+    joins_en = {"and", "or", "nor", "then"}
+    joins_tg = {w.casefold() for w in prof.conjunctions}
+    set_off = word_profile(ctx.lang).comma_words
+    out = []
+    for u in lex.units:
+        if u.pair is None or not u.links:
+            continue
+        best = _usual_links(u, lex)
+        if not best:
+            continue
+        s_of = {j: i for i, j in best}
+        t_of = {i: j for i, j in best}
+        # The English has a comma between adjacent content words i, i+1; the translation none.
+        for i in range(len(u.src) - 1):
+            g = _gap(u.source, u.src[i], u.src[i + 1])
+            if not _one_comma(g) or i not in t_of or i + 1 not in t_of:
+                continue
+            j1, j2 = t_of[i], t_of[i + 1]
+            if j2 != j1 + 1:
+                continue
+            tg = _gap(u.target, u.tgt[j1], u.tgt[j2])
+            if _PUNCT.search(tg) or set(tg.casefold().split()) & joins_tg or "\n" in tg:
+                continue
+            a, b = u.t_offset + u.tgt[j1].start, u.t_offset + u.tgt[j2].end
+            out.append(ctx.issue(MISSING, u.pair, f"no comma in “{u.target[u.tgt[j1].start:u.tgt[j2].end]}”; the "
+                                 f"English has one: “{u.source[u.src[i].start:u.src[i + 1].end]}”", (a, b)))
+        # The translation has a comma between adjacent content words j, j+1; the English none.
+        for j in range(len(u.tgt) - 1):
+            g = _gap(u.target, u.tgt[j], u.tgt[j + 1])
+            if not _one_comma(g) or j not in s_of or j + 1 not in s_of:
+                continue
+            i1, i2 = s_of[j], s_of[j + 1]
+            if i2 != i1 + 1:
+                continue
+            sg = _gap(u.source, u.src[i1], u.src[i2])
+            after = g.split(",", 1)[1].split()
+            if after and after[0].casefold() in set_off or u.tgt[j + 1].text.casefold() in set_off:
+                continue
+            if _PUNCT.search(sg) or set(sg.casefold().split()) & joins_en or "\n" in sg:
+                continue
+            a, b = u.t_offset + u.tgt[j].start, u.t_offset + u.tgt[j + 1].end
+            out.append(ctx.issue(EXTRA, u.pair, f"comma in “{u.target[u.tgt[j].start:u.tgt[j + 1].end]}”; the "
+                                 f"English has none: “{u.source[u.src[i1].start:u.src[i2].end]}”", (a, b)))
+    return out
+
+
+def _usual_links(u, lex) -> list[tuple[int, int]]:
+    """The unit's links that are one-to-one and the English word's usual rendering."""
+    src_n: dict[int, int] = {}
+    tgt_n: dict[int, int] = {}
+    for i, j in u.links:
+        src_n[i] = src_n.get(i, 0) + 1
+        tgt_n[j] = tgt_n.get(j, 0) + 1
+    out = []
+    for i, j in u.links:
+        if src_n[i] == 1 and tgt_n[j] == 1 and u.tgt[j].key in lex.en.renderings.get(u.src[i].key, {}):
+            out.append((i, j))
+    return out
+
+
+register_pass(run, CHECKS)

@@ -1,0 +1,100 @@
+"""Issue 24, items 4–8: the checks that learn from the translation itself — determiner and
+adjective agreement with the genders and numbers the translation's own determiners show, a
+non-word Hunspell rejects.
+
+Small hand-written documents first (the learnt genders need only a few uses), then the real
+pt-BR PO and seed 000 (skipped without ../shared)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import EDITIONS, SHARED
+from pipeline.align.aligner import align_documents
+from pipeline.align.termbase import load_termbase
+from pipeline.model import Document, Meta, Rule
+from pipeline.segment.hunspell import speller
+
+
+def _doc(lang: str, texts: list[str]) -> Document:
+    d = Document(meta=Meta(language=lang, effective_date="2025-11-14", kind="translation" if lang != "en" else "official"))
+    for i, text in enumerate(texts):
+        d.rules.append(Rule(f"100.{i + 1}", text, [], parent="100", level="subrule", order=i))
+    return d
+
+
+def _findings(pt: list[str], check: str) -> list:
+    en = _doc("en", [f"The player does thing number {i}." for i in range(len(pt))])
+    res = align_documents(_doc("pt", pt), en, en, map_number=lambda n: n, termbase=load_termbase())
+    return [i for i in res.issues if i.check == check]
+
+
+# "card", a word of the game no dictionary has, follows masculine singular determiners again and
+# again; "cards" plural ones (Lightproof knows nothing of it, so only the learnt check can tell).
+USAGE = ["Esse card sai.", "Um card entra.", "Aquele card fica.", "Cada card conta.", "Nenhum card perde.",
+         "Esses cards saem.", "Aqueles cards ficam.", "Alguns cards entram.", "Uns cards contam."]
+
+
+def test_determiner_against_the_translations_own_gender():
+    got = _findings(USAGE + ["Então uma card vence."], "grammar.determiner")
+    assert [i.excerpt for i in got] == ["uma card"]
+    assert "masculine" in got[0].message
+
+
+def test_determiner_number_and_the_preposition_reading():
+    got = _findings(USAGE + ["Esse cards atacam.", "O efeito se aplica a cards e jogadores."],
+                    "grammar.determiner")
+    # "esse cards": number; "a cards": the preposition, not an article.
+    assert [i.excerpt for i in got] == ["Esse cards"]
+
+
+def test_a_pairing_the_team_writes_repeatedly_is_its_usage():
+    # "uma card" three times is a habit of this translation, not a slip: nothing is said.
+    assert _findings(USAGE + ["Uma card voa."] * 3, "grammar.determiner") == []
+
+
+def test_rule_number_letters_are_not_determiners():
+    # "100.4a Primeiro": the "a" of a rule number is not the article before "Primeiro".
+    assert _findings(USAGE + ["Veja 120.4a card."], "grammar.determiner") == []
+
+
+needs_pt_speller = pytest.mark.skipif(speller("pt") is None, reason="no pt_BR Hunspell dictionary (Debian hunspell-pt-br)")
+
+
+@needs_pt_speller
+def test_adjective_after_a_noun_and_verb_forms_left_alone():
+    got = _findings(USAGE + ["Escolha cards válido.", "O card ativa a habilidade."], "grammar.adjective")
+    assert [i.excerpt for i in got] == ["cards válido"]  # "card ativa": the verb "ativar"
+
+
+@needs_pt_speller
+def test_non_word_gets_the_documents_own_spelling():
+    got = _findings(["Os jogadores compram.", "Dois jogadores perdem.", "Os jogadores vencem.",
+                     "Todos os joadores descartam."], "damage.typo")
+    assert [(i.excerpt, i.suggestion) for i in got] == [("joadores", "jogadores")]
+
+
+PO = SHARED / "corpus" / "translations" / "pt-BR" / "comprehensive-rules.pt-BR.po"
+
+
+@pytest.fixture(scope="module")
+def po_issues():
+    if not (PO.is_file() and EDITIONS.is_dir()):
+        pytest.skip(f"the real pt-BR PO or the English editions are absent ({PO})")
+    from pipeline.align.run import align_file
+
+    return align_file(PO, EDITIONS).issues
+
+
+def test_real_po_learnt_findings(po_issues):
+    """Defects a blind reviewer listed (recall draws 1 and 2: fitted) are named where they stand."""
+    got = {(i.check, i.excerpt) for i in po_issues}
+    assert {("grammar.determiner", "os card"), ("grammar.determiner", "o tipos"), ("form.extra-comma", "texto, receberam"),
+            ("form.missing-comma", "criatura podem modificar"), ("terminology.missing", "token")} <= got
+    typo = {(i.excerpt, i.suggestion) for i in po_issues if i.check == "damage.typo"}
+    assert {("joadores", "jogadores"), ("excessão", "exceção")} <= typo
+    # Lightproof names "um criatura" already: the learnt check does not say it a second time.
+    lp = {(i.rule, i.span) for i in po_issues if i.check == "grammar.agreement"}
+    assert not any((i.rule, i.span) in lp for i in po_issues if i.check == "grammar.determiner")
+    # Jargon the team writes often is not a non-word: "supertipo" (30 uses), "card".
+    assert not {"supertipo", "card", "cards"} & {e for e, _ in typo}
