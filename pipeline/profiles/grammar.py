@@ -141,6 +141,16 @@ _PT_EXTRA += (
 CLITIC_ACCENT = "profile:infinitive-clitic-accent"
 #: "cada vez que" / "sempre que" take the subjunctive, not the conditional ("cada vez que receberia").
 CONDITIONAL_AFTER_WHENEVER = "profile:conditional-after-whenever"
+#: The CR's cross-references take the article: "consulte a regra 103.4", never "consulte regra".
+SEE_RULE_WITHOUT_ARTICLE = "profile:see-rule-without-article"
+#: "todos"/"todas" before a plural noun takes the article: "todos os oponentes".
+TODOS_WITHOUT_ARTICLE = "profile:todos-without-article"
+#: "fazer com que" (to cause): "faz com o controlador" lost its "que".
+FAZ_COM_WITHOUT_QUE = "profile:faz-com-without-que"
+#: The plural of "tem"/"vem" takes the circumflex: "eles têm", "elas vêm".
+TEM_PLURAL_ACCENT = "profile:tem-plural-accent"
+#: A sentence-initial "Por exemplo" is set off by a comma.
+POR_EXEMPLO_COMMA = "profile:por-exemplo-comma"
 #: An article never stands before the clitic "se": "anuncia o se tem intenção" lost a word or
 #: kept a stray one.
 ARTICLE_BEFORE_SE = "profile:article-before-se"
@@ -159,12 +169,38 @@ _PT_EXTRA += (
       r"(?<!\bqualquer )(?<!\bem )(?<!\bdo )(?<!\bnum )(?<!\bseu )\b([Cc]aso) (?!contrário\b|de\b|seja\b|sejam\b)"
       r"((?:[^\W\d_][\w-]* ){0,8}?)(é|está|tem|pode|há|são|estão|têm|podem|possui|possuem)\b", "",
       "“Caso” pede o subjuntivo (“caso seja”, “caso tenha”).", None]),
+    (SEE_RULE_WITHOUT_ARTICLE,
+     [r"(?u)\b([Cc]onsulte|[Vv]eja) (regras?|seção|seções) (?=\d)", "\\1 a \\2",
+      "A remissão leva o artigo (“consulte a regra 103.4”):", None]),
+    (TODOS_WITHOUT_ARTICLE,
+     [r"(?u)\b([Tt]od)(os|as) (?!os\b|as\b|eles\b|elas\b|nós\b|vocês\b|que\b|estes\b|esses\b|aqueles\b|estas\b|"
+      r"essas\b|aquelas\b|seus\b|suas\b|meus\b|minhas\b|nossos\b|nossas\b|menos\b|juntos\b|juntas\b)([a-zà-ú]{3,}s)\b",
+      "\\1\\2 \\2 \\3", "“Todos” pede o artigo antes do substantivo:", None]),
+    (FAZ_COM_WITHOUT_QUE,
+     [r"(?u)\b(faz|fazem|fará|fazendo|fizer|faça|façam) com (o|a|os|as|um|uma)\b", "\\1 com que \\2",
+      "“Fazer com que”: falta o “que”:", None]),
+    (TEM_PLURAL_ACCENT,
+     [r"(?u)\b([Ee]les|[Ee]las) (tem|vem)\b", '=m.group(1) + " " + {"tem": "têm", "vem": "vêm"}[m.group(2)]',
+      "No plural, “têm” e “vêm” levam acento circunflexo:", None]),
+    (POR_EXEMPLO_COMMA,
+     [r"(?u)(?:^|(?<=[.:!?] ))(Por exemplo) (?=[a-zà-ú])", "\\1, ", "“Por exemplo” no início da frase pede vírgula:",
+      None]),
     (ARTICLE_BEFORE_SE,
      [r"(?u)(?<![-\w])([Oo]s?) (se) ([a-zà-ú]{2,})\b", "\\2 \\3\nque \\2 \\3",
       "Artigo antes do pronome “se”: sobra o artigo, ou falta uma palavra:", None]),
 )
 
 _PT_FAMILIES: dict[str, Family] = {
+    SEE_RULE_WITHOUT_ARTICLE: Family(AGREEMENT, "a cross-reference without its article (\"consulte regra\")", True, 0, 0, 0,
+                                     "the profile's rule; figures in the README (issue 24)"),
+    TODOS_WITHOUT_ARTICLE: Family(AGREEMENT, "\"todos\" without the article before its noun", True, 0, 0, 0,
+                                  "the profile's rule; figures in the README (issue 24)"),
+    FAZ_COM_WITHOUT_QUE: Family(VERB, "\"fazer com\" without \"que\"", True, 0, 0, 0,
+                                "the profile's rule; figures in the README (issue 24)"),
+    TEM_PLURAL_ACCENT: Family(VERB, "\"eles tem\" without the circumflex", True, 0, 0, 0,
+                              "the profile's rule; figures in the README (issue 24)"),
+    POR_EXEMPLO_COMMA: Family(TYPOGRAPHY, "\"Por exemplo\" without its comma", True, 0, 0, 0,
+                              "the profile's rule; figures in the README (issue 24)"),
     ARTICLE_BEFORE_SE: Family(WORD, "an article before the clitic \"se\"", True, 0, 0, 0,
                               "the profile's rule (seed 000); figures in the README (issue 24)"),
     CLITIC_ACCENT: Family(WORD, "an infinitive before -lo/-la without its accent", True, 0, 0, 0,

@@ -53,6 +53,15 @@ class WordProfile:
     #: Words the language's punctuation always sets off with a comma ("mas", "porém"), whatever
     #: the English does: a comma before them is never an extra one.
     comma_words: frozenset[str] = frozenset()
+    #: Finite verb forms an ending does not tell ("é", "são", "tem"), the endings that do (with a
+    #: stem that takes an infinitive ending), and the words that may stand between a comma and
+    #: its verb ("não", clitics).
+    finite_verbs: frozenset[str] = frozenset()
+    finite_endings: tuple[str, ...] = ()
+    negations_before_verb: frozenset[str] = frozenset()
+    #: English meaning words a translation may render by a word of another root ("only" by
+    #: "a única criatura"), as prefixes: their presence counts as the rendering.
+    meaning_renderings: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @cached_property
     def alias_words(self) -> frozenset[str]:
@@ -133,6 +142,11 @@ register(WordProfile(
     infinitives=("ar", "er", "ir"),
     of_words=frozenset("de do da dos das".split()),
     comma_words=frozenset("mas porém contudo todavia entretanto pois embora exceto salvo".split()),
+    finite_verbs=frozenset("é são está estão tem têm pode podem há foi foram era eram será serão deve devem "
+                           "faz fazem vai vão".split()),
+    finite_endings=("aram", "eram", "iram", "am", "em", "ou", "eu", "iu", "ia", "iam", "a", "e"),
+    negations_before_verb=frozenset("não nunca se lhe lhes o a os as".split()),
+    meaning_renderings=(("only", ("únic", "só", "exclusiv", "soment", "apena")),),
 ))
 
 register(WordProfile(

@@ -135,6 +135,10 @@ def run(ctx) -> list:
                 if f is None or adj is None:
                     continue
                 bad = _conflict(adj, f)
+                nxt = toks[i + 2] if i + 2 < len(toks) and _adjacent(text, b, toks[i + 2]) else None
+                if nxt is not None and _conflict(adj, feats.of(nxt.text.casefold())) is None \
+                        and feats.of(nxt.text.casefold()) is not None:
+                    continue  # "alvo múltiplas vezes": the adjective goes with the noun after it
                 if bad and not _agrees_with_head(toks, i, text, adj, feats, wp):
                     out.append(ctx.issue(ADJECTIVE, p, f"“{a.text} {b.text}”: “{b.text}” is {bad[0]}, but this "
                                          f"translation writes “{a.text}” as {bad[1]}", (a.start, b.end)))

@@ -18,12 +18,13 @@ import re
 from ...findings import Category, Check, DefectClass, Severity
 from ...profiles import PROFILES
 from ...profiles.words import word_profile
+from ...segment.hunspell import speller
 from .. import wordlex
 from .registry import register_pass
 
 EXTRA = Check("form.extra-comma", Category.FORM, Severity.INFO,
-              "A comma between the renderings of two English words that stand together without one "
-              "(a comma between subject and verb?).", DefectClass.PUNCTUATION)
+              "A comma before a verb, between the renderings of two English words that stand together "
+              "without one (a comma between subject and verb).", DefectClass.PUNCTUATION)
 MISSING = Check("form.missing-comma", Category.FORM, Severity.INFO,
                 "No comma between the renderings of two English words the English separates with one "
                 "(a parenthetical left open?).", DefectClass.PUNCTUATION)
@@ -46,7 +47,9 @@ def run(ctx) -> list:
     lex = wordlex.learn(ctx)
     joins_en = {"and", "or", "nor", "then"}
     joins_tg = {w.casefold() for w in prof.conjunctions}
-    set_off = word_profile(ctx.lang).comma_words
+    wp = word_profile(ctx.lang)
+    set_off = wp.comma_words
+    hun = speller(ctx.lang)
     out = []
     for u in lex.units:
         if u.pair is None or not u.links:
@@ -67,6 +70,8 @@ def run(ctx) -> list:
             tg = _gap(u.target, u.tgt[j1], u.tgt[j2])
             if _PUNCT.search(tg) or set(tg.casefold().split()) & joins_tg or "\n" in tg:
                 continue
+            if _comma_near(u, j1, j2):
+                continue  # the comma moved a word along ("em todo lugar, mesmo"): kept, not lost
             a, b = u.t_offset + u.tgt[j1].start, u.t_offset + u.tgt[j2].end
             out.append(ctx.issue(MISSING, u.pair, f"no comma in “{u.target[u.tgt[j1].start:u.tgt[j2].end]}”; the "
                                  f"English has one: “{u.source[u.src[i].start:u.src[i + 1].end]}”", (a, b)))
@@ -82,12 +87,40 @@ def run(ctx) -> list:
             after = g.split(",", 1)[1].split()
             if after and after[0].casefold() in set_off or u.tgt[j + 1].text.casefold() in set_off:
                 continue
+            # Only a comma before the verb: other commas the English lacks ("Em muitos casos, o",
+            # "custo, como descrito") are the language's own punctuation far more often than not.
+            nxt = [w.casefold() for w in after if w.casefold() not in wp.negations_before_verb] or [u.tgt[j + 1].text.casefold()]
+            if hun is None or not _finite_verb(nxt[0], wp, hun):
+                continue
             if _PUNCT.search(sg) or set(sg.casefold().split()) & joins_en or "\n" in sg:
                 continue
             a, b = u.t_offset + u.tgt[j].start, u.t_offset + u.tgt[j + 1].end
             out.append(ctx.issue(EXTRA, u.pair, f"comma in “{u.target[u.tgt[j].start:u.tgt[j + 1].end]}”; the "
                                  f"English has none: “{u.source[u.src[i1].start:u.src[i2].end]}”", (a, b)))
     return out
+
+
+def _comma_near(u, j1: int, j2: int) -> bool:
+    """A comma in the gaps next to the pair's."""
+    for a, b in ((j1 - 1, j1), (j2, j2 + 1)):
+        if 0 <= a and b < len(u.tgt) and "," in _gap(u.target, u.tgt[a], u.tgt[b]):
+            return True
+    return False
+
+
+def _finite_verb(w: str, wp, hun) -> bool:
+    """A finite verb form: the profile's irregular ones ("é", "são", "tem"), or a word with a
+    verb ending whose stem takes an infinitive ending ("receberam": receber)."""
+    if w in wp.finite_verbs:
+        return True
+    if not w.isalpha() or any(re.fullmatch(v, w) for v in wp.verb_forms) or w.endswith(("ado", "ada", "ido", "ida", "ados", "adas", "idos", "idas")):
+        return False
+    for end in wp.finite_endings:
+        if w.endswith(end) and len(w) > len(end) + 2:
+            stem = w[:-len(end)]
+            if any(stem + inf in hun for inf in wp.infinitives):
+                return True
+    return False
 
 
 def _usual_links(u, lex) -> list[tuple[int, int]]:

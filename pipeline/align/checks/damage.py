@@ -38,7 +38,7 @@ LENGTH = Check("damage.length-ratio", Category.DAMAGE, Severity.INFO, "Length ag
 CHECKS = [GLUED, TYPO, UNTRANSLATED, BRACKETS, SPANISH, QUOTES, SPACES, DOUBLED, END, MOJIBAKE, LENGTH]
 
 _NUM_GLUE = re.compile(rf"[^\W\d_]{{2}}(?={NUMBER}(?![\d/]))|\d[a-z]?(?=[A-ZÀ-Ýa-zà-ÿ]{{3}})")
-_PUNCT_GLUE = re.compile(r"(?<=[^\W\d_]{2})[,;](?=[^\W\d_]{2})|(?<=[a-zà-ÿ]{2}[.!?])(?=[A-ZÀ-Ý][a-zà-ÿ])")
+_PUNCT_GLUE = re.compile(r"(?<=[^\W\d_]{2})[,;:](?=[^\W\d_]{2})|(?<=[a-zà-ÿ]{2}[.!?])(?=[A-ZÀ-Ý][a-zà-ÿ])")
 _MOJIBAKE = re.compile(r"[ÃÂ][\u0080-\u00bf]|â€[\u0080-\u00bf\u2018-\u203a\u2122\u0153\u02dc]?|\ufffd|Ã[ƒ‚]")
 _DOUBLE_SPACE = re.compile(r"(?<=\S) {2,}(?=\S)")
 _DOUBLED = re.compile(r"\b([^\W\d_]+)\s+\1\b", re.IGNORECASE)
@@ -128,19 +128,23 @@ def _typo_of(w: str, lex, vocab: _Vocab) -> str | None:
 NON_WORD_MAX_USES = 2
 
 
-def _best_suggestion(word: str, suggestions: list[str], doc_words: Counter) -> str | None:
-    """Of Hunspell's close suggestions (at most two edits), the one this document writes most
-    ("joadores": Hunspell puts "joa dores" first, the document writes "jogadores" 91 times), else
-    the first; None when none is close: a word that far from every word is a name or jargon
-    ("supertipo" / "supertinta"), not a slip."""
-    from rapidfuzz.distance import Levenshtein
+def _best_suggestion(word: str, suggestions: list[str], doc_words: Counter, vocab: "_Vocab") -> str | None:
+    """What the word should be: of Hunspell's suggestions that this document writes, the one it
+    writes most ("joadores": Hunspell puts "joa dores" first, the document writes "jogadores" 91
+    times); else a word the document writes repeatedly within two edits ("permante":
+    "permanente"); else a Hunspell suggestion one edit away; None when nothing is that close — a word that far from
+    every word is a name or jargon ("supertipo" / "supertinta"), or Hunspell's guess is a word
+    nobody would mean ("subregra" / "subserra")."""
+    from rapidfuzz.distance import OSA
 
-    close = [s for s in suggestions if Levenshtein.distance(s.casefold(), word.casefold()) <= 2]
-    single = [s for s in close if " " not in s and "-" not in s]
-    if not single:
-        return close[0] if close else None
-    used = max(single, key=lambda s: doc_words[s.casefold()])
-    return used if doc_words[used.casefold()] else single[0]
+    single = [s for s in suggestions if " " not in s and "-" not in s and s.casefold() != word.casefold()]
+    used = [s for s in single if doc_words[s.casefold()]]
+    if used:
+        return max(used, key=lambda s: (doc_words[s.casefold()], -used.index(s)))
+    near = vocab.lex.nearest(word, 2)
+    if near and near != word.casefold():
+        return near
+    return next((s for s in single if OSA.distance(s.casefold(), word.casefold()) <= 1), None)
 
 
 def _ingestion_glues(ctx) -> dict[str, list]:
@@ -201,8 +205,9 @@ def run(ctx) -> list:
             add(GLUED, f"“{text[max(0, m.start()):m.end() + 6].strip()}”: a number glued to a word", (m.start(), min(len(text), m.end() + 1)))
         src_tokens = set(src.split())
         for m in _PUNCT_GLUE.finditer(text):
-            if _token_at(text, m.start()) in src_tokens or "/" in _token_at(text, m.start()):
-                continue  # "Magic.Wizards.com": an address, as in the English
+            tok = _token_at(text, m.start())
+            if tok in src_tokens or "/" in tok or "{" in tok:
+                continue  # "Magic.Wizards.com": an address, as in the English; "{ts:creature}": a symbol code
             add(GLUED, f"no space after “{text[m.start():m.end() or m.start() + 1] or text[m.start() - 1]}”",
                 (max(0, m.start() - 2), min(len(text), m.end() + 2)))
         for m in _MOJIBAKE.finditer(text):
@@ -240,7 +245,7 @@ def run(ctx) -> list:
                         elif hun is not None and doc_words[lw] <= NON_WORD_MAX_USES:
                             # Neither dictionary knows it and the team does not use it as a word
                             # of its own (jargon recurs: "supertipo", "monocolorido"): a non-word.
-                            sugg = _best_suggestion(w.text, hun.suggest(w.text, limit=8), doc_words)
+                            sugg = _best_suggestion(w.text, hun.suggest(w.text, limit=8), doc_words, doc_vocab)
                             if sugg:
                                 add(TYPO, f"“{w.text}” is not in the {lang} Hunspell dictionary; “{sugg}”?",
                                     (w.start, w.end), suggestion=sugg)

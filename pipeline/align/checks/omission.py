@@ -198,9 +198,12 @@ def _dropped_words(ctx, lex, u, t_keys, wt, ps, pt, linked, meaning: frozenset) 
     """The profile's meaning-bearing small words, one at a time (negations are the negation
     check's): "referred only to", "can also have", "their back faces"."""
     out = []
+    alt = dict(word_profile(ctx.lang).meaning_renderings)
     for i, tok in enumerate(u.src):
         if tok.text.casefold() not in meaning:
             continue
+        if any(w.casefold().startswith(alt.get(tok.text.casefold(), ("\x00",))) for w in u.target.split()):
+            continue  # "only" as "a única criatura"
         if not _missing(tok, i, lex.en, lex.tgt, t_keys, wt, ps, pt, u.tgt, linked, WORD_RELIABILITY):
             continue
         span = _hole(u, i, i, lex)
