@@ -29,7 +29,7 @@ import po_recall  # noqa: E402
 DATA = ROOT / "tests" / "data"
 POFILTER_SAMPLE = DATA / "po-pofilter-judged.json"
 CRPIPE_SAMPLE = po_precision.OUT
-LABELS = [DATA / "po-recall" / "draw-1.labels.json", DATA / "po-recall" / "draw-2.labels.json"]
+LABELS = sorted((DATA / "po-recall").glob("draw-*.labels.json"))
 #: pofilter's tests by the defect class they look for.
 CLASS_OF = {"endpunc": "punctuation", "puncspacing": "punctuation", "startpunc": "punctuation",
             "sentencecount": "omission", "newlines": "punctuation", "doublequoting": "quotes",
@@ -74,13 +74,13 @@ def draw_pofilter(seed: int, size: int = 100) -> None:
     print(f"{len(sample)} of {len(flat)} pofilter findings -> {POFILTER_SAMPLE}; the texts to judge by: {view}")
 
 
-def false_by_class(sample_file: Path, counts: Counter, key: str, class_of) -> tuple[dict, float]:
+def false_by_class(sample_files: list[Path], counts: Counter, key: str, class_of) -> tuple[dict, float]:
     """Estimated false findings per class: each check's (test's) findings × its judged false share."""
-    data = json.loads(sample_file.read_text(encoding="utf-8"))
     judged: dict[str, list[bool]] = defaultdict(list)
-    for s in data["sample"]:
-        if s.get("verdict") in ("real", "false"):
-            judged[s[key]].append(s["verdict"] == "false")
+    for sample_file in sample_files:
+        for s in json.loads(sample_file.read_text(encoding="utf-8"))["sample"]:
+            if s.get("verdict") in ("real", "false"):
+                judged[s[key]].append(s["verdict"] == "false")
     out: Counter = Counter()
     for name, n in counts.items():
         v = judged.get(name)
@@ -103,10 +103,11 @@ def main() -> None:
 
     crp, pof = po_recall.crpipe_findings(), po_recall.pofilter_findings()
     defect = {c.id: str(c.defect) for c in all_checks()}
-    crp_counts = Counter(f["check"] for fs in crp.values() for f in fs if f["severity"] in ("error", "warning"))
+    # Every finding crpipe shows counts, info included: its recall above counts info findings too.
+    crp_counts = Counter(f["check"] for fs in crp.values() for f in fs)
     pof_counts = Counter(t for ts in pof.values() for t in ts)
-    crp_false, crp_false_total = false_by_class(CRPIPE_SAMPLE, crp_counts, "check", lambda c: defect.get(c, "other"))
-    pof_false, pof_false_total = false_by_class(POFILTER_SAMPLE, pof_counts, "test", lambda t: CLASS_OF.get(t, "other"))
+    crp_false, crp_false_total = false_by_class([CRPIPE_SAMPLE, po_precision.INFO_OUT], crp_counts, "check", lambda c: defect.get(c, "other"))
+    pof_false, pof_false_total = false_by_class([POFILTER_SAMPLE], pof_counts, "test", lambda t: CLASS_OF.get(t, "other"))
     named: dict[str, Counter] = defaultdict(Counter)
     for f in LABELS:
         doc = json.loads(f.read_text(encoding="utf-8"))
@@ -130,7 +131,7 @@ def main() -> None:
            "crpipe_findings": sum(crp_counts.values()), "pofilter_findings": sum(pof_counts.values())}
     print(f"{'all':<14}{tot['defects']:>8}{tot['crpipe_named']:>8}{tot['pofilter_flagged']:>10}{tot['crpipe_false']:>14.1f}"
           f"{tot['pofilter_false']:>16.1f}")
-    print(f"findings (errors and warnings / every pofilter test but untranslated): crpipe {tot['crpipe_findings']}, "
+    print(f"findings (every severity / every pofilter test but untranslated): crpipe {tot['crpipe_findings']}, "
           f"pofilter {tot['pofilter_findings']}.  *pofilter is credited with a defect whenever it flags the unit.")
     if a.json:
         a.json.write_text(json.dumps({"per_class": rows, "total": tot}, indent=1, sort_keys=True) + "\n")

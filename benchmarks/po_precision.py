@@ -75,7 +75,7 @@ def tempfile_path() -> str:
     return str(Path(tempfile.gettempdir()) / "po-judge-view.txt")
 
 
-def draw(seed: int, info: bool = False) -> None:
+def draw(seed: int, info: bool = False, reuse: list[Path] = ()) -> None:
     out_file = INFO_OUT if info else OUT
     fs, _ = findings(("info",) if info else ("error", "warning"))
     by = defaultdict(list)
@@ -85,8 +85,11 @@ def draw(seed: int, info: bool = False) -> None:
     alloc = allocate(counts, SIZE)
     rng = random.Random(seed)
     old = {}
-    if out_file.is_file():
-        old = {finding_key(x): x for x in json.loads(out_file.read_text(encoding="utf-8"))["sample"]}
+    # Verdicts already given to the very same finding (same rule, check and message) by a judge
+    # of an earlier sample are kept: the finding, and so its truth, is unchanged.
+    for f in [*reuse, out_file]:
+        if f.is_file():
+            old.update({finding_key(x): x for x in json.loads(f.read_text(encoding="utf-8"))["sample"] if x.get("verdict")})
     sample, view = [], []
     for c in sorted(by):
         if not info and counts[c] > LARGE:
@@ -95,7 +98,8 @@ def draw(seed: int, info: bool = False) -> None:
             prev = old.get(finding_key(f), {})
             # The fixture keeps the finding and the verdict, not the PO's text (that stays in ../shared).
             keep = {k: f[k] for k in ("rule", "check", "severity", "message", "excerpt", "suggestion")}
-            sample.append({**keep, "verdict": prev.get("verdict", ""), "reason": prev.get("reason", "")})
+            sample.append({**keep, "verdict": prev.get("verdict", ""), "reason": prev.get("reason", ""),
+                           **({"judge": prev["judge"]} if prev.get("judge") else {})})
             view.append(f"#{len(sample) - 1} [{c}] {f['rule']} ({f['unit']}): {f['message']} | {f['excerpt']!r} → {f['suggestion']!r}\n"
                         f"  EN (base):    {f['english']}\n  EN (current): {f['english_current']}\n"
                         f"  PT:           {f['portuguese']}\n")
@@ -133,9 +137,11 @@ def main() -> None:
     ap.add_argument("--draw", type=int)
     ap.add_argument("--score", action="store_true")
     ap.add_argument("--info", action="store_true", help="the info findings (tests/data/po-info-judged.json)")
+    ap.add_argument("--reuse", type=Path, action="append", default=[],
+                    help="earlier judged samples whose verdicts carry over to the same findings")
     a = ap.parse_args()
     if a.draw is not None:
-        draw(a.draw, a.info)
+        draw(a.draw, a.info, a.reuse)
     if a.score:
         s = score(INFO_OUT if a.info else OUT)
         print(f"seed {s['seed']}: {s['total']} error+warning findings; precision by volume {s['overall']:.3f}")
