@@ -99,3 +99,20 @@ def test_search_finds_mana_value_rule(tmp_path):
 def test_search_without_database_is_a_clear_error(tmp_path):
     r = crpipe("search", "mana", "--db", tmp_path / "none.sqlite")
     assert r.returncode == 2 and "none.sqlite" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_seed_000_base_edition_with_no_mirror_and_no_flags():
+    """Issue 26, acceptance 3: the embedded archive alone tells an undated paste's base editions."""
+    import os
+
+    seed = next((Path(__file__).resolve().parents[1] / "corpus" / "seeds").glob("000_*.txt"))
+    env = {k: v for k, v in os.environ.items() if k != "CRPIPE_MIRROR"}
+    r = subprocess.run([sys.executable, "-m", "pipeline.cli", "parse", str(seed), "--json", "-"], capture_output=True,
+                       text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    be = json.loads(r.stdout)["meta"]["base_edition"]
+    # 702.78 is still "Persistir" and 117.9d exists: 2018-08-10 … 2019-06-12 of the archive.
+    assert (be["first"], be["last"]) == ("2018-08-10", "2019-06-12"), be
+    r = subprocess.run([sys.executable, "-m", "pipeline.cli", "parse", str(seed)], capture_output=True, text=True,
+                       timeout=300, env={**env, "COLUMNS": "200"})
+    assert "base edition" in r.stdout and "2018-08-10 … 2019-06-12" in r.stdout

@@ -13,7 +13,7 @@ from ..errors import InputError
 from ..io import cache_root, warn_once, write_json
 from ..profiles import OFFICIAL_LANG
 from ..qa.integrity import check as integrity_check, has_errors
-from .common import console, print_json, user_errors
+from .common import console, err_console, print_json, user_errors
 
 
 def _load(file: Path, lang: Optional[str], fmt: Optional[str], editions: Optional[Path] = None):
@@ -45,6 +45,15 @@ def register(app: typer.Typer) -> None:
         Exit codes: 0 parsed; 2 unreadable or truncated input (nothing written).
         """
         doc = _load(file, lang, fmt, editions)
+        if editions is None and not doc.meta.effective_date and doc.rules:
+            # No --editions and no stated date: the embedded archive (and a mirror, when set) still
+            # tells which editions the text fits.  A first run builds the editions' inventories
+            # (~15 s CPU, cached); later runs read them.
+            from ..edition import infer_base_edition  # lazy: a command loads its stage only when it runs
+            from ..editions.catalog import default_catalog
+
+            with err_console.status("inferring the base edition from the known editions…"):
+                doc.meta.base_edition = infer_base_edition(doc, default_catalog())
         truncated = [f for f in doc.findings if f.kind == "truncated"]
         if truncated and not partial:
             from ..errors import InputError  # lazy: a command loads its stage only when it runs (CLI start-up time)
