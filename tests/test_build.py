@@ -36,9 +36,12 @@ def test_build_twice_is_byte_identical(tmp_path):
     for out in (a, b):
         r = crpipe("build", "--corpus", CORPUS, "--out", out, "--mirror", EDITIONS, "--cache", cache, "--offline")
         assert r.returncode == 0, r.stderr[-2000:]
+        # Issue 26, acceptance 6: a summary for people, one line per kind of output, not ~900 files.
+        assert len(r.stdout.splitlines()) <= 40, r.stdout
     ta, tb = _tree(a), _tree(b)
     assert ta.keys() == tb.keys() and "en-reference.json" in ta and "build-report.json" in ta
     assert [k for k in ta if ta[k] != tb[k]] == []
+    assert "site/" in r.stdout and f"{len(ta) - 1} files" in r.stdout.replace("\n", " ")
 
 
 def test_build_without_reference_runs_and_says_what_it_skipped(tmp_path):

@@ -27,6 +27,7 @@ def register(app: typer.Typer) -> None:
         offline: bool = typer.Option(False, "--offline", help="Never try the download."),
         wait: bool = typer.Option(True, "--wait/--no-wait", help="When another build is writing the same "
                                   "--out folder: wait for it (default) or refuse at once (exit 75)."),
+        verbose: bool = typer.Option(False, "--verbose", "-v", help="List every output file, not one line per group."),
     ):
         """Run every stage on the corpus and write all outputs into aligned/.
 
@@ -70,11 +71,19 @@ def register(app: typer.Typer) -> None:
                 prog.disable = True
                 raise
             prog.update(task, completed=len(STAGES), description="done")
+        files = sorted({str(p.relative_to(ctx.out)) for p in ctx.outputs})
         t = Table(title=f"crpipe build → {out}/")
         t.add_column("output")
-        for p in sorted({str(p.relative_to(ctx.out)) for p in ctx.outputs}):
-            t.add_row(p)
+        if verbose:
+            for p in files:
+                t.add_row(p)
+        else:
+            t.add_column("files", justify="right")
+            for label, n in _groups(files):
+                t.add_row(label, str(n))
         console.print(t)
+        if not verbose:
+            console.print(f"{len(files)} files; every one listed with --verbose and in {out}/build-report.json")
         if ctx.reference_path:
             console.print(f"reference edition {ctx.reference.meta.effective_date if ctx.reference else '?'}: {ctx.reference_source}")
         if ctx.editions_dir is not None:
@@ -91,3 +100,26 @@ def register(app: typer.Typer) -> None:
             made_with = f" (reference edition {items[0]['edition']})" if items[0].get("edition") else ""
             console.print(f"[yellow]kept[/] {len(items)} output(s) of '{stage}' from the previous build{made_with}, "
                           "as it was skipped; listed under 'kept' in build-report.json")
+
+
+def _groups(files: list[str]) -> list[tuple[str, int]]:
+    """One line per kind of output: a file's formats together ("align-pt-000.{csv,html,json,xlf}"),
+    a folder's files as the folder ("site/2019-06-12/ … 130 pages")."""
+    groups: dict[str, list[str]] = {}
+    for f in files:
+        parts = f.split("/")
+        if len(parts) > 1:
+            key = "/".join(parts[:2 if parts[0] == "site" and len(parts) > 2 else 1]) + "/"
+            groups.setdefault(key, []).append(f)
+        else:
+            stem, _, ext = f.partition(".")
+            groups.setdefault(stem + ".", []).append(ext)
+    out = []
+    for key, items in groups.items():
+        if key.endswith("/"):
+            out.append((key, len(items)))
+        else:
+            exts = [e for e in items if e]
+            label = key[:-1] if not exts else key + (exts[0] if len(exts) == 1 else "{" + ",".join(exts) + "}")
+            out.append((label, len(items)))
+    return out
