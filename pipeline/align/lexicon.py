@@ -19,7 +19,7 @@ from pathlib import Path
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from ..segment.spacing import lookups_table
+from ..segment.spacing import lookups_table, spacy_stop_words
 from ..errors import CrpipeError
 from ..io import cache_root, cache_write, read_bounded, read_bounded_text, source_key
 from ..profiles import PROFILES
@@ -112,11 +112,7 @@ def _build_words(lang: str) -> tuple[frozenset, set]:
 def _stop_words(lang: str) -> set[str]:
     # Invariable words (mais, então, cada) are missing from lemma tables, which list
     # inflected forms; spaCy's stop-word lists have them.
-    try:
-        mod = __import__(f"spacy.lang.{lang}.stop_words", fromlist=["STOP_WORDS"])
-    except ImportError:
-        return set()
-    return {w.casefold() for w in mod.STOP_WORDS}
+    return {w.casefold() for w in spacy_stop_words(lang)}
 
 
 _SILENT = re.compile(r"c(?=[tç])|p(?=[tç])")
