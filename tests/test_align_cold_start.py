@@ -1,0 +1,89 @@
+"""What every ``crpipe align`` run needs, computed fast and the same as before (issue 24,
+acceptance 6: the run on the real PO within 20 s CPU with empty caches).  Each faster path is
+checked against the plain computation it replaces."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+from pipeline.segment.spacing import spacy_stop_words
+
+
+@pytest.mark.parametrize("lang", ["pt", "en", "es"])
+def test_stop_words_read_by_path_are_spacys(lang):
+    spacy_lang = pytest.importorskip(f"spacy.lang.{lang}.stop_words")
+    assert spacy_stop_words(lang) == frozenset(spacy_lang.STOP_WORDS) and len(spacy_stop_words(lang)) > 100
+
+
+def test_stop_words_do_not_import_spacy():
+    pytest.importorskip("spacy")
+    code = ("import sys; from pipeline.segment.spacing import spacy_stop_words; "
+            "assert spacy_stop_words('pt'); print('spacy' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                       env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert r.stdout.strip() == "False"
+
+
+def test_stop_words_of_a_language_spacy_lacks_are_empty():
+    assert spacy_stop_words("xx-none") == frozenset()
+
+
+# -- Hunspell: the C library's verdicts, without the pipe's suggestions -----------------------
+
+def _dictionary():
+    from pipeline.segment.hunspell import HunspellLibrary, dictionary_path
+
+    stem = dictionary_path("pt")
+    if stem is None:
+        pytest.skip("no pt_BR Hunspell dictionary (Debian hunspell-pt-br)")
+    lib = HunspellLibrary.open(stem)
+    if lib is None:
+        pytest.skip("the Hunspell C library (libhunspell) is not installed")
+    return stem, lib
+
+
+#: Known and unknown words of the PO's translations, the pipe's corner cases (case, accents,
+#: ligatures, an over-long word).
+WORDS = ["casa", "cartas", "grimório", "Não", "NÃO", "ativado", "ativada", "geralmente", "selecioandos",
+         "differente", "supertipo", "subregra", "pudesser", "Mana", "MANA", "ﬁm", "Straße", "mãe", "aaaa" * 30]
+
+
+def test_hunspell_library_agrees_with_the_command():
+    import shutil
+
+    from pipeline.segment.hunspell import HunspellPipe
+
+    stem, lib = _dictionary()
+    if shutil.which("hunspell") is None:
+        pytest.skip("no hunspell command to compare with")
+    pipe = HunspellPipe.start(stem)
+    try:
+        verdicts = [(w, lib.lookup(w)) for w in WORDS]
+        assert verdicts == [(w, pipe.lookup(w)) for w in WORDS]
+    finally:
+        pipe.close()
+    assert dict(verdicts)["grimório"] and not dict(verdicts)["selecioandos"]
+    assert lib.lookup("a\x00b") is None and lib.lookup("\ud800") is None
+
+
+def test_speller_asks_the_library_and_starts_no_process(tmp_path, monkeypatch):
+    from pipeline.segment import hunspell
+
+    _dictionary()
+    monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path))
+
+    def no_process(*_a, **_k):
+        raise AssertionError("a hunspell process was started")
+
+    monkeypatch.setattr(hunspell.HunspellPipe, "start", no_process)
+    sp = hunspell.Speller("pt", hunspell.dictionary_path("pt"))
+    assert "casa" in sp and "cartas" in sp and "selecioandos" not in sp
+    assert isinstance(sp._cli, hunspell.HunspellLibrary)
+    # CRPIPE_HUNSPELL_CLI=0 turns the C hunspell off, the library as the command.
+    monkeypatch.setenv("CRPIPE_HUNSPELL_CLI", "0")
+    assert hunspell.HunspellLibrary.open(hunspell.dictionary_path("pt")) is None
