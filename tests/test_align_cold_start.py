@@ -87,3 +87,45 @@ def test_speller_asks_the_library_and_starts_no_process(tmp_path, monkeypatch):
     # CRPIPE_HUNSPELL_CLI=0 turns the C hunspell off, the library as the command.
     monkeypatch.setenv("CRPIPE_HUNSPELL_CLI", "0")
     assert hunspell.HunspellLibrary.open(hunspell.dictionary_path("pt")) is None
+
+
+# -- the spelling lexicon: its cache holds the buckets --------------------------------------
+
+def test_lexicon_read_from_its_cache_is_the_one_built(tmp_path, monkeypatch):
+    from pipeline.align import lexicon as LX
+
+    if not LX._table("en_lemma_lookup"):
+        pytest.skip("spacy-lookups-data is not installed")
+    monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path))
+    LX._base_lexicon.cache_clear()
+    try:
+        built = LX._base_lexicon("en")
+        assert list((tmp_path / "align-lexicons").iterdir())
+        LX._base_lexicon.cache_clear()
+        read = LX._base_lexicon("en")
+    finally:
+        LX._base_lexicon.cache_clear()
+    assert read is not built and read == built
+    ws, stop = LX._build_words("en")
+    assert read.words == ws and read.function_words == frozenset(stop)
+    # Every bucket holds the words of its first letter and length, in sorted order (the nearest-
+    # word search takes the first of equally near ones), as bucketing the sorted list gave.
+    assert read.buckets == {k: sorted(v) for k, v in read.buckets.items()}
+    assert sum(map(len, read.buckets.values())) == len(ws)
+    assert all(k == (w[:1], len(w)) for k, v in read.buckets.items() for w in v)
+    assert read.nearest("creture") == "creature"
+
+
+def test_brazilian_spellings_are_those_of_every_silent_letter_and_open_vowel():
+    import re
+
+    from pipeline.align.lexicon import _brazilian
+
+    words = {"artefacto", "activado", "afectar", "académico", "adopção", "fénix", "económico", "casa",
+             "pacto", "ténis", "cómodo", "capítulo", "óptimo", "acção"}
+    # The plain definition: every word with its silent c/p dropped (when that changes it), and
+    # with é/ó before m or n closed.
+    want = {re.sub(r"c(?=[tç])|p(?=[tç])", "", w) for w in words} - words
+    want |= {re.sub(r"ó(?=[mn])", "ô", re.sub(r"é(?=[mn])", "ê", w)) for w in words if "ó" in w or "é" in w}
+    got = _brazilian(words)
+    assert got - words == want - words and {"artefato", "ativado", "acadêmico", "econômico", "ótimo"} <= got
