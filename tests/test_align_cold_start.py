@@ -129,3 +129,65 @@ def test_brazilian_spellings_are_those_of_every_silent_letter_and_open_vowel():
     want |= {re.sub(r"ó(?=[mn])", "ô", re.sub(r"é(?=[mn])", "ê", w)) for w in words if "ó" in w or "é" in w}
     got = _brazilian(words)
     assert got - words == want - words and {"artefato", "ativado", "acadêmico", "econômico", "ótimo"} <= got
+
+
+# -- term search: the literal prefilter never drops a match ---------------------------------
+
+def _forms_of_the_termbase():
+    from pipeline.align.termbase import load_termbase
+
+    forms = set()
+    for t in load_termbase().terms:
+        forms.add(t.en)
+        for group in (t.renderings, t.avoid):
+            for v in group.values():
+                forms.update(v)
+        for f in t.formerly:
+            forms.add(f.en)
+            for v in f.renderings.values():
+                forms.update(v)
+    return sorted(forms)
+
+
+def _unfiltered(text, form):
+    from pipeline.align.termbase import term_regex
+
+    return sorted({m.span() for m in term_regex(form).finditer(text)})
+
+
+def test_term_literal_is_in_every_match_even_across_case_classes():
+    from pipeline.align.termbase import _folded, find_all, term_literal
+
+    assert term_literal("habilidade ativada") == "habilidade"  # the longest shared start of a word
+    assert term_literal("conjur*") == "conjur" and term_literal("mana") == "man"
+    assert term_literal("custo de mana convertido") == "convertid"
+    # The regex engine matches "ſ" (long s) for "s", the Kelvin sign for "k", "İ" for "i": the
+    # filter folds them alike, so it keeps every match the pattern finds.
+    for text, form in [("uma Habilidade ATIVADA aqui", "habilidade ativada"), ("the ſtack", "stack"),
+                       ("\u212aeyword", "keyword"), ("İnstant", "instant"), ("MANA", "mana"),
+                       ("conjurá-lo", "conjur*"), ("efeitos de substituição", "efeito de substituição")]:
+        assert find_all(text, (form,)) == _unfiltered(text, form) != [], (text, form)
+        assert term_literal(form) in _folded(text)
+    assert find_all("nada aqui", ("mana",)) == []
+
+
+@pytest.mark.skipif(not (ROOT.parent / "shared" / "corpus" / "translations" / "pt-BR").is_dir(),
+                    reason="the real PO is in ../shared")
+def test_term_search_on_the_real_po_is_the_unfiltered_search():
+    """Every term-base form over every unit of the real PO (source and translation): the
+    filtered search finds exactly what the pattern alone finds."""
+    from translate.storage import factory
+
+    from pipeline.align.termbase import find_all
+
+    po = ROOT.parent / "shared" / "corpus" / "translations" / "pt-BR" / "comprehensive-rules.pt-BR.po"
+    texts = sorted({x for u in factory.getobject(str(po)).units for x in (u.source, u.target) if x})
+    texts = texts[::4]  # a quarter of the units keeps the test fast (~600 k searches otherwise)
+    forms = _forms_of_the_termbase()
+    found = 0
+    for text in texts:
+        for form in forms:
+            got = find_all(text, (form,))
+            assert got == _unfiltered(text, form), (form, text[:80])
+            found += bool(got)
+    assert found > 1000  # the comparison is not vacuous
