@@ -594,7 +594,7 @@ class Lightproof:
         lists: dict[bool, set[str]] = {False: set(), True: set()}
         self._always: list[int] = []
         self._rule_reqs: dict[int, list[int]] = {}
-        self._by_req: dict[int, list[int]] = {}
+        self._by_req: dict[int, list[tuple[int, frozenset[int]]]] = {}  # req -> (rule, its other reqs)
         for i in active:
             r = self.rules[i]
             reqs = []
@@ -621,7 +621,9 @@ class Lightproof:
                 self._always.append(i)
                 continue
             self._rule_reqs[i] = reqs
-            self._by_req.setdefault(max(reqs, key=self._req_strength.__getitem__), []).append(i)
+            key = max(reqs, key=self._req_strength.__getitem__)
+            # Filed under its strongest requirement, with the others it still needs (most need none).
+            self._by_req.setdefault(key, []).append((i, frozenset(reqs) - {key}))
         # word -> the lists holding it, for the two ways the conditions compare (as is, lowered).
         self._words: dict[bool, dict[str, list[str]]] = {False: {}, True: {}}
         for low, names in lists.items():
@@ -630,6 +632,7 @@ class Lightproof:
                     if w:
                         self._words[low].setdefault(w, []).append(name)
         self._longest = {low: max(map(len, d), default=0) for low, d in self._words.items()}
+        self._token_reqs: dict[bool, dict[str, tuple[int, ...]]] = {False: {}, True: {}}
         self._automaton = ahocorasick.Automaton()
         for k in self._literal:
             self._automaton.add_word(k, k)
@@ -655,32 +658,35 @@ class Lightproof:
             for _, k in self._automaton.iter(text):
                 out.update(self._literal[k])
         for low in (False, True):
-            words = self._words[low]
-            if not words:
+            if not self._words[low]:
                 continue
-            longest = self._longest[low]
-            seen = set()
-            for m in _TOKEN.finditer(text.lower() if low else text):
-                t = m.group()
-                if t in seen:
-                    continue
-                seen.add(t)
-                for k in range(1, min(len(t), longest) + 1):
-                    names = words.get(t[:k])
-                    if names:
-                        rest = t[k:]
-                        for n in names:
-                            out.update(self._prefix.get((low, n), ()))
-                            out.update(self._exact.get((low, n, rest), ()))
+            memo = self._token_reqs[low]
+            for t in set(_TOKEN.findall(text.lower() if low else text)):
+                got = memo.get(t)
+                if got is None:
+                    got = memo[t] = self._token_requirements(low, t)
+                out.update(got)
         return out
+
+    def _token_requirements(self, low: bool, t: str) -> tuple[int, ...]:
+        """The word-list requirements one token meets (a text's tokens repeat: memoised)."""
+        words, got = self._words[low], set()
+        for k in range(1, min(len(t), self._longest[low]) + 1):
+            names = words.get(t[:k])
+            if names:
+                rest = t[k:]
+                for n in names:
+                    got.update(self._prefix.get((low, n), ()))
+                    got.update(self._exact.get((low, n, rest), ()))
+        return tuple(got)
 
     def candidates(self, text: str) -> list[int]:
         """The rules that can match ``text`` (all their requirements met), in rule order."""
         present = self._present(text)
         out = list(self._always)
         for q in present:
-            for i in self._by_req.get(q, ()):
-                if all(x in present for x in self._rule_reqs[i]):
+            for i, rest in self._by_req.get(q, ()):
+                if rest <= present:
                     out.append(i)
         return sorted(out)
 
