@@ -11,6 +11,7 @@ from __future__ import annotations
 import marshal
 import re
 from collections import defaultdict
+from itertools import chain
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
@@ -19,7 +20,7 @@ from pathlib import Path
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from ..segment.spacing import lookups_table
+from ..segment.spacing import lookups_table, spacy_stop_words
 from ..errors import CrpipeError
 from ..io import cache_root, cache_write, read_bounded, read_bounded_text, source_key
 from ..profiles import PROFILES
@@ -73,15 +74,26 @@ def _base_lexicon(lang: str) -> Lexicon:
     package, the project's word list, the profiles and this code."""
     cache = cache_root() / "align-lexicons" / f"{lang}-{_key(lang)}.marshal"
     try:
-        words, stop = marshal.loads(read_bounded(cache))
+        buckets, stop = marshal.loads(read_bounded(cache))
+        if not isinstance(buckets, dict):
+            raise TypeError("not a lexicon")
     except (CrpipeError, OSError, ValueError, EOFError, TypeError):  # absent or unreadable: build it
         ws, stop = _build_words(lang)
-        words, stop = sorted(ws), sorted(stop)
-        cache_write(cache, marshal.dumps((words, stop)))
+        buckets, stop = _buckets(ws), sorted(stop)
+        cache_write(cache, marshal.dumps((buckets, stop)))
+    # The cache holds the buckets, not the word list: bucketing 900 k words cost ~0.3 s a run.
+    return Lexicon(lang, frozenset(chain.from_iterable(buckets.values())), buckets, frozenset(stop))
+
+
+def _buckets(ws) -> dict:
+    """(first letter, length) -> the words, each bucket sorted (the nearest-word search takes the
+    first of equally near words, so the order is part of the answer)."""
     buckets: dict = defaultdict(list)
-    for w in words:  # sorted, so every bucket is too
+    for w in ws:
         buckets[(w[:1], len(w))].append(w)
-    return Lexicon(lang, frozenset(words), dict(buckets), frozenset(stop))
+    for b in buckets.values():  # sorting each bucket: half the comparisons of sorting all words
+        b.sort()
+    return dict(sorted(buckets.items()))
 
 
 def _key(lang: str) -> str:
@@ -95,8 +107,8 @@ def _key(lang: str) -> str:
 
 def _build_words(lang: str) -> tuple[frozenset, set]:
     table = _table(f"{lang}_lemma_lookup")
-    ws = {k.casefold() for k in table}
-    ws.update(v.casefold() for v in table.values() if isinstance(v, str))
+    ws = set(map(str.casefold, table))
+    ws.update(map(str.casefold, [v for v in table.values() if isinstance(v, str)]))
     f = _EXTRA / f"{lang}.txt"
     if f.is_file():  # words the tables lack because they never inflect (shared with ingestion)
         for line in read_bounded_text(f).splitlines():
@@ -112,11 +124,7 @@ def _build_words(lang: str) -> tuple[frozenset, set]:
 def _stop_words(lang: str) -> set[str]:
     # Invariable words (mais, então, cada) are missing from lemma tables, which list
     # inflected forms; spaCy's stop-word lists have them.
-    try:
-        mod = __import__(f"spacy.lang.{lang}.stop_words", fromlist=["STOP_WORDS"])
-    except ImportError:
-        return set()
-    return {w.casefold() for w in mod.STOP_WORDS}
+    return {w.casefold() for w in spacy_stop_words(lang)}
 
 
 _SILENT = re.compile(r"c(?=[tç])|p(?=[tç])")
@@ -126,14 +134,18 @@ def _brazilian(ws: set[str]) -> set[str]:
     """Brazilian spellings of the (European) table's words: artefacto -> artefato,
     activado -> ativado, afectar -> afetar; académico -> acadêmico."""
     out = set()
+    # Only words holding one of the changed letter pairs change; the others give themselves
+    # (already in ``ws``), so looking for the pairs first only saves the regex calls.
     for w in ws:
-        if "c" in w or "p" in w:
-            b = _SILENT.sub("", w)
-            if b != w:
-                out.add(b)
-        if "ó" in w or "é" in w:
-            out.add(re.sub(r"ó(?=[mn])", "ô", re.sub(r"é(?=[mn])", "ê", w)))
+        if ("ct" in w or "pt" in w or "cç" in w or "pç" in w) and (b := _SILENT.sub("", w)) != w:
+            out.add(b)
+        if "óm" in w or "ón" in w or "ém" in w or "én" in w:
+            out.add(_OPEN_O.sub("ô", _OPEN_E.sub("ê", w)))
     return out
+
+
+_OPEN_E = re.compile(r"é(?=[mn])")
+_OPEN_O = re.compile(r"ó(?=[mn])")
 
 
 #: Spelling variants a profile may name (``Profile.spelling_variant``) and how to add their forms.

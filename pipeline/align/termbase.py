@@ -8,6 +8,7 @@ only reads it and matches its terms in text.  Matching is by word with plural en
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -17,6 +18,12 @@ import yaml
 
 from ..errors import InputError
 from ..io import read_bounded_text
+
+try:  # the regex engine's own case tables (for the literal prefilter of find_all)
+    from _sre import unicode_tolower as _tolower
+    from re._casefix import _EXTRA_CASES
+except ImportError:  # pragma: no cover - CPython 3.11+ has both
+    _tolower = None
 
 DEFAULT_TERMBASE = Path(__file__).resolve().parents[1] / "data" / "termbase.yaml"
 
@@ -93,35 +100,93 @@ def _load(path: str) -> TermBase:
     return TermBase(data.get("version", 1), tuple(terms), accept, str(p))
 
 
+def _word_forms(w: str) -> list[str]:
+    """The inflections of one word of a term (casefolded) that its pattern matches."""
+    alts = [w, w + "s", w + "es"]
+    if w.endswith("y"):
+        alts.append(w[:-1] + "ies")
+    if w.endswith("ão"):
+        alts.append(w[:-2] + "ões")
+    if w.endswith("l"):
+        alts.append(w[:-1] + "is")
+    if w.endswith("z"):
+        alts.append(w[:-1] + "ces")
+    if w.endswith("o") or w.endswith("a"):  # adjectives agree in gender: continuo/continua
+        alts += [w[:-1] + "a", w[:-1] + "as", w[:-1] + "o", w[:-1] + "os"]
+    return alts
+
+
 def _word_pattern(w: str) -> str:
     if w.endswith("*"):
         return re.escape(w[:-1]) + r"\w*"
-    alts = [re.escape(w), re.escape(w) + "s", re.escape(w) + "es"]
-    if w.endswith("y"):
-        alts.append(re.escape(w[:-1]) + "ies")
-    if w.endswith("ão"):
-        alts.append(re.escape(w[:-2]) + "ões")
-    if w.endswith("l"):
-        alts.append(re.escape(w[:-1]) + "is")
-    if w.endswith("z"):
-        alts.append(re.escape(w[:-1]) + "ces")
-    if w.endswith("o") or w.endswith("a"):  # adjectives agree in gender: continuo/continua
-        alts += [re.escape(w[:-1]) + "a", re.escape(w[:-1]) + "as", re.escape(w[:-1]) + "o", re.escape(w[:-1]) + "os"]
+    alts = [re.escape(a) for a in _word_forms(w)]
     return "(?:" + "|".join(sorted(set(alts), key=len, reverse=True)) + ")"
+
+
+def _term_parts(term: str) -> list[str]:
+    """The words and separators of a term, as :func:`term_regex` reads them."""
+    return [p for p in re.split(r"([\s-]+)", term.strip()) if p]
+
+
+def _is_separator(part: str) -> bool:
+    return part.strip(" -") == ""
 
 
 @lru_cache(maxsize=4096)
 def term_regex(term: str) -> re.Pattern:
     """A case-insensitive pattern for a term and its inflections, on word boundaries."""
-    parts = re.split(r"([\s-]+)", term.strip())
     out = []
-    for p in parts:
-        if not p:
-            continue
-        out.append(r"[\s-]+" if p.strip(" -") == "" else _word_pattern(p.casefold()))
+    for p in _term_parts(term):
+        out.append(r"[\s-]+" if _is_separator(p) else _word_pattern(p.casefold()))
     # A Portuguese enclitic pronoun may follow a verb ("conjurá-lo", "sacrificá-la", "tornar-se").
     return re.compile(r"(?<![\w-])" + "".join(out) + r"(?!\w)(?!-(?!(?:l[oa]s?|se|lhes?|n[oa]s?|me|te)\b))",
                       re.IGNORECASE)
+
+
+# -- a literal every match contains: most terms are absent from most texts -------------------
+#
+# The checks ask for every term in every unit (~300 k searches on a 4,000-unit PO).  A term's
+# pattern is case-insensitive, so its literal letters match a text character when their
+# lower-case forms agree (or fall in one of the few extra case classes the regex engine knows:
+# ſ/s, ı/i, µ/μ…).  Folding the text and the literal the same way, per character, gives a
+# necessary condition — the folded literal is in the folded text — that one substring test
+# decides; only texts that pass are searched with the pattern.  Without the engine's case tables
+# (another Python) the filter is off and every text is searched, as before.
+
+class _CaseClass(dict):
+    """Code point -> one representative of the characters a case-insensitive pattern's letter
+    matches alike (filled as characters are met; ``str.translate`` asks for each)."""
+
+    def __missing__(self, cp: int) -> int:
+        lo = _tolower(cp)
+        rep = min((lo, *_EXTRA_CASES.get(lo, ())))
+        self[cp] = rep
+        return rep
+
+
+_CASE_CLASS = _CaseClass()
+
+
+@lru_cache(maxsize=256)
+def _folded(text: str) -> str:
+    return text.translate(_CASE_CLASS)
+
+
+@lru_cache(maxsize=4096)
+def term_literal(term: str) -> str:
+    """The longest literal (folded as :func:`_folded` folds text) that every match of
+    :func:`term_regex` ``(term)`` contains: per word, the start all its inflections share."""
+    if _tolower is None:
+        return ""
+    best = ""
+    for p in _term_parts(term):
+        if _is_separator(p):
+            continue
+        w = p.casefold()
+        stem = w[:-1] if w.endswith("*") else os.path.commonprefix(_word_forms(w))
+        if len(stem) > len(best):
+            best = stem
+    return _folded(best)
 
 
 def find_all(text: str, forms, taken: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
@@ -129,6 +194,9 @@ def find_all(text: str, forms, taken: list[tuple[int, int]] | None = None) -> li
     (longer terms are matched first, so "mana cost" inside "converted mana cost" is not)."""
     spans = []
     for f in forms:
+        need = term_literal(f)
+        if need and need not in _folded(text):
+            continue  # the pattern cannot match: its literal is not in the text
         for m in term_regex(f).finditer(text):
             a, b = m.span()
             if taken and any(a < y and x < b for x, y in taken):

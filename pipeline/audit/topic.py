@@ -11,15 +11,13 @@ headings, each word weighing its idf squared.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from ..model import Document
-from ..segment.spacing import lookups_table
+from ..segment.spacing import lookups_table, spacy_stop_words
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]")
 #: Citation furniture: words that say "this is a citation", not what it is about.
@@ -28,17 +26,8 @@ _FURNITURE = frozenset({"cr", "rule", "rules", "see", "section", "todo", "fixme"
 
 @lru_cache(maxsize=1)
 def _noise() -> frozenset[str]:
-    """spaCy's English stop words plus citation furniture.  The stop-word module is a plain
-    set literal; it is loaded by path so that importing all of spaCy is not the price."""
-    spec = importlib.util.find_spec("spacy")
-    path = Path(spec.origin).parent / "lang" / "en" / "stop_words.py" if spec and spec.origin else None
-    stop: frozenset[str] = frozenset()
-    if path and path.is_file():
-        mspec = importlib.util.spec_from_file_location("_crpipe_en_stop_words", path)
-        mod = importlib.util.module_from_spec(mspec)
-        mspec.loader.exec_module(mod)
-        stop = frozenset(mod.STOP_WORDS)
-    return stop | _FURNITURE
+    """spaCy's English stop words (read without importing spaCy) plus citation furniture."""
+    return spacy_stop_words("en") | _FURNITURE
 
 
 @lru_cache(maxsize=1)
