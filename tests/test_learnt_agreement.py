@@ -98,3 +98,17 @@ def test_real_po_learnt_findings(po_issues):
     assert not any((i.rule, i.span) in lp for i in po_issues if i.check == "grammar.determiner")
     # Jargon the team writes often is not a non-word: "supertipo" (30 uses), "card".
     assert not {"supertipo", "card", "cards"} & {e for e, _ in typo}
+
+
+def test_hunspell_library_suggests_as_the_command_does():
+    """Suggestions come from the C library where it is installed, else the ispell pipe: the same."""
+    from pipeline.segment.hunspell import HunspellLibrary, HunspellPipe, dictionary_path
+
+    stem = dictionary_path("pt")
+    lib = HunspellLibrary.open(stem) if stem else None
+    pipe = HunspellPipe.start(stem) if stem else None
+    if lib is None or pipe is None:
+        pytest.skip("needs both the hunspell C library and the hunspell command (Debian hunspell, hunspell-pt-br)")
+    for w in ("joadores", "excessão", "permamente", "jogadores"):
+        assert lib.suggestions(w) == pipe.suggestions(w), w
+    pipe.close()

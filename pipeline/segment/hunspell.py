@@ -175,6 +175,11 @@ class HunspellLibrary:
             lib.Hunspell_spell.restype = ctypes.c_int
             lib.Hunspell_spell.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
             lib.Hunspell_destroy.argtypes = [ctypes.c_void_p]
+            lib.Hunspell_suggest.restype = ctypes.c_int
+            lib.Hunspell_suggest.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.POINTER(ctypes.c_char_p)),
+                                             ctypes.c_char_p]
+            lib.Hunspell_free_list.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.POINTER(ctypes.c_char_p)),
+                                               ctypes.c_int]
         except AttributeError:  # not the Hunspell C API
             return None
         handle = lib.Hunspell_create(os.fsencode(f"{stem}.aff"), os.fsencode(f"{stem}.dic"))
@@ -195,6 +200,27 @@ class HunspellLibrary:
         except UnicodeEncodeError:  # a lone surrogate: the pipe cannot send it either
             return None
         return bool(self._lib.Hunspell_spell(self._h, data))
+
+    def suggestions(self, word: str) -> list[str] | None:
+        """Hunspell's suggestions for ``word`` (``Hunspell::suggest``, as the command gives them
+        on its "&" line; none for a word it knows); None when it cannot be asked."""
+        import ctypes
+
+        if "\x00" in word:
+            return None
+        try:
+            data = word.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+        if self._lib.Hunspell_spell(self._h, data):
+            return []
+        slst = ctypes.POINTER(ctypes.c_char_p)()
+        n = self._lib.Hunspell_suggest(self._h, ctypes.byref(slst), data)
+        try:
+            return [slst[i].decode("utf-8", "replace") for i in range(n)]
+        finally:
+            if n:
+                self._lib.Hunspell_free_list(self._h, ctypes.byref(slst), n)
 
 
 class HunspellPipe:
