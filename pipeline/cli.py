@@ -34,6 +34,7 @@ COMMAND_MODULES = [
     "editions",
     "show",
     "site",
+    "profile",
 ]
 
 #: The module that registers each command (tests/test_cli_imports.py checks it against the
@@ -42,6 +43,7 @@ COMMANDS = {
     "parse": "parse", "check": "parse", "search": "parse", "xref": "xref", "diff": "diff", "history": "diff",
     "align": "align", "link": "rulings", "link-eval": "rulings", "validate-engine": "engine",
     "audit-citations": "engine", "build": "build", "editions": "editions", "show": "show", "site": "site",
+    "profile": "profile",
 }
 
 
