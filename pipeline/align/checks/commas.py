@@ -60,14 +60,7 @@ def run(ctx) -> list:
         s_of = {j: i for i, j in best}
         t_of = {i: j for i, j in best}
         # The English has a comma between adjacent content words i, i+1; the translation none.
-        for i in range(len(u.src) - 1):
-            g = _gap(u.source, u.src[i], u.src[i + 1])
-            if not _one_comma(g) or i not in t_of or i + 1 not in t_of:
-                continue
-            j1, j2 = t_of[i], t_of[i + 1]
-            if j2 != j1 + 1:
-                continue
-            tg = _gap(u.target, u.tgt[j1], u.tgt[j2])
+        for i, j1, j2, _g, tg in _comma_pairs(u.src, u.source, u.tgt, u.target, t_of):
             if _PUNCT.search(tg) or set(tg.casefold().split()) & joins_tg or "\n" in tg:
                 continue
             if _comma_near(u, j1, j2):
@@ -76,14 +69,7 @@ def run(ctx) -> list:
             out.append(ctx.issue(MISSING, u.pair, f"no comma in “{u.target[u.tgt[j1].start:u.tgt[j2].end]}”; the "
                                  f"English has one: “{u.source[u.src[i].start:u.src[i + 1].end]}”", (a, b)))
         # The translation has a comma between adjacent content words j, j+1; the English none.
-        for j in range(len(u.tgt) - 1):
-            g = _gap(u.target, u.tgt[j], u.tgt[j + 1])
-            if not _one_comma(g) or j not in s_of or j + 1 not in s_of:
-                continue
-            i1, i2 = s_of[j], s_of[j + 1]
-            if i2 != i1 + 1:
-                continue
-            sg = _gap(u.source, u.src[i1], u.src[i2])
+        for j, i1, i2, g, sg in _comma_pairs(u.tgt, u.target, u.src, u.source, s_of):
             after = g.split(",", 1)[1].split()
             if after and after[0].casefold() in set_off or u.tgt[j + 1].text.casefold() in set_off:
                 continue
@@ -98,6 +84,18 @@ def run(ctx) -> list:
             out.append(ctx.issue(EXTRA, u.pair, f"comma in “{u.target[u.tgt[j].start:u.tgt[j + 1].end]}”; the "
                                  f"English has none: “{u.source[u.src[i1].start:u.src[i2].end]}”", (a, b)))
     return out
+
+
+def _comma_pairs(a_toks, a_text: str, b_toks, b_text: str, link: dict[int, int]):
+    """Adjacent words i, i+1 of one side with one comma between them whose counterparts on the
+    other side are adjacent too: (i, k, k + 1, the gap on this side, the gap on the other)."""
+    for i in range(len(a_toks) - 1):
+        g = _gap(a_text, a_toks[i], a_toks[i + 1])
+        if not _one_comma(g) or i not in link or i + 1 not in link:
+            continue
+        k1, k2 = link[i], link[i + 1]
+        if k2 == k1 + 1:
+            yield i, k1, k2, g, _gap(b_text, b_toks[k1], b_toks[k2])
 
 
 def _comma_near(u, j1: int, j2: int) -> bool:
