@@ -119,6 +119,8 @@ def audit_tree(root: Path, doc: Document, editions: Path | None = None, cache_di
         for rc, res in zip(raw, resolved):
             if rc.kind == "identifier" and res.status == "missing" and rc.cited.split(".")[0] not in resolver.table:
                 continue  # "rgb_255_128": digits in a name; 255 is no rule number
+            if rc.kind == "literal" and res.status == "missing":
+                continue  # "100.25" alone in a string is data (a price, a version), not a citation
             citations.append(Citation(rel, rc.line, rc.column, rc.cited, rc.written, rc.kind, rc.where, res.status,
                                       res.suggested, res.evidence, res.score, res.numbering))
             summary.citations += 1
