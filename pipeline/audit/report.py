@@ -115,7 +115,8 @@ def iter_files(root: Path):
 class Audit:
     """One audit run over ``paths`` (folders or files): :meth:`files` yields each file's
     summary and citations in a fixed order.  File names are relative to ``base`` (the one
-    folder audited, else the current folder), so a baseline written for the whole tree
+    folder audited, else the current folder), and a baseline records them relative to its own
+    folder, so a baseline written for the whole tree
     recognises the files a pre-commit hook passes one by one."""
 
     def __init__(self, paths: list[Path], doc: Document, editions: Path | None = None,
@@ -125,7 +126,9 @@ class Audit:
         self.resolver = Resolver(doc, self.history)
         self.edition = doc.meta.effective_date or ""
         one = self.paths[0] if len(self.paths) == 1 else None
-        self.base = Path(base) if base else (one if one and one.is_dir() else one.parent if one else Path.cwd())
+        # One folder: names within it (SARIF's SRCROOT).  Files (a hook's): names from the
+        # current folder, as git and the hook wrote them.
+        self.base = Path(base) if base else (one if one and one.is_dir() else Path.cwd())
         self.scanned = 0
         self.skipped: list[dict] = []
         self.span = (self.history.labels[0], self.history.labels[-1]) if self.history else None
