@@ -140,12 +140,13 @@ class Audit:
             return path.as_posix()
 
     def files(self) -> Iterator[tuple[FileSummary, list[Citation]]]:
-        seen: set[Path] = set()
+        seen: set[Path] = set()  # a file named twice (a folder and a file in it) is read once
         for top in self.paths:
             for path in iter_files(top):
-                if path in seen:
-                    continue
-                seen.add(path)
+                if len(self.paths) > 1:
+                    if path.resolve() in seen:
+                        continue
+                    seen.add(path.resolve())
                 got = self._file(path)
                 if got is not None:
                     yield got

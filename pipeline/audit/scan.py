@@ -262,7 +262,8 @@ def scan_text(text: str, fam: str, name: str = "") -> list[RawCitation]:
             block, last_line_comment, carry = start, False, ""
         if kind == "comment" and "crpipe:" in seg:
             for m in _KEEP_RE.finditer(seg):
-                keeps.append((where(start + m.start())[0], "file" if m.group("file") else "line", m.group("nums")))
+                ln, col = where(start + m.start())
+                keeps.append((ln, "file" if m.group("file") else "line", m.group("nums"), col, col + len(m.group(0))))
         if not _HAS_NUM.search(seg):
             carry = seg.rstrip("\n") if one_line else ""
             continue
@@ -330,9 +331,11 @@ def _apply_keeps(out: list[RawCitation], keeps) -> None:
     """``crpipe: keep`` on a citation's line (or alone on the line above) keeps that line's
     citations; ``crpipe: keep-file 702.78a, 702.79`` keeps those numbers in the whole file
     (``crpipe: keep-file`` alone: every citation of the file)."""
+    # The numbers a suppression names are not citations themselves.
+    out[:] = [c for c in out if not any(c.line == ln and a <= c.column < b for ln, _, _, a, b in keeps)]
     lines = {c.line for c in out}
-    for ln, how, nums in keeps:
-        wanted = set(_PAREN_MEMBER.findall(nums) and [m.group(0) for m in _PAREN_MEMBER.finditer(nums)])
+    for ln, how, nums, _, _ in keeps:
+        wanted = {m.group(0) for m in _PAREN_MEMBER.finditer(nums)}
         note = f"crpipe: keep{'-file' if how == 'file' else ''} (line {ln})"
         for c in out:
             if c.kept or (wanted and c.cited not in wanted):

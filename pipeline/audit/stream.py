@@ -5,6 +5,7 @@ The output is deterministic (keys sorted within each part, items in the order gi
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any, TextIO
 
 
@@ -27,8 +28,22 @@ class ListStream:
         self.out.write(("," if self.n else "") + "\n  " + _dump(item))
         self.n += 1
 
-    def close(self, tail: dict) -> None:
+    def close(self, tail: dict, lists: dict[str, Iterable[str]] | None = None) -> None:
+        """Finish with the ``tail`` fields and further lists (``lists``: name -> items already
+        dumped as JSON text, read as they are written: a spooled file's lines)."""
         self.out.write("\n ]" if self.n else "]")
         for k in sorted(tail):
             self.out.write(f",\n {_dump(k)}: {_dump(tail[k])}")
+        for k in sorted(lists or {}):
+            self.out.write(f",\n {_dump(k)}: [")
+            first = True
+            for item in lists[k]:
+                self.out.write(("\n  " if first else ",\n  ") + item.rstrip("\n"))
+                first = False
+            self.out.write("]" if first else "\n ]")
         self.out.write("\n}" + self.wrap[1] + "\n")
+
+
+def dump(obj: Any) -> str:
+    """One item as the stream writes it (for lists spooled to a file first)."""
+    return _dump(obj)

@@ -228,10 +228,11 @@ def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: boo
     """Each file's citations written out as it is read (JSON, SARIF and the finding lines are
     streamed: memory does not grow with the tree), then the summary; exit 1 on a finding."""
     import contextlib  # noqa: PLC0415 - lazy, as every import of a command
+    import tempfile  # noqa: PLC0415 - lazy, as every import of a command
 
     from ..audit.baseline import Matcher, finding_key, write  # lazy: only this command
     from ..audit.sarif import SarifStream  # lazy: only this command
-    from ..audit.stream import ListStream  # lazy: only this command
+    from ..audit.stream import ListStream, dump  # lazy: only this command
     from ..io import atomic_path  # lazy: only this command
 
     fresh = base is not None and not base.path.exists()  # the first run: accept everything found
@@ -239,8 +240,8 @@ def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: boo
     rows: list = []  # this run's findings, for a baseline being written
     counts: dict[str, int] = {}
     kept = reported = found = 0
-    files: list[dict] = []
-    mixed = []
+    mixed: list[tuple[str, list[str]]] = []  # the first files that mix editions' numbering, for the table
+    n_mixed = 0
     audited: set[str] = set()
     with contextlib.ExitStack() as stack:
         sarif_out = None
@@ -249,13 +250,18 @@ def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: boo
             sarif_out = SarifStream(stack.enter_context(open(tmp, "w", encoding="utf-8", newline="\n")))
         js = ListStream(sys.stdout, {"root": " ".join(str(p) for p in run.paths), "edition": run.edition,
                                      "history": list(run.span) if run.span else None}, "citations") if json_out else None
+        # The per-file summaries come after the citations: spooled to a temporary file meanwhile.
+        files = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8")) if json_out else None
         for summary, cs in run.files():
             if base is not None:
                 audited.add(_baseline_name(base, run, summary.file))
             if summary.citations:
-                files.append(summary.to_dict())
+                if files is not None:
+                    files.write(dump(summary.to_dict()) + "\n")
                 if len(summary.numberings) > 1:
-                    mixed.append(summary)
+                    n_mixed += 1
+                    if len(mixed) < MIXED_SHOWN:
+                        mixed.append((summary.file, summary.describe_numberings()))
             for c in cs:
                 found += 1
                 counts[c.status] = counts.get(c.status, 0) + 1
@@ -287,12 +293,13 @@ def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: boo
         if sarif_out is not None:
             sarif_out.close(run.edition, run.span)
         if js is not None:
-            js.close({"counts": dict(sorted(counts.items())), "files": files, "files_scanned": run.scanned,
-                      "files_skipped": run.skipped, "kept": kept, "baseline": summary_b})
+            files.seek(0)
+            js.close({"counts": dict(sorted(counts.items())), "files_scanned": run.scanned,
+                      "files_skipped": run.skipped, "kept": kept, "baseline": summary_b}, {"files": files})
     if base is not None and (fresh or update_baseline):
         write(base, rows, audited, run.edition)
     if js is None:
-        _print_audit_summary(run, counts, found, reported, kept, summary_b, mixed)
+        _print_audit_summary(run, counts, found, reported, kept, summary_b, mixed, n_mixed)
     for s in run.skipped:
         err_console.print(f"[yellow]skipped[/] {escape(s['file'])}: {escape(s['reason'])}", highlight=False)
     if reported and not (fresh or update_baseline):
@@ -314,7 +321,11 @@ def _finding_line(c, new) -> str:
     return f"{c.file}:{c.line}:{c.column}: {c.status} {c.cited}{to}{tag}{kept}: {' '.join(c.evidence.split())}"
 
 
-def _print_audit_summary(run, counts, found, reported, kept, baseline, mixed) -> None:
+#: Files mixing editions' numbering listed in the summary (--json lists every one).
+MIXED_SHOWN = 20
+
+
+def _print_audit_summary(run, counts, found, reported, kept, baseline, mixed, n_mixed) -> None:
     t = Table(title=f"rule citations in {' '.join(str(p) for p in run.paths)} (CR {run.edition}): {found} found in "
                     f"{run.scanned} files, {reported} need attention", show_header=False)
     for status, n in sorted(counts.items()):
@@ -329,9 +340,10 @@ def _print_audit_summary(run, counts, found, reported, kept, baseline, mixed) ->
                                   f"{baseline['fixed']} fixed since")
     console.print(t)
     if mixed:
-        m = Table(title="files mixing the numbering of several editions")
+        more = f" (the first {len(mixed)} of {n_mixed}; --json lists them all)" if n_mixed > len(mixed) else ""
+        m = Table(title="files mixing the numbering of several editions" + more)
         m.add_column("file")
         m.add_column("numberings")
-        for f in mixed:
-            m.add_row(escape(f.file), "\n".join(f.describe_numberings()))
+        for name, numberings in mixed:
+            m.add_row(escape(name), escape("\n".join(numberings)))
         console.print(m)
