@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..io import read_bounded, write_json
+from ..io import atomic_path, read_bounded
 from .report import Citation
 
 FORMAT = "crpipe-audit-baseline"
@@ -32,10 +32,18 @@ def finding_key(name: str, c: Citation) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
 
 
+#: One accepted finding: (file relative to the baseline's folder, line, number, status, suggested, fingerprint).
+Row = tuple[str, int, str, str, "str | None", str]
+
+
+def row(name: str, c: Citation, fp: str) -> Row:
+    return (name, c.line, c.cited, c.status, c.suggested, fp)
+
+
 @dataclass
 class Baseline:
     path: Path
-    rows: list[dict] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)  # compact: a large tree's baseline is 100,000s of rows
     edition: str = ""
 
     @property
@@ -59,12 +67,15 @@ class Baseline:
             raise InputError(f"not a crpipe audit baseline (no \"format\": \"{FORMAT}\")", path)
         if doc.get("version") != VERSION:
             raise InputError(f"baseline version {str(doc.get('version'))[:20]!r} is not {VERSION}", path)
-        rows = doc.get("findings")
-        if not isinstance(rows, list) or not all(
+        found = doc.get("findings")
+        if not isinstance(found, list) or not all(
                 isinstance(r, dict) and isinstance(r.get("fingerprint"), str) and isinstance(r.get("file"), str)
-                for r in rows):
+                for r in found):
             raise InputError("baseline findings must be a list of objects with a file and a fingerprint", path)
-        edition = doc.get("edition") if isinstance(doc.get("edition"), str) else ""
+        rows = [(r["file"], r["line"] if isinstance(r.get("line"), int) else 0, str(r.get("cited", "")),
+                 str(r.get("status", "")), r["suggested"] if isinstance(r.get("suggested"), str) else None,
+                 r["fingerprint"]) for r in found]
+        edition = doc["edition"] if isinstance(doc.get("edition"), str) else ""
         return cls(Path(path), rows, edition)
 
     @classmethod
@@ -72,26 +83,30 @@ class Baseline:
         return cls(Path(path))
 
 
-def write(baseline: Baseline, findings: list[tuple[str, Citation, str]], audited: set[str], edition: str) -> Path:
-    """Write the baseline: ``findings`` ((file, citation, fingerprint)) of this run, plus the
-    earlier rows of files this run did not audit (a hook that checks three files keeps the
-    rest of the tree's accepted findings).  Only a missing file or an earlier baseline is
-    written over (``Baseline.read`` refused anything else before the run)."""
-    rows = [r for r in baseline.rows if r["file"] not in audited]
-    rows += [{"file": name, "line": c.line, "cited": c.cited, "status": c.status, "suggested": c.suggested,
-              "fingerprint": fp} for name, c, fp in findings]
-    rows.sort(key=lambda r: (r["file"], r.get("line") if isinstance(r.get("line"), int) else 0,
-                             str(r.get("cited")), r["fingerprint"]))
-    return write_json(baseline.path, {"format": FORMAT, "version": VERSION, "edition": edition,
-                                      "tool": "crpipe audit-citations", "findings": rows})
+def write(baseline: Baseline, rows: list[Row], audited: set[str], edition: str) -> Path:
+    """Write the baseline: this run's ``rows`` plus the earlier rows of files this run did not
+    audit (a hook that checks three files keeps the rest of the tree's accepted findings), sorted,
+    one per line, streamed to a temporary file renamed into place.  Only a missing file or an
+    earlier baseline is written over (``Baseline.read`` refused anything else before the run)."""
+    from .stream import ListStream  # noqa: PLC0415 - only a run that writes a baseline
+
+    keep = [r for r in baseline.rows if r[0] not in audited]
+    allrows = sorted(keep + rows, key=lambda r: (r[0], r[1], r[2], r[5]))
+    with atomic_path(baseline.path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as out:
+        s = ListStream(out, {"format": FORMAT, "version": VERSION, "edition": edition,
+                             "tool": "crpipe audit-citations"}, "findings")
+        for f, line, cited, status, suggested, fp in allrows:
+            s.add({"file": f, "line": line, "cited": cited, "status": status, "suggested": suggested,
+                   "fingerprint": fp})
+        s.close({})
+    return baseline.path
 
 
 class Matcher:
     """Marks each finding known (in the baseline, not yet matched) or new, as a run goes."""
 
     def __init__(self, baseline: Baseline):
-        self.left = Counter(r["fingerprint"] for r in baseline.rows)
-        self.files = {r["file"] for r in baseline.rows}
+        self.left = Counter(r[5] for r in baseline.rows)
         self.new = 0
         self.known = 0
 
@@ -105,5 +120,5 @@ class Matcher:
 
     def fixed(self, baseline: Baseline, audited: set[str]) -> int:
         """Accepted findings of the audited files no longer found (fixed, or edited into new ones)."""
-        fps = {r["fingerprint"] for r in baseline.rows if r["file"] in audited}
+        fps = {r[5] for r in baseline.rows if r[0] in audited}
         return sum(self.left[fp] for fp in fps)

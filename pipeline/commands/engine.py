@@ -230,7 +230,7 @@ def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: boo
     import contextlib  # noqa: PLC0415 - lazy, as every import of a command
     import tempfile  # noqa: PLC0415 - lazy, as every import of a command
 
-    from ..audit.baseline import Matcher, finding_key, write  # lazy: only this command
+    from ..audit.baseline import Matcher, finding_key, row, write  # lazy: only this command
     from ..audit.sarif import SarifStream  # lazy: only this command
     from ..audit.stream import ListStream, dump  # lazy: only this command
     from ..io import atomic_path  # lazy: only this command
@@ -272,7 +272,8 @@ def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: boo
                     name = _baseline_name(base, run, c.file)
                     fp = finding_key(name, c)
                     new = not fresh and matcher.is_new(fp)
-                    rows.append((name, c, fp))
+                    if fresh or update_baseline:
+                        rows.append(row(name, c, fp))
                 report = c.is_problem and new is not False
                 reported += report
                 if js is not None:
