@@ -171,12 +171,12 @@ def test_issue30_scope_names_the_rule_and_exalted_lower_case_is_wrong_topic(reso
 @needs_shared
 def test_issue30_an_exact_old_quote_is_outdated_even_when_today_is_close(resolve_line):
     r = resolve_line('# CR 202.3e: "When calculating the converted mana cost of an object with an {X} in its mana '
-                     'cost, X is treated as 0 while the object is not on the stack"')["202.3e"]
+                     'cost, X is treated as 0 while the object is not on the stack"', "hash")["202.3e"]
     assert (r.status, r.suggested) == ("outdated-quote", "202.3e"), r.evidence
     assert r.numbering and r.numbering.endswith("2021-02-24"), r.numbering  # the pre-2021 wording
     # Today's wording quoted is ok.
     r = resolve_line('# CR 202.3e: "When calculating the mana value of an object with an {X} in its mana cost, '
-                     'X is treated as 0 while the object is not on the stack"')["202.3e"]
+                     'X is treated as 0 while the object is not on the stack"', "hash")["202.3e"]
     assert r.status == "ok", r.evidence
 
 
