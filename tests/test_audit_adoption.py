@@ -131,6 +131,10 @@ def test_a_file_that_is_not_a_baseline_is_refused_and_kept(tmp_path):
     assert mine.read_text() == '{"my": "notes"}\n'
     res = runner.invoke(app, ["audit-citations", str(tree), "--update-baseline"])
     assert res.exit_code == 2 and "--baseline" in res.stderr
+    # A baseline that could not be written is refused before the run, not after its output.
+    res = runner.invoke(app, ["audit-citations", str(tree), "--baseline", str(mine / "sub" / "b.json")])
+    assert res.exit_code == 2 and res.stdout == "" and len(res.stderr.strip().splitlines()) == 1
+    assert "cannot write the baseline" in res.stderr
 
 
 def test_keep_comments_suppress_a_citation_on_purpose(tmp_path):

@@ -121,6 +121,8 @@ def register(app: typer.Typer) -> None:
         if update_baseline and baseline is None:
             raise InputError("--update-baseline needs --baseline FILE", "--update-baseline")
         base = _open_baseline(baseline)
+        if update_baseline:
+            _can_write(baseline)
         run = Audit(paths, _load(rules), editions_source(editions))
         _stream_audit(run, base, json_out, sarif, show_ok, update_baseline)
 
@@ -221,7 +223,25 @@ def _open_baseline(path: Optional[Path]):
         return None
     from ..audit.baseline import Baseline  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
-    return Baseline.read(path) if path.exists() else Baseline.empty(path)
+    if path.exists():
+        return Baseline.read(path)
+    _can_write(path)  # before the run: a baseline that cannot be written fails at once, not after
+    return Baseline.empty(path)
+
+
+def _can_write(path: Path) -> None:
+    """Refuse (one line, exit 2) a file that could not be created where it is named."""
+    import os  # noqa: PLC0415 - lazy, as every import of a command
+    import tempfile  # noqa: PLC0415 - lazy, as every import of a command
+
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise InputError(f"cannot write the baseline here: {e.strerror or e}", path) from None
 
 
 def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: bool, update_baseline: bool) -> None:
