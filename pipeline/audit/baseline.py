@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..io import atomic_path, read_bounded
+from ..io import atomic_text_writer, read_bounded
 from .report import Citation
 
 FORMAT = "crpipe-audit-baseline"
@@ -92,7 +92,7 @@ def write(baseline: Baseline, rows: list[Row], audited: set[str], edition: str) 
 
     keep = [r for r in baseline.rows if r[0] not in audited]
     allrows = sorted(keep + rows, key=lambda r: (r[0], r[1], r[2], r[5]))
-    with atomic_path(baseline.path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as out:
+    with atomic_text_writer(baseline.path) as out:
         s = ListStream(out, {"format": FORMAT, "version": VERSION, "edition": edition,
                              "tool": "crpipe audit-citations"}, "findings")
         for f, line, cited, status, suggested, fp in allrows:

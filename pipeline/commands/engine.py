@@ -253,7 +253,7 @@ def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: boo
     from ..audit.baseline import Matcher, finding_key, row, write  # lazy: only this command
     from ..audit.sarif import SarifStream  # lazy: only this command
     from ..audit.stream import ListStream, dump  # lazy: only this command
-    from ..io import atomic_path  # lazy: only this command
+    from ..io import atomic_text_writer  # lazy: only this command
 
     fresh = base is not None and not base.path.exists()  # the first run: accept everything found
     matcher = Matcher(base) if base is not None else None
@@ -266,8 +266,7 @@ def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: boo
     with contextlib.ExitStack() as stack:
         sarif_out = None
         if sarif is not None:
-            tmp = stack.enter_context(atomic_path(sarif))
-            sarif_out = SarifStream(stack.enter_context(open(tmp, "w", encoding="utf-8", newline="\n")))
+            sarif_out = SarifStream(stack.enter_context(atomic_text_writer(sarif)))
         js = ListStream(sys.stdout, {"root": " ".join(str(p) for p in run.paths), "edition": run.edition,
                                      "history": list(run.span) if run.span else None}, "citations") if json_out else None
         # The per-file summaries come after the citations: spooled to a temporary file meanwhile.
