@@ -92,6 +92,10 @@ def test_baseline_accepts_today_then_reports_only_the_edited_citation(tmp_path):
     results = json.loads(sarif.read_text())["runs"][0]["results"]
     assert [(r["locations"][0]["physicalLocation"]["region"]["startLine"], r["baselineState"]) for r in results] == [
         (3, "new")]
+    from sarif.loader import load_sarif_file  # an independent reader of the streamed SARIF
+
+    assert [(r["Location"], int(r["Line"])) for r in load_sarif_file(str(sarif)).get_records()] == [
+        ("src/exalted.py", 3)]
 
     # The text output lists that one finding and nothing else.
     res = runner.invoke(app, ["audit-citations", str(tree), "--baseline", str(base)])
