@@ -346,8 +346,9 @@ MIXED_SHOWN = 20
 
 
 def _print_audit_summary(run, counts, found, reported, kept, baseline, mixed, n_mixed) -> None:
-    t = Table(title=f"rule citations in {' '.join(str(p) for p in run.paths)} (CR {run.edition}): {found} found in "
-                    f"{run.scanned} files, {reported} need attention", show_header=False)
+    console.print(f"rule citations in {escape(' '.join(str(p) for p in run.paths))} (CR {run.edition}): {found} found "
+                  f"in {run.scanned} files, {reported} need attention", highlight=False)
+    t = Table(show_header=False)
     for status, n in sorted(counts.items()):
         t.add_row(status, str(n))
     if kept:
