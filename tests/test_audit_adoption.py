@@ -200,6 +200,10 @@ def test_pre_commit_framework_hook_from_a_test_repository(tmp_path):
     pre_commit = pytest.importorskip("pre_commit", reason="pre-commit (the test extra) is not installed")
     del pre_commit
     env = _env(tmp_path)
+    # The manifest itself is valid as pre-commit reads a hook repository's.
+    check = subprocess.run([sys.executable, "-m", "pre_commit", "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
+                           env=env, capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
     repo = _repo(tmp_path, env)
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     local = {**hook, "language": "system", "args": ["--baseline", ".crpipe-audit-baseline.json"],
