@@ -48,11 +48,11 @@ class Baseline:
 
     @property
     def folder(self) -> Path:
-        return self.path.resolve().parent
+        return Path(os.path.abspath(self.path)).parent
 
     def name(self, base: Path, c: Citation) -> str:
         """The citation's file relative to the baseline's folder."""
-        return Path(os.path.relpath((base / c.file).resolve(), self.folder)).as_posix()
+        return Path(os.path.relpath(os.path.abspath(base / c.file), self.folder)).as_posix()
 
     @classmethod
     def read(cls, path: Path) -> "Baseline":

@@ -134,8 +134,9 @@ class Audit:
         self.span = (self.history.labels[0], self.history.labels[-1]) if self.history else None
 
     def name(self, path: Path) -> str:
+        # Absolute, not resolved: a symlink in the tree keeps its own name (it may point anywhere).
         try:
-            return path.resolve().relative_to(self.base.resolve()).as_posix()
+            return Path(os.path.abspath(path)).relative_to(os.path.abspath(self.base)).as_posix()
         except ValueError:
             return path.as_posix()
 

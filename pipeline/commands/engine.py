@@ -330,7 +330,7 @@ def _baseline_name(base, run, file: str) -> str:
     """A file's name as a baseline records it: relative to the baseline's folder."""
     import os  # noqa: PLC0415 - lazy, as every import of a command
 
-    return Path(os.path.relpath((run.base / file).resolve(), base.folder)).as_posix()
+    return Path(os.path.relpath(os.path.abspath(run.base / file), base.folder)).as_posix()
 
 
 def _finding_line(c, new) -> str:
