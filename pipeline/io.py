@@ -19,7 +19,7 @@ import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, TextIO
 
 from .errors import InputError, OSFailure
 
@@ -230,6 +230,14 @@ def _name_the_output(e: BaseException, path: Path) -> None:
     left on the device" and not where.  The output being written is named instead."""
     if isinstance(e, OSError) and e.filename is None:
         e.filename = str(path)
+
+
+@contextmanager
+def atomic_text_writer(path: str | Path) -> Iterator[TextIO]:
+    """A text file to write ``path`` through, piece by piece (a streamed report): written to a
+    temporary name beside it and renamed onto ``path`` only when complete."""
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as out:
+        yield out
 
 
 def atomic_write(path: str | Path, data: str | bytes) -> Path:

@@ -282,3 +282,47 @@ def test_numeric_ranges_expand_or_keep_their_ends(rule, sub, span, form):
         assert got == [f"{rule}.{k}" for k in range(sub, sub + span + 1)]
     else:
         assert got[0] == a and len(got) <= 2
+
+
+# -- issue 30: the forms engine authors write -----------------------------------------------
+
+def test_see_wrapped_lead_paren_lists_and_literals():
+    assert cited("// first strike (see 702.7) or double strike (see 702.4).") == ["702.7", "702.4"]
+    assert cited('notes: "reached via SBA death (see 704.5f/g fixtures).",') == ["704.5f", "704.5g"]
+    assert cited("// see 700 and nothing else; see 70-linescans.py") == []  # "see" needs a subrule
+    assert [c.kind for c in scan_text("// trigger (CR\n// 702.78's cycling trigger", "slash")] == ["anchored"]
+    # Code between the two comments: not a wrapped citation (a bare 702.78 is no citation).
+    assert cited("// trigger (CR\nint x = 1;\n// 702.78's cycling trigger") == []
+    got = scan_text("# 702.78 persist\n# 702.90a: exalted triggers when a creature attacks alone", "hash")
+    assert [(c.cited, c.context) for c in got] == [("702.78", "persist"),
+                                                  ("702.90a", "exalted triggers when a creature attacks alone")]
+    got = scan_text("// Undying / persist (702.93 / 702.79): back with a counter.", "slash")
+    assert [(c.cited, c.context, c.group) for c in got] == [("702.93", "Undying", 2), ("702.79", "persist", 2)]
+    got = scan_text('fn test_persist_returns() {\n    cr!("118.9a", "601.3");\n    let v = "1.20.3";\n}', "slash",
+                    "persist.rs")
+    assert [(c.cited, c.kind, c.group, c.scope) for c in got] == [
+        ("118.9a", "literal", 2, "test persist returns\npersist"), ("601.3", "literal", 2, "test persist returns\npersist")]
+
+
+def test_scope_is_the_last_declaration_and_the_file():
+    src = "package x;\npublic class Persist extends Keyword {\n    // 702.78a\n    public void onDies() {\n        // 704.5f\n"
+    assert [(c.cited, c.scope) for c in scan_text(src, "slash", "Persist.java")] == [
+        ("702.78a", "persist\npersist"), ("704.5f", "on dies\npersist")]
+    assert [c.scope for c in scan_text("# 702.78a\n", "hash", "test_wither.py")] == ["test wither"]
+
+
+def test_keep_comments():
+    src = "# CR 702.19b  crpipe: keep\n# crpipe: keep\n# CR 702.19c\n# CR 702.19d\n# crpipe: keep-file 702.19e\n# CR 702.19e\n"
+    assert [(c.cited, bool(c.kept)) for c in scan_text(src, "hash")] == [
+        ("702.19b", True), ("702.19c", True), ("702.19d", False), ("702.19e", True)]
+
+
+_FORMS = ["// Name (see {}) and other (see {}).", "// A / B ({} / {}): text", '    cr!("{}", "{}");',
+          "// wrapped (CR\n// {} and CR {}"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(_NUMS, _NUMS, st.sampled_from(_FORMS))
+def test_new_forms_find_each_number_once(a, b, style):
+    if a != b:
+        assert cited(style.format(a, b)) == [a, b]

@@ -1,5 +1,9 @@
 """Audit a source tree: scan every file, resolve every citation, summarise per file.
 
+:class:`Audit` yields one file's results at a time, so a caller can write them out as they come
+(the command line streams its JSON, SARIF and lines: a 50,000-file tree is never held whole);
+:func:`audit_tree` collects them into an :class:`AuditReport` for library use and tests.
+
 Two passes per file: each citation on its own evidence, then each paragraph of pasted rule
 text that an older edition's wording, title or date placed is read in that edition's numbering,
 so "rules 601.2b and 601.2e-g" inside a 2013 quote of the madness rule are 601.2f-h today.
@@ -9,13 +13,14 @@ A range whose members fail says which; each file lists which citation follows wh
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..model import Document
 from .history import RuleHistory
 from .resolve import Resolver
-from .scan import scan_file
+from .scan import family, read_source, scan_text
 
 _SKIP_DIRS = {"node_modules", "target", "__pycache__", "dist", "build", "venv"}
 
@@ -34,12 +39,21 @@ class Citation:  # not frozen: a frozen init costs, and there are 100,000s
     evidence: str
     score: float | None
     numbering: str | None
+    kept: str = ""  # the author's "crpipe: keep" comment: reported, never a finding
+    text: str = ""  # the citing line as written (what a baseline recognises it by)
+
+    @property
+    def is_problem(self) -> bool:
+        return self.status != "ok" and not self.kept
 
     def to_dict(self) -> dict:
-        return {"file": self.file, "line": self.line, "column": self.column, "cited": self.cited,
-                "written": self.written, "kind": self.kind, "where": self.where, "status": self.status,
-                "suggested": self.suggested, "evidence": self.evidence,
-                "score": round(self.score, 3) if self.score is not None else None, "numbering": self.numbering}
+        d = {"file": self.file, "line": self.line, "column": self.column, "cited": self.cited,
+             "written": self.written, "kind": self.kind, "where": self.where, "status": self.status,
+             "suggested": self.suggested, "evidence": self.evidence,
+             "score": round(self.score, 3) if self.score is not None else None, "numbering": self.numbering}
+        if self.kept:
+            d["kept"] = self.kept
+        return d
 
 
 @dataclass
@@ -72,7 +86,7 @@ class AuditReport:
 
     @property
     def problems(self) -> list[Citation]:
-        return [c for c in self.citations if c.status != "ok"]
+        return [c for c in self.citations if c.is_problem]
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -98,38 +112,94 @@ def iter_files(root: Path):
             yield Path(d) / f
 
 
-def audit_tree(root: Path, doc: Document, editions: Path | None = None, cache_dir: Path | None = None) -> AuditReport:
-    root = Path(root)
-    history = RuleHistory(editions, cache_dir) if editions else None
-    resolver = Resolver(doc, history)
-    base = root if root.is_dir() else root.parent
-    citations: list[Citation] = []
-    files: list[FileSummary] = []
-    scanned = 0
-    skipped: list[tuple[Path, str]] = []
-    for path in iter_files(root):
-        raw = scan_file(path, skipped=skipped)
-        if raw is None:
-            continue
-        scanned += 1
-        rel = path.relative_to(base).as_posix()
+class Audit:
+    """One audit run over ``paths`` (folders or files): :meth:`files` yields each file's
+    summary and citations in a fixed order.  File names are relative to ``base`` (the one
+    folder audited, else the current folder), and a baseline records them relative to its own
+    folder, so a baseline written for the whole tree
+    recognises the files a pre-commit hook passes one by one."""
+
+    def __init__(self, paths: list[Path], doc: Document, editions: Path | None = None,
+                 cache_dir: Path | None = None, base: Path | None = None):
+        self.paths = [Path(p) for p in paths]
+        self.history = RuleHistory(editions, cache_dir) if editions else None
+        self.resolver = Resolver(doc, self.history)
+        self.edition = doc.meta.effective_date or ""
+        one = self.paths[0] if len(self.paths) == 1 else None
+        # One folder: names within it (SARIF's SRCROOT).  Files (a hook's): names from the
+        # current folder, as git and the hook wrote them.
+        self.base = Path(base) if base else (one if one and one.is_dir() else Path.cwd())
+        self.scanned = 0
+        self.skipped: list[dict] = []
+        self.span = (self.history.labels[0], self.history.labels[-1]) if self.history else None
+
+    def name(self, path: Path) -> str:
+        # Absolute, not resolved: a symlink in the tree keeps its own name (it may point anywhere).
+        try:
+            return Path(os.path.abspath(path)).relative_to(os.path.abspath(self.base)).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def files(self) -> Iterator[tuple[FileSummary, list[Citation]]]:
+        seen: set[Path] = set()  # a file named twice (a folder and a file in it) is read once
+        for top in self.paths:
+            for path in iter_files(top):
+                if len(self.paths) > 1:
+                    if path.resolve() in seen:
+                        continue
+                    seen.add(path.resolve())
+                got = self._file(path)
+                if got is not None:
+                    yield got
+
+    def _file(self, path: Path) -> tuple[FileSummary, list[Citation]] | None:
+        fam = family(path)
+        if fam is None:
+            return None
+        data, why = read_source(path)
+        if data is None:
+            self.skipped.append({"file": self.name(path), "reason": why})
+            return None
+        if b"\x00" in data[:4096]:
+            return None
+        text = data.decode("utf-8", errors="replace")
+        raw = scan_text(text, fam, path.name)
+        self.scanned += 1
+        rel = self.name(path)
         summary = FileSummary(rel)
+        if not raw:
+            return summary, []
+        lines = text.split("\n")
+        resolver = self.resolver
         resolved = _resolve_file(resolver, raw)
         by_numbering: dict[str, list[str]] = {}
+        out: list[Citation] = []
         for rc, res in zip(raw, resolved):
             if rc.kind == "identifier" and res.status == "missing" and rc.cited.split(".")[0] not in resolver.table:
                 continue  # "rgb_255_128": digits in a name; 255 is no rule number
-            citations.append(Citation(rel, rc.line, rc.column, rc.cited, rc.written, rc.kind, rc.where, res.status,
-                                      res.suggested, res.evidence, res.score, res.numbering))
+            if rc.kind == "literal" and res.status == "missing":
+                continue  # "100.25" alone in a string is data (a price, a version), not a citation
+            line = lines[rc.line - 1] if rc.line <= len(lines) else ""
+            out.append(Citation(rel, rc.line, rc.column, rc.cited, rc.written, rc.kind, rc.where, res.status,
+                                res.suggested, res.evidence, res.score, res.numbering, rc.kept, line.strip()))
             summary.citations += 1
             if res.numbering:
                 by_numbering.setdefault(res.numbering, []).append(f"{rc.line}:{rc.cited}")
         summary.numberings = sorted(by_numbering)
         summary.by_numbering = by_numbering
+        return summary, out
+
+
+def audit_tree(root: Path, doc: Document, editions: Path | None = None, cache_dir: Path | None = None) -> AuditReport:
+    """Every file's results collected (library use, tests); see :class:`Audit` to stream them."""
+    root = Path(root)
+    run = Audit([root], doc, editions, cache_dir)
+    citations: list[Citation] = []
+    files: list[FileSummary] = []
+    for summary, cs in run.files():
         files.append(summary)
-    span = (history.labels[0], history.labels[-1]) if history else None
-    return AuditReport(str(root), doc.meta.effective_date or "", span, citations, files, scanned,
-                       [{"file": p.relative_to(base).as_posix(), "reason": why} for p, why in skipped])
+        citations.extend(cs)
+    return AuditReport(str(root), run.edition, run.span, citations, files, run.scanned, run.skipped)
 
 
 def _resolve_file(resolver: Resolver, raw: list) -> list:

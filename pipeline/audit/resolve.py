@@ -25,7 +25,7 @@ never had, in a keyword rule (``702.90a: … exalted``: 702.90 was Battle Cry an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz, process
 
@@ -48,6 +48,8 @@ SAME_QUOTE = 97.0  # ratio against the text's start: "this quote is that rule's 
 SAME_RULE = 80.0  # token_set_ratio: "this is the same rule, perhaps reworded"
 MOVED_RULE = 77.0  # _pair_score: "this current rule is where that old text went"
 SIBLING = 65.0  # _pair_score within the same keyword: "reworded, same rule"
+OLD_WORDING = 3.0  # an older edition's wording must reproduce the quote this much better than today's
+CACHE_SIZE = 50_000  # resolutions kept (same number, same words: same answer)
 
 
 @dataclass(frozen=True)
@@ -80,10 +82,12 @@ class Resolver:
 
     def resolve(self, c: RawCitation, numbering: str | None = None) -> Resolution:
         """The citation's status; ``numbering``: the edition its comment block is written in."""
-        key = (c.cited, c.kind, c.context, c.quote, c.group, c.after, c.tail, numbering)
+        key = (c.cited, c.kind, c.context, c.quote, c.group, c.after, c.tail, c.scope, numbering)
         r = self._cache.get(key)
         if r is None:
             r = self._resolve(c, numbering)
+            if len(self._cache) >= CACHE_SIZE:
+                self._cache.clear()  # bounded: a tree of distinct comments must not grow it without end
             self._cache[key] = r
         return r
 
@@ -96,6 +100,8 @@ class Resolver:
         if q is not None:
             return q
         t = self._by_title(c)
+        if t is None and c.scope and not (c.context and self.titles.named(c.context)):
+            t = self._by_scope(c)
         if t is not None:
             return t
         date = ev.find_date(c.context)
@@ -127,7 +133,7 @@ class Resolver:
                 return Resolution("ok", None, _ok_evidence(alt), alt.value, self._current(), "topic")
         # Numbers in one list or range share one context: each needs only its share of it.
         # A bare number in prose cites a terse clause: half the score will do.
-        need = OK_SCORE / c.group / (2 if c.kind == "bare" else 1)
+        need = OK_SCORE / c.group / (2 if c.kind in ("bare", "literal") else 1)
         if cur.weight < MIN_WEIGHT or cur.value >= need:
             return Resolution("ok", None, _ok_evidence(cur), cur.value, self._current(), "topic")
         old = self._older_meaning(c.cited, ctx, cur.value) if c.group == 1 else None
@@ -157,10 +163,16 @@ class Resolver:
             return None
         cur = self.table.get(c.cited)
         s_now = ev.quote_score(q, cur) if cur else 0.0
-        if s_now >= SAME_QUOTE or (s_now >= QUOTE_SCORE and not c.quote):
+        if s_now >= SAME_QUOTE:
             return Resolution("ok", None, f"the words after it are {c.cited} as worded now ({s_now:.0f}%)",
                               s_now / 100, self._current(), "quote")
+        # Every edition's wording of the number is compared and the best-matching one decides:
+        # an old wording quoted verbatim is outdated even when today's is close (93 % for the
+        # pre-2021 202.3e, "converted mana cost" for "mana value").
         older = self._quote_editions(c.cited, q)
+        if s_now >= QUOTE_SCORE and not c.quote and not (older and older[3] >= s_now + OLD_WORDING):
+            return Resolution("ok", None, f"the words after it are {c.cited} as worded now ({s_now:.0f}%)",
+                              s_now / 100, self._current(), "quote")
         if older:
             first, last, text, score = older
             if s_now >= score:
@@ -254,24 +266,57 @@ class Resolver:
                                   1.0, self._current(), "title")
         held = T.held(c.cited)
         for nm in named:
-            eds = held.get(nm.title)
-            if not eds or nm.title in now_titles:
-                continue
-            holder = T.holder(nm.title, c.cited)
-            if holder is None:
-                continue
-            then = next((h for h, t in ev.family(c.cited, self.history.table_of(eds[-1]) or {})
-                         if ev.words(t) == nm.title), c.cited)
-            succ = self._title_successor(c.cited, then, holder, eds[-1])
-            head_now = next((h for h, _ in fam_now if h == then), None)
-            now = (f"{then} is {self.table[then]!r}" if head_now else
-                   f"{then} does not exist" if then not in self.table else f"{then} is {self.table[then]!r}")
-            span = f"{eds[0]}…{eds[-1]}" if eds[0] != eds[-1] else eds[-1]
-            return Resolution("stale-renumbered", succ,
-                              f"names {T.show(nm.title)!r}: {then} had that title in {span}; since "
-                              f"{self._next_label(eds[-1])} {now}, and {T.show(nm.title)!r} is {holder}",
-                              1.0, span, "title", (eds[0], eds[-1]))
+            r = self._title_stale(c, nm, held, fam_now)
+            if r is not None:
+                return r
         return self._keyword_confusion(c, named, held, fam_now)
+
+    def _title_stale(self, c: RawCitation, nm, held, fam_now) -> Resolution | None:
+        """Stale-renumbered when the number's headings had the named title in older editions
+        (and not now), with the number that title's rule has today."""
+        T = self.titles
+        eds = held.get(nm.title)
+        if not eds or nm.title in {t for _, t in fam_now}:
+            return None
+        holder = T.holder(nm.title, c.cited)
+        if holder is None:
+            return None
+        then = next((h for h, t in ev.family(c.cited, self.history.table_of(eds[-1]) or {})
+                     if ev.words(t) == nm.title), c.cited)
+        succ = self._title_successor(c.cited, then, holder, eds[-1])
+        head_now = next((h for h, _ in fam_now if h == then), None)
+        now = (f"{then} is {self.table[then]!r}" if head_now else
+               f"{then} does not exist" if then not in self.table else f"{then} is {self.table[then]!r}")
+        span = f"{eds[0]}…{eds[-1]}" if eds[0] != eds[-1] else eds[-1]
+        return Resolution("stale-renumbered", succ,
+                          f"names {T.show(nm.title)!r}: {then} had that title in {span}; since "
+                          f"{self._next_label(eds[-1])} {now}, and {T.show(nm.title)!r} is {holder}",
+                          1.0, span, "title", (eds[0], eds[-1]))
+
+    def _by_scope(self, c: RawCitation) -> Resolution | None:
+        """A keyword named by the class, function or file the citation sits in (``Persist.java``,
+        ``test_persist_returns``), when its own words name none: the number is ok when that is
+        its title now, stale when its headings had that title before.  A scope is weaker than
+        the citing words, so it never makes a citation wrong-topic (a class cites other rules)."""
+        T = self.titles
+        fam_now = T.now_family(c.cited) if c.cited in self.table or "." in c.cited else []
+        now_titles = {t for _, t in fam_now}
+        held = T.held(c.cited)
+        for part in c.scope.split("\n"):
+            named = [nm for nm in T.named(part) if T.is_keyword(nm.title) or (T.now.get(nm.title) or "").startswith("701.")]
+            if not named:
+                continue
+            for nm in named:
+                if nm.title in now_titles and c.cited in self.table:
+                    head = next(h for h, t in fam_now if t == nm.title)
+                    return Resolution("ok", None, f"sits in {part!r}, which names {T.show(nm.title)!r}, the title of "
+                                      f"{head} now", 1.0, self._current(), "scope")
+            for nm in named:
+                if nm.title in held:
+                    r = self._title_stale(c, nm, held, fam_now)
+                    if r is not None:
+                        return replace(r, evidence=f"sits in {part!r}, which " + r.evidence, basis="scope")
+        return None
 
     def _keyword_confusion(self, c, named, held, fam_now) -> Resolution | None:
         T = self.titles

@@ -39,6 +39,27 @@ _NUM_RE = re.compile(NUM)
 _ANCHOR = (r"(?:\b(?:CR|C\.R\.|[Rr]ules?|RULES?|[Ss]ection|MagicCompRules)\s*#?\s*|§\s*"
            r"|\b(?:19|20)\d{6}\s*[-–:]?\s*)")
 _ANCHORED_RE = re.compile(_ANCHOR + NUM)
+# "see 702.7", "but see 704.5q", "(see 704.5f/g fixtures)": "see" without "rule" cites a subrule
+# (a bare "see 700" is a page, a weight, a file).
+_SEE_RE = re.compile(r"\b[Ss]ee\s+(?P<rule>" + RULE + r")\.(?P<sub>" + SUB + r")(?P<letter>[a-z])?(?![\w]|\.\d|\.\?)")
+# A line that ends in "CR" or "rule(s)" (the number wrapped onto the next line: "trigger (CR\n// 702.78d's").
+_ANCHOR_AT_END = re.compile(r"(?:\b(?:CR|C\.R\.|[Rr]ules?|RULES?|[Ss]ee(?:\s+rules?)?)|§)\s*$")
+_WRAPPED_RE = re.compile(r"^[\s*/#!\-]*" + NUM)
+# A subrule opening a comment line with its topic after it: "# 702.78 persist", "// 702.90a: exalted …".
+_LEAD_NUM_RE = re.compile(r"^[\s*/#!\-]*(?P<rule>" + RULE + r")\.(?P<sub>" + SUB + r")(?P<letter>[a-z])?"
+                          r"(?![\w]|\.\d|\.\?)[.:]?\s+(?=[a-z“\"'])")
+# Numbers in parentheses after a name, one or a list: "Exalted (702.83a)", "Undying / persist (702.93 / 702.79)".
+_PAREN_LIST_RE = re.compile(rf"(?<=[\w)])\s?\((?P<nums>{RULE}\.{SUB}[a-z]?(?:\s*(?:/|,|&|\band\b)\s*{RULE}\.{SUB}[a-z]?)+)\)")
+_PAREN_MEMBER = re.compile(rf"(?P<rule>{RULE})\.(?P<sub>{SUB})(?P<letter>[a-z])?")
+# A string literal that is nothing but a rule number: cr!("118.9a", "601.2b"), rule: "405.1".
+_LITERAL_RE = re.compile(r"^([\"'`])(?P<rule>" + RULE + r")\.(?P<sub>" + SUB + r")(?P<letter>[a-z])?\1$")
+# Declarations that name what the code around a citation is about (its scope).
+_DECL_RE = re.compile(r"\b(?:class|interface|struct|enum|trait|object|record|impl|def|fn|func|function|sub|module)"
+                      r"\s+(?:\([^)]*\)\s*)?(?P<name>[A-Za-z_]\w*)")
+# A per-line or per-file suppression the author writes in a comment.
+_KEEP_RE = re.compile(r"crpipe:\s*keep(?P<file>-file)?\b(?P<nums>[^\n]*)")
+#: How many words of the text around a citation are its context (either side).
+WINDOW = 16
 _CONT_RE = re.compile(r"\s*(?:,|/|\+|&|\band\b|\bor\b)\s*(?:" + _ANCHOR + r")?" + NUM)
 # The end of a range or the other letter of a pair, right after a number.
 _TO_FULL = re.compile(r"(?:[-–—]|\s*[–—]\s*|\s+(?:through|thru|to)\s+)(?:" + _ANCHOR + r")?"
@@ -57,6 +78,7 @@ _LETTERED_RE = re.compile(rf"(?<![\w.])(?P<rule>{RULE})\.(?P<sub>{SUB})(?P<lette
 # A subrule in parentheses right after a name: "Deathtouch (702.2), Defender (702.3)".
 _PAREN_RE = re.compile(rf"(?<=[\w)])\s?\((?P<rule>{RULE})\.(?P<sub>{SUB})\)")
 _NAME_BEFORE = re.compile(r"([A-Za-z][\w' -]*?)\s*$")
+_NAMES_BEFORE = re.compile(r"([A-Za-z][\w' /&,-]*?)\s*$")
 _CONNECTOR = re.compile(r"[\s,;/+&]*(?:(?:and|or|then|to)[\s,]*)?")
 _WORDISH = re.compile(r"[A-Za-z]{3,}")
 _SENTENCE_END = re.compile(r"(?<=[.;!?])\s+")
@@ -111,6 +133,8 @@ class RawCitation:  # not frozen: a frozen init costs, and there are 100,000s
     block: int = 0  # the comment block (offset of its first line)
     para: int = 0  # the paragraph within the block (blank comment lines separate paragraphs)
     lead: bool = False  # the number opens its comment line (after a date at most): pasted rule text
+    scope: str = ""  # words of the enclosing class, function or file ("persist" in Persist.java)
+    kept: str = ""  # the author's suppression comment that keeps this citation on purpose
 
 
 def _num(m: re.Match) -> str:
@@ -187,7 +211,21 @@ def _segments(text: str, fam: str):
         yield pos, "code", text[pos:]
 
 
-def scan_text(text: str, fam: str) -> list[RawCitation]:
+_METHOD_RE = re.compile(r"\b(?:void|public|private|protected|internal|static|override|async)\b[^;=(){}\n]*?"
+                        r"\b(?P<name>[A-Za-z_]\w*)\s*\(")
+
+
+def _declarations(seg: str, base: int) -> list[tuple[int, str]]:
+    """(offset, name) of the classes, functions and methods declared in a stretch of code."""
+    out = [(base + m.start(), m.group("name")) for m in _DECL_RE.finditer(seg)]
+    if "(" in seg:
+        out += [(base + m.start("name"), m.group("name")) for m in _METHOD_RE.finditer(seg)]
+    return sorted(out)
+
+
+def scan_text(text: str, fam: str, name: str = "") -> list[RawCitation]:
+    """Citations in ``text`` (a file of comment family ``fam``; ``name``: its file name, whose
+    stem names what the file is about, as ``Persist.java`` does)."""
     if not _HAS_NUM.search(text):
         return []
     nl = [m.start() for m in _NEWLINE.finditer(text)]
@@ -197,23 +235,45 @@ def scan_text(text: str, fam: str) -> list[RawCitation]:
         return i + 1, off - (nl[i - 1] + 1 if i else 0) + 1
 
     out: list[RawCitation] = []
+    stem = _ident_words(Path(name).stem) if name else ""
+    decls: list[tuple[int, str]] = []  # (offset, name) of every declaration met so far
+    scope_of: list[tuple[int, int]] = []  # (index of the first citation, number of declarations then)
+    keeps: list[tuple[int, str, str]] = []  # (line, "line" | "file", numbers) of suppression comments
     # Consecutive line comments ("//", "#", "--" on the lines one after another) form one block.
     block, last_end, last_line_comment = -1, -1, False
+    carry = ""  # the previous line comment of the same block (a number wrapped after its "CR")
     for start, kind, seg in _segments(text, fam):
         if kind == "code":
+            if fam != "prose":
+                decls.extend(_declarations(seg, start))
             if "_" in seg and _HAS_NUM.search(seg):
+                scope_of.append((len(out), len(decls)))
                 out.extend(_identifiers(seg, start, kind, where, ()))
+            if seg.strip():
+                carry = ""
             continue
         one_line = "\n" not in seg.rstrip("\n")
         if kind == "comment" and one_line:
             gap = text[last_end:start]
             if not (last_line_comment and gap.count("\n") == 1 and not gap.strip()):
-                block = start
+                block, carry = start, ""
             last_end, last_line_comment = start + len(seg.rstrip("\n")), True
         else:
-            block, last_line_comment = start, False
+            block, last_line_comment, carry = start, False, ""
+        if kind == "comment" and "crpipe:" in seg:
+            for m in _KEEP_RE.finditer(seg):
+                ln, col = where(start + m.start())
+                keeps.append((ln, "file" if m.group("file") else "line", m.group("nums"), col, col + len(m.group(0))))
         if not _HAS_NUM.search(seg):
+            carry = seg.rstrip("\n") if one_line else ""
             continue
+        scope_of.append((len(out), len(decls)))
+        if kind == "string" and one_line:
+            lit = _LITERAL_RE.match(seg.strip())
+            if lit:
+                ln, col = where(start + seg.index(lit.group("rule")))
+                out.append(RawCitation(ln, col, _num(lit), "literal", kind, "", None, _num(lit), block=block))
+                continue
         # Within a comment or string, each physical line is its own context: a block comment
         # can hold several citations about different things.
         off, prev, para = 0, "", 0
@@ -221,7 +281,7 @@ def scan_text(text: str, fam: str) -> list[RawCitation]:
             if _BLANK_COMMENT.fullmatch(line):
                 para += 1
             elif _HAS_NUM.search(line):
-                found = _scan_line(line, start + off, kind, where, prev, fam == "prose")
+                found = _scan_line(line, start + off, kind, where, prev, fam == "prose", prev or carry)
                 if "_" in line:
                     # In a comment an identifier is a citation only where nothing else cites it.
                     have = {c.cited for c in found}
@@ -233,7 +293,55 @@ def scan_text(text: str, fam: str) -> list[RawCitation]:
                 out.extend(found)
             off += len(line) + 1
             prev = line
+        carry = seg.rstrip("\n") if one_line else ""
+    if not out:
+        return out
+    _set_scopes(out, scope_of, decls, stem)
+    _group_literals(out)
+    if keeps:
+        _apply_keeps(out, keeps)
     return out
+
+
+def _set_scopes(out: list[RawCitation], scope_of, decls, stem: str) -> None:
+    """Each citation's scope: the last class, function or method declared before it, and the
+    file's name (kept apart, one per line, so two names never read as one title)."""
+    bounds = scope_of + [(len(out), len(decls))]
+    for (i, nd), (j, _) in zip(bounds, bounds[1:]):
+        names = [_ident_words(decls[nd - 1][1])] if nd else []
+        scope = "\n".join(n for n in names + [stem] if n)
+        for c in out[i:j]:
+            c.scope = scope
+
+
+def _group_literals(out: list[RawCitation]) -> None:
+    """String literals on one line (``cr!("118.9a", "601.2b")``) are one list, as the members
+    of a written list are.  Their only words are their scope's (the test function's name), which
+    are read as a title named around them (see :meth:`Resolver._by_scope`), never as a topic."""
+    per_line: dict[int, list[RawCitation]] = {}
+    for c in out:
+        if c.kind == "literal":
+            per_line.setdefault(c.line, []).append(c)
+    for cs in per_line.values():
+        for c in cs:
+            c.group = len(cs)
+
+
+def _apply_keeps(out: list[RawCitation], keeps) -> None:
+    """``crpipe: keep`` on a citation's line (or alone on the line above) keeps that line's
+    citations; ``crpipe: keep-file 702.78a, 702.79`` keeps those numbers in the whole file
+    (``crpipe: keep-file`` alone: every citation of the file)."""
+    # The numbers a suppression names are not citations themselves.
+    out[:] = [c for c in out if not any(c.line == ln and a <= c.column < b for ln, _, _, a, b in keeps)]
+    lines = {c.line for c in out}
+    for ln, how, nums, _, _ in keeps:
+        wanted = {m.group(0) for m in _PAREN_MEMBER.finditer(nums)}
+        note = f"crpipe: keep{'-file' if how == 'file' else ''} (line {ln})"
+        for c in out:
+            if c.kept or (wanted and c.cited not in wanted):
+                continue
+            if how == "file" or c.line == ln or (c.line == ln + 1 and ln not in lines):
+                c.kept = note
 
 
 def _identifiers(seg: str, base: int, kind: str, where, taken) -> list[RawCitation]:
@@ -248,7 +356,30 @@ def _identifiers(seg: str, base: int, kind: str, where, taken) -> list[RawCitati
     return out
 
 
-def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", prose: bool = False) -> list[RawCitation]:
+def _window(text: str, n: int = WINDOW, last: bool = False) -> str:
+    """At most ``n`` words of ``text`` (its last ones with ``last``): a context is measured
+    in words, so a long line does not drown the clause next to the number."""
+    ws = text.split()
+    if len(ws) <= n:
+        return text
+    return " ".join(ws[-n:] if last else ws[:n])
+
+
+def _anchor_starts(line: str, above: str) -> list[re.Match]:
+    """Where anchored numbers start: "CR"/"rule"/"§" (and dated notes), "see" before a subrule,
+    and a number opening the line when the line above ended in "CR" (a wrapped citation)."""
+    ms = list(_ANCHORED_RE.finditer(line))
+    if "ee" in line:
+        ms += [m for m in _SEE_RE.finditer(line) if not any(x.start("rule") == m.start("rule") for x in ms)]
+    if above and _ANCHOR_AT_END.search(above):
+        w = _WRAPPED_RE.match(line)
+        if w and not any(x.start("rule") == w.start("rule") for x in ms):
+            ms.append(w)
+    return sorted(ms, key=lambda m: m.start("rule"))
+
+
+def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", prose: bool = False,
+               above: str = "") -> list[RawCitation]:
     out: list[RawCitation] = []
     taken: list[tuple[int, int]] = []
     context = line.strip().strip("/*#-").strip()
@@ -261,8 +392,8 @@ def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", pros
     if prose and line.lstrip().startswith("|"):
         out.extend(_table_row(line, base, kind, where, taken))
     chains: list[list[tuple[re.Match, list[str], int]]] = []
-    for m in _ANCHORED_RE.finditer(line):
-        if any(a <= m.start("rule") < b for a, b in taken) or (chains and m.start() < chains[-1][-1][2]):
+    for m in _anchor_starts(line, above):
+        if any(a <= m.start("rule") < b for a, b in taken) or (chains and m.start("rule") < chains[-1][-1][2]):
             continue
         nums, end = _expand(line, m)
         chain = [(m, nums, end)]
@@ -288,6 +419,27 @@ def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", pros
             for n in ns:
                 out.append(RawCitation(ln, col, n, "anchored", kind, ctx, None, written, group, tail=tail))
             taken.append((c.start("rule"), end))
+    lead = _LEAD_NUM_RE.match(line) if not out else None
+    if lead and not any(a <= lead.start("rule") < b for a, b in taken):
+        # "# 702.78 persist", "// 702.90a: exalted triggers …": the words after it are its topic.
+        ln, col = where(base + lead.start("rule"))
+        after = _window(_SENTENCE_END.split(line[lead.end():].strip())[0])
+        out.append(RawCitation(ln, col, _num(lead), "bare", kind, after, None, _num(lead), 1, after, tail=after))
+        taken.append((lead.start("rule"), lead.end("rule")))
+    for m in (_PAREN_LIST_RE.finditer(line) if "(" in line else ()):
+        if any(a <= m.start("nums") < b for a, b in taken):
+            continue
+        # "Undying / persist (702.93 / 702.79)": names and numbers pair in the order written.
+        prev = max([b for a, b in taken if b <= m.start()], default=0)
+        name = _NAMES_BEFORE.search(line[prev:m.start()].split(";")[-1])
+        text = name.group(1).strip() if name else ""
+        names = [x.strip() for x in re.split(r"\s*(?:/|,|&|\band\b)\s*", text) if x.strip()]
+        members = list(_PAREN_MEMBER.finditer(line, m.start("nums"), m.end("nums")))
+        for i, mm in enumerate(members):
+            ln, col = where(base + mm.start())
+            own = names[i] if len(names) == len(members) else text
+            out.append(RawCitation(ln, col, mm.group(0), "bare", kind, own, None, m.group("nums"), len(members)))
+        taken.append((m.start("nums"), m.end()))
     for m in (_TITLED_RE.finditer(line) if ('"' in line or "“" in line) else ()):
         if not any(a <= m.start("rule") < b for a, b in taken):
             ln, col = where(base + m.start("rule"))
@@ -325,7 +477,8 @@ def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", pros
             before = _SENTENCE_END.split(prev_line)[-1] + " " + before
         nxt = min([a for a, b in taken if a >= end] + [len(line)])
         after = _SENTENCE_END.split(line[end:nxt].lstrip(").,;: "))[0]
-        before = before.strip().strip("/*#-(").strip()
+        before = _window(before.strip().strip("/*#-(").strip(), last=True)
+        after = _window(after)
         group = sum(len(ns) for _, ns, _ in cl)
         for m, ns, e in cl:
             ln, col = where(base + m.start())
@@ -385,4 +538,4 @@ def scan_file(path: Path, max_bytes: int = MAX_SOURCE_BYTES,
         return None
     if b"\x00" in data[:4096]:
         return None
-    return scan_text(data.decode("utf-8", errors="replace"), fam)
+    return scan_text(data.decode("utf-8", errors="replace"), fam, path.name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -10,7 +11,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..errors import InputError
-from ..io import write_json
 from ..profiles import OFFICIAL_LANG
 from .common import EDITION_HELP, console, editions_source, err_console, load_rules, print_json, user_errors
 
@@ -85,36 +85,46 @@ def register(app: typer.Typer) -> None:
     @app.command("audit-citations")
     @user_errors
     def audit_citations(
-        path: Path = typer.Argument(..., help="A source tree (or one file) in any language: Python, Java, Rust, C#, TypeScript, Lua, …"),
+        paths: list[Path] = typer.Argument(..., help="Source trees or files in any language: Python, Java, Rust, C#, TypeScript, Go, Lua, … (a pre-commit hook passes the changed files)."),
         rules: Optional[str] = typer.Option(None, "--rules", help="The English CR edition the code should cite: " + EDITION_HELP + " (default: the engine's own edition, 2025-11-14)."),
         editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions to resolve citations against history (removed, stale-renumbered, newer-than-model); default: every known edition (CRPIPE_MIRROR, cache, embedded archive)."),
-        json_out: bool = typer.Option(False, "--json", help="Print the citations as JSON ({citations: [{file, line, cited, status, suggested, evidence}], files: …})."),
-        sarif: Optional[Path] = typer.Option(None, "--sarif", help="Also write SARIF 2.1.0 to this file, for code hosts to show findings inline."),
-        show_ok: bool = typer.Option(False, "--all", help="List citations that are ok in the table too."),
+        json_out: bool = typer.Option(False, "--json", help="Print the citations as JSON, streamed ({citations: [{file, line, cited, status, suggested, evidence, new}], counts, files, baseline})."),
+        sarif: Optional[Path] = typer.Option(None, "--sarif", help="Also write SARIF 2.1.0 to this file, for code hosts to show findings inline (with --baseline: only the new ones)."),
+        show_ok: bool = typer.Option(False, "--all", help="List citations that are ok (and those the baseline accepts) too."),
+        baseline: Optional[Path] = typer.Option(None, "--baseline", help="Accept today's findings and hear only about new ones: the first run writes them to this file; later runs report only findings that are not in it (an edited citation is new). Commit the file."),
+        update_baseline: bool = typer.Option(False, "--update-baseline", help="With --baseline: write this run's findings into the baseline (for the files audited), accepting them."),
     ):
         """Find rule citations in comments, doc comments, strings and identifiers and check
         each against the rules: ok, missing, removed, stale-renumbered, wrong-topic,
         newer-than-model, outdated-quote.  Also reports, per file, which editions'
         numbering the file mixes.
 
-        Exit codes: 0 every citation ok; 1 some citation needs attention; 2 unreadable input.
-        """
-        from ..audit.report import audit_tree  # lazy: a command loads its stage only when it runs (CLI start-up time)
-        from ..audit.sarif import to_sarif  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        Citations are read in the forms engine code uses: "CR 702.19b", "Rule 704.5f",
+        "see 702.7", "Deathtouch (702.2)", "// 702.90a: exalted …", a number wrapped after a
+        line's "CR", quoted rule text, numbers in identifiers (test_104_3b_…) and in test
+        string literals, with the enclosing class, function or file (Persist.java) as evidence.
 
-        if not path.exists():
-            raise InputError("no such file or folder", path)
-        rep = audit_tree(path, _load(rules), editions_source(editions))
-        if sarif:
-            write_json(sarif, to_sarif(rep))
-        if json_out:
-            print_json(rep.to_dict())
-        else:
-            _print_audit(rep, show_ok)
-        for s in rep.skipped:
-            err_console.print(f"[yellow]skipped[/] {escape(s['file'])}: {escape(s['reason'])}", highlight=False)
-        if rep.problems:
-            raise typer.Exit(1)
+        A citation kept on purpose: "crpipe: keep" in a comment on its line (or alone on the
+        line above); "crpipe: keep-file 702.78a" anywhere in a file keeps that number there.
+
+        Findings are printed one per line (file:line:column: status number -> suggestion:
+        evidence) as files are read, then a summary.
+
+        Exit codes: 0 every citation ok (or accepted by the baseline); 1 some citation needs
+        attention; 2 unreadable input.
+        """
+        from ..audit.report import Audit  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+        for p in paths:
+            if not p.exists():
+                raise InputError("no such file or folder", p)
+        if update_baseline and baseline is None:
+            raise InputError("--update-baseline needs --baseline FILE", "--update-baseline")
+        base = _open_baseline(baseline)
+        if update_baseline:
+            _can_write(baseline)
+        run = Audit(paths, _load(rules), editions_source(editions))
+        _stream_audit(run, base, json_out, sarif, show_ok, update_baseline)
 
 
 def _phase_rows():
@@ -207,19 +217,154 @@ def _print_conformance(conf) -> None:
         console.print(t)
 
 
-def _print_audit(rep, show_ok: bool) -> None:
-    t = Table(title=f"rule citations in {rep.root}: {len(rep.citations)} found, {len(rep.problems)} need attention")
-    for col in ("file", "line", "cited", "status", "suggested", "evidence"):
-        t.add_column(col)
-    for c in rep.citations:
-        if c.status != "ok" or show_ok:
-            t.add_row(escape(c.file), str(c.line), c.cited, c.status, c.suggested or "", escape(c.evidence))
+def _open_baseline(path: Optional[Path]):
+    """The baseline to compare with: read (one line, exit 2, if it is not one), or a new one."""
+    if path is None:
+        return None
+    from ..audit.baseline import Baseline  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+    if path.exists():
+        return Baseline.read(path)
+    _can_write(path)  # before the run: a baseline that cannot be written fails at once, not after
+    return Baseline.empty(path)
+
+
+def _can_write(path: Path) -> None:
+    """Refuse (one line, exit 2) a file that could not be created where it is named."""
+    import os  # noqa: PLC0415 - lazy, as every import of a command
+    import tempfile  # noqa: PLC0415 - lazy, as every import of a command
+
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise InputError(f"cannot write the baseline here: {e.strerror or e}", path) from None
+
+
+def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: bool, update_baseline: bool) -> None:
+    """Each file's citations written out as it is read (JSON, SARIF and the finding lines are
+    streamed: memory does not grow with the tree), then the summary; exit 1 on a finding."""
+    import contextlib  # noqa: PLC0415 - lazy, as every import of a command
+    import tempfile  # noqa: PLC0415 - lazy, as every import of a command
+
+    from ..audit.baseline import Matcher, finding_key, row, write  # lazy: only this command
+    from ..audit.sarif import SarifStream  # lazy: only this command
+    from ..audit.stream import ListStream, dump  # lazy: only this command
+    from ..io import atomic_text_writer  # lazy: only this command
+
+    fresh = base is not None and not base.path.exists()  # the first run: accept everything found
+    matcher = Matcher(base) if base is not None else None
+    rows: list = []  # this run's findings, for a baseline being written
+    counts: dict[str, int] = {}
+    kept = reported = found = 0
+    mixed: list[tuple[str, list[str]]] = []  # the first files that mix editions' numbering, for the table
+    n_mixed = 0
+    audited: set[str] = set()
+    with contextlib.ExitStack() as stack:
+        sarif_out = None
+        if sarif is not None:
+            sarif_out = SarifStream(stack.enter_context(atomic_text_writer(sarif)))
+        js = ListStream(sys.stdout, {"root": " ".join(str(p) for p in run.paths), "edition": run.edition,
+                                     "history": list(run.span) if run.span else None}, "citations") if json_out else None
+        # The per-file summaries come after the citations: spooled to a temporary file meanwhile.
+        files = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8")) if json_out else None
+        for summary, cs in run.files():
+            if base is not None:
+                audited.add(_baseline_name(base, run, summary.file))
+            if summary.citations:
+                if files is not None:
+                    files.write(dump(summary.to_dict()) + "\n")
+                if len(summary.numberings) > 1:
+                    n_mixed += 1
+                    if len(mixed) < MIXED_SHOWN:
+                        mixed.append((summary.file, summary.describe_numberings()))
+            for c in cs:
+                found += 1
+                counts[c.status] = counts.get(c.status, 0) + 1
+                new = None
+                if c.kept:
+                    kept += 1
+                elif c.status != "ok" and matcher is not None:
+                    name = _baseline_name(base, run, c.file)
+                    fp = finding_key(name, c)
+                    new = not fresh and matcher.is_new(fp)
+                    if fresh or update_baseline:
+                        rows.append(row(name, c, fp))
+                report = c.is_problem and new is not False
+                reported += report
+                if js is not None:
+                    d = c.to_dict()
+                    if new is not None:
+                        d["new"] = new
+                    js.add(d)
+                elif report or show_ok:
+                    sys.stdout.write(_finding_line(c, new) + "\n")
+                if report and sarif_out is not None:
+                    sarif_out.add(c, "new" if new else None)
+        summary_b = None
+        if base is not None:
+            summary_b = {"file": str(base.path), "written": fresh or update_baseline,
+                         "new": 0 if fresh else matcher.new,
+                         "accepted": len(rows) if fresh else matcher.known,
+                         "fixed": 0 if fresh else matcher.fixed(base, audited)}
+        if sarif_out is not None:
+            sarif_out.close(run.edition, run.span)
+        if js is not None:
+            files.seek(0)
+            js.close({"counts": dict(sorted(counts.items())), "files_scanned": run.scanned,
+                      "files_skipped": run.skipped, "kept": kept, "baseline": summary_b}, {"files": files})
+    if base is not None and (fresh or update_baseline):
+        write(base, rows, audited, run.edition)
+    if js is None:
+        _print_audit_summary(run, counts, found, reported, kept, summary_b, mixed, n_mixed)
+    for s in run.skipped:
+        err_console.print(f"[yellow]skipped[/] {escape(s['file'])}: {escape(s['reason'])}", highlight=False)
+    if reported and not (fresh or update_baseline):
+        raise typer.Exit(1)
+
+
+def _baseline_name(base, run, file: str) -> str:
+    """A file's name as a baseline records it: relative to the baseline's folder."""
+    import os  # noqa: PLC0415 - lazy, as every import of a command
+
+    return Path(os.path.relpath(os.path.abspath(run.base / file), base.folder)).as_posix()
+
+
+def _finding_line(c, new) -> str:
+    """One finding as compilers and linters print them: file:line:column: what, then why."""
+    to = f" -> {c.suggested}" if c.suggested else ""
+    tag = "" if new is None else (" (new)" if new else " (in the baseline)")
+    kept = f" [kept: {c.kept}]" if c.kept else ""
+    return f"{c.file}:{c.line}:{c.column}: {c.status} {c.cited}{to}{tag}{kept}: {' '.join(c.evidence.split())}"
+
+
+#: Files mixing editions' numbering listed in the summary (--json lists every one).
+MIXED_SHOWN = 20
+
+
+def _print_audit_summary(run, counts, found, reported, kept, baseline, mixed, n_mixed) -> None:
+    console.print(f"rule citations in {escape(' '.join(str(p) for p in run.paths))} (CR {run.edition}): {found} found "
+                  f"in {run.scanned} files, {reported} need attention", highlight=False)
+    t = Table(show_header=False)
+    for status, n in sorted(counts.items()):
+        t.add_row(status, str(n))
+    if kept:
+        t.add_row("kept on purpose (crpipe: keep)", str(kept))
+    if baseline is not None:
+        if baseline["written"]:
+            t.add_row("baseline written", f"{baseline['file']}: {baseline['accepted']} findings accepted")
+        else:
+            t.add_row("baseline", f"{baseline['file']}: {baseline['new']} new, {baseline['accepted']} accepted, "
+                                  f"{baseline['fixed']} fixed since")
     console.print(t)
-    mixed = [f for f in rep.files if len(f.numberings) > 1]
     if mixed:
-        m = Table(title="files mixing the numbering of several editions")
+        more = f" (the first {len(mixed)} of {n_mixed}; --json lists them all)" if n_mixed > len(mixed) else ""
+        m = Table(title="files mixing the numbering of several editions" + more)
         m.add_column("file")
         m.add_column("numberings")
-        for f in mixed:
-            m.add_row(f.file, "\n".join(f.describe_numberings()))
+        for name, numberings in mixed:
+            m.add_row(escape(name), escape("\n".join(numberings)))
         console.print(m)
