@@ -46,6 +46,30 @@ def texts_key() -> str:
     return source_key(TEXTS_VERSION, [], [inventory_key()])
 
 
+#: The matches between consecutive editions of the embedded archive, computed at release time
+#: (``python -m pipeline.diff.release``) under the matcher's cache key: a first ``show`` or
+#: ``history`` then matches nothing (it was ~5 s CPU in two processes).  A file of another key
+#: (the matcher changed since) is not read, and the pairs are matched as before.
+SHIPPED_DIR = Path(__file__).resolve().parents[1] / "data" / "editions"
+
+
+def shipped_pairs_path() -> Path:
+    return SHIPPED_DIR / f"pairs-{cache_key()}.json.xz"
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_pairs() -> dict[str, dict]:
+    """"oldsha-newsha" -> the PairMap's dict, for the embedded archive's consecutive editions."""
+    import lzma  # noqa: PLC0415 - lazy: only a pair the cache lacks
+
+    path = shipped_pairs_path()
+    try:
+        data = json.loads(lzma.decompress(path.read_bytes()))
+    except (OSError, lzma.LZMAError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 def match_rules(old: Document, new: Document, items: dict | None = None) -> dict[str, str]:
     """The matcher's rule map of two consecutive editions (only for a pair not cached yet),
     without the diff's document cache: the archive keeps its own, smaller, pair maps.
@@ -220,35 +244,46 @@ class EditionArchive:
         return self.cache_dir / "pairs" / f"{a.sha256}-{b.sha256}.json"
 
     def pair(self, i: int) -> PairMap:
-        """The match between edition ``i`` and ``i + 1`` (computed once, then cached)."""
+        """The match between edition ``i`` and ``i + 1`` (shipped for the embedded archive, else
+        computed once, then cached)."""
         pm = self._pairs.get(i)
         if pm is not None:
             return pm
         path = self._pair_path(i)
-        data = _read_json(path)
+        data = shipped_pairs().get(self._pair_key(i)) or _read_json(path)
         if data is None:
+            pm = self.match_pair(i)
             a, b = self.editions[i], self.editions[i + 1]
-            old, new = self.load(a.label), self.load(b.label)
-            pairs = match_rules(old, new, self._items)
-            changed = {}
-            O, N = {r.id: r for r in old.rules}, {r.id: r for r in new.rules}
-            for o, n in pairs.items():
-                ta, tb = O[o].text, N[n].text
-                if ta != tb and normalize(ta) != normalize(tb):
-                    changed[o] = [ta, tb]
-            matched_new = set(pairs.values())
-            pm = PairMap({o: n for o, n in pairs.items() if o != n},
-                         [r.id for r in old.rules if r.id not in pairs],
-                         [r.id for r in new.rules if r.id not in matched_new], changed)
             cache_write(path, dumps({"old": a.sha256, "new": b.sha256, **pm.to_dict()}))
         else:
             pm = PairMap(data["moved"], data["removed"], data["added"], data["changed"])
         self._pairs[i] = pm
         return pm
 
+    def match_pair(self, i: int) -> PairMap:
+        """Match edition ``i`` with ``i + 1`` now (no cache, nothing shipped)."""
+        a, b = self.editions[i], self.editions[i + 1]
+        old, new = self.load(a.label), self.load(b.label)
+        pairs = match_rules(old, new, self._items)
+        changed = {}
+        O, N = {r.id: r for r in old.rules}, {r.id: r for r in new.rules}
+        for o, n in pairs.items():
+            ta, tb = O[o].text, N[n].text
+            if ta != tb and normalize(ta) != normalize(tb):
+                changed[o] = [ta, tb]
+        matched_new = set(pairs.values())
+        return PairMap({o: n for o, n in pairs.items() if o != n},
+                       [r.id for r in old.rules if r.id not in pairs],
+                       [r.id for r in new.rules if r.id not in matched_new], changed)
+
+    def _pair_key(self, i: int) -> str:
+        return f"{self.editions[i].sha256}-{self.editions[i + 1].sha256}"
+
     def missing(self) -> list[int]:
-        """Consecutive pairs not matched yet (neither in memory nor in the cache)."""
-        return [i for i in range(len(self.editions) - 1) if i not in self._pairs and not self._pair_path(i).is_file()]
+        """Consecutive pairs not matched yet (neither in memory, nor in the cache, nor shipped)."""
+        shipped = shipped_pairs()
+        return [i for i in range(len(self.editions) - 1) if i not in self._pairs
+                and self._pair_key(i) not in shipped and not self._pair_path(i).is_file()]
 
     def precompute(self, progress=None, workers: int | None = None) -> int:
         """Match every consecutive pair not cached yet; returns how many were matched.
