@@ -143,10 +143,14 @@ def _follow_old_number(arch, number: str, k: int) -> tuple[str | None, str, str]
 
     Returns ``(number at k or None if removed, the edition label, its stated date)``.
     """
+    # Each edition's numbers follow from the next one's through their match (the numbers that
+    # moved back, plus the ones it removed): no edition is parsed, the matches are shipped.
+    nums = set(arch.texts(k))
     for i in range(k - 1, -1, -1):
-        e = arch.editions[i]
-        doc = arch.load(e.label)
-        if doc.rule(number) is not None:
+        pm = arch.pair(i)
+        nums = {o for o in (pm.backward(n) for n in nums) if o is not None} | set(pm.removed)
+        if number in nums:
+            e = arch.editions[i]
             return arch.map_number(number, e.label, arch.editions[k].label), e.label, e.effective_date or e.label
     return None
 
