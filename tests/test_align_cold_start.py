@@ -41,7 +41,7 @@ def _dictionary():
     stem = dictionary_path("pt")
     if stem is None:
         pytest.skip("no pt_BR Hunspell dictionary (Debian hunspell-pt-br)")
-    lib = HunspellLibrary.open(stem)
+    lib = HunspellLibrary.start(stem)
     if lib is None:
         pytest.skip("the Hunspell C library (libhunspell) is not installed")
     return stem, lib
@@ -86,7 +86,7 @@ def test_speller_asks_the_library_and_starts_no_process(tmp_path, monkeypatch):
     assert isinstance(sp._cli, hunspell.HunspellLibrary)
     # CRPIPE_HUNSPELL_CLI=0 turns the C hunspell off, the library as the command.
     monkeypatch.setenv("CRPIPE_HUNSPELL_CLI", "0")
-    assert hunspell.HunspellLibrary.open(hunspell.dictionary_path("pt")) is None
+    assert hunspell.HunspellLibrary.start(hunspell.dictionary_path("pt")) is None
 
 
 # -- the spelling lexicon: its cache holds the buckets --------------------------------------
