@@ -122,13 +122,11 @@ def test_quick_scan_agrees_with_the_parser(date):
     assert meta["truncated"] == any(f.kind == "truncated" for f in doc.findings)
 
 
-def test_cold_archive_is_matched_in_worker_processes(tmp_path, archive, monkeypatch):
-    from pipeline.diff import history
-
-    monkeypatch.setattr(history, "shipped_pairs", lambda: {})  # a cold archive: nothing shipped either
+def test_cold_archive_is_matched_in_worker_processes(tmp_path, archive):
     dates = ["2019-06-12", "2019-07-12", "2019-08-23", "2019-10-04", "2020-01-22", "2020-04-17",
              "2020-06-01", "2020-07-03", "2021-02-24", "2021-04-19"]
-    arch = EditionArchive(_folder(tmp_path, dates), cache_dir=tmp_path / "c")
+    # Not the shipped maps of these pairs: the workers must match them.
+    arch = EditionArchive(_folder(tmp_path, dates), cache_dir=tmp_path / "c", shipped=False)
     assert len(arch.missing()) == len(dates) - 1 >= 8
     assert arch.precompute(workers=2) == len(dates) - 1
     assert arch.missing() == []

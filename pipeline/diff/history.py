@@ -3,7 +3,9 @@
 Consecutive editions are matched once (:func:`~pipeline.diff.classify.diff_documents`)
 and the result -- the number map and the texts that changed -- is cached on disk under
 a key made of the two files' sha256 and the matcher's version, so a second history query
-reads ~100 small JSON files instead of parsing and matching 110 editions.
+reads ~100 small JSON files instead of parsing and matching 110 editions.  The pairs of the
+editions the package ships are matched at release time (:mod:`.shipped`): a first query on
+those editions matches nothing.
 
 File names can lie (``2006-06-01.txt`` holds the 2004-06-01 edition): editions are
 ordered by the effective date stated inside them; the file name stays the label.
@@ -44,30 +46,6 @@ def texts_key() -> str:
     from ..inventory import inventory_key  # noqa: PLC0415 - lazy: only a table read or written needs it
 
     return source_key(TEXTS_VERSION, [], [inventory_key()])
-
-
-#: The matches between consecutive editions of the embedded archive, computed at release time
-#: (``python -m pipeline.diff.release``) under the matcher's cache key: a first ``show`` or
-#: ``history`` then matches nothing (it was ~5 s CPU in two processes).  A file of another key
-#: (the matcher changed since) is not read, and the pairs are matched as before.
-SHIPPED_DIR = Path(__file__).resolve().parents[1] / "data" / "editions"
-
-
-def shipped_pairs_path() -> Path:
-    return SHIPPED_DIR / f"pairs-{cache_key()}.json.xz"
-
-
-@functools.lru_cache(maxsize=1)
-def shipped_pairs() -> dict[str, dict]:
-    """"oldsha-newsha" -> the PairMap's dict, for the embedded archive's consecutive editions."""
-    import lzma  # noqa: PLC0415 - lazy: only a pair the cache lacks
-
-    path = shipped_pairs_path()
-    try:
-        data = json.loads(lzma.decompress(path.read_bytes()))
-    except (OSError, lzma.LZMAError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def match_rules(old: Document, new: Document, items: dict | None = None) -> dict[str, str]:
@@ -161,9 +139,11 @@ class Lineage:
 class EditionArchive:
     """The editions in ``directory`` (``*.txt``), in effective-date order."""
 
-    def __init__(self, directory, cache_dir: str | Path | None = None, memory: int = 3):
+    def __init__(self, directory, cache_dir: str | Path | None = None, memory: int = 3, shipped: bool = True):
         # A folder (``--editions DIR``), or a Catalog: mirror + cache + the embedded archive.
         self.catalog = as_catalog(directory)
+        #: Take the pair maps shipped with the package (:mod:`.shipped`) for the archive's editions.
+        self.shipped = shipped
         self.dir = self.catalog.folder or self.catalog.mirror or Path(self.catalog.label)
         self.cache_dir_base = str(Path(cache_dir) if cache_dir else default_cache_dir())
         self.cache_dir = Path(self.cache_dir_base) / f"diff-{cache_key()}"
@@ -243,25 +223,16 @@ class EditionArchive:
         a, b = self.editions[i], self.editions[i + 1]
         return self.cache_dir / "pairs" / f"{a.sha256}-{b.sha256}.json"
 
-    def pair(self, i: int) -> PairMap:
-        """The match between edition ``i`` and ``i + 1`` (shipped for the embedded archive, else
-        computed once, then cached)."""
-        pm = self._pairs.get(i)
-        if pm is not None:
-            return pm
-        path = self._pair_path(i)
-        data = shipped_pairs().get(self._pair_key(i)) or _read_json(path)
-        if data is None:
-            pm = self.match_pair(i)
-            a, b = self.editions[i], self.editions[i + 1]
-            cache_write(path, dumps({"old": a.sha256, "new": b.sha256, **pm.to_dict()}))
-        else:
-            pm = PairMap(data["moved"], data["removed"], data["added"], data["changed"])
-        self._pairs[i] = pm
-        return pm
+    def _shipped(self, i: int) -> dict | None:
+        """The shipped map of pair ``i`` (both editions the package's own), or None."""
+        if not self.shipped:
+            return None
+        from .shipped import shipped_pair  # noqa: PLC0415 - read only when a pair is not cached
+
+        return shipped_pair(self.editions[i].sha256, self.editions[i + 1].sha256)
 
     def match_pair(self, i: int) -> PairMap:
-        """Match edition ``i`` with ``i + 1`` now (no cache, nothing shipped)."""
+        """Edition ``i`` and ``i + 1`` matched now (no cache, nothing shipped)."""
         a, b = self.editions[i], self.editions[i + 1]
         old, new = self.load(a.label), self.load(b.label)
         pairs = match_rules(old, new, self._items)
@@ -276,14 +247,28 @@ class EditionArchive:
                        [r.id for r in old.rules if r.id not in pairs],
                        [r.id for r in new.rules if r.id not in matched_new], changed)
 
-    def _pair_key(self, i: int) -> str:
-        return f"{self.editions[i].sha256}-{self.editions[i + 1].sha256}"
+    def pair(self, i: int) -> PairMap:
+        """The match between edition ``i`` and ``i + 1``: from memory, the cache, the maps
+        shipped with the package, else matched now; cached either way."""
+        pm = self._pairs.get(i)
+        if pm is not None:
+            return pm
+        path = self._pair_path(i)
+        data = _read_json(path)
+        if data is None:
+            a, b = self.editions[i], self.editions[i + 1]
+            got = self._shipped(i)
+            pm = PairMap(got["moved"], got["removed"], got["added"], got["changed"]) if got else self.match_pair(i)
+            # Shipped maps are cached too: a warm run reads its few pairs, not the whole file.
+            cache_write(path, dumps({"old": a.sha256, "new": b.sha256, **pm.to_dict()}))
+        else:
+            pm = PairMap(data["moved"], data["removed"], data["added"], data["changed"])
+        self._pairs[i] = pm
+        return pm
 
     def missing(self) -> list[int]:
-        """Consecutive pairs not matched yet (neither in memory, nor in the cache, nor shipped)."""
-        shipped = shipped_pairs()
-        return [i for i in range(len(self.editions) - 1) if i not in self._pairs
-                and self._pair_key(i) not in shipped and not self._pair_path(i).is_file()]
+        """Consecutive pairs not matched yet (neither in memory nor in the cache)."""
+        return [i for i in range(len(self.editions) - 1) if i not in self._pairs and not self._pair_path(i).is_file()]
 
     def precompute(self, progress=None, workers: int | None = None) -> int:
         """Match every consecutive pair not cached yet; returns how many were matched.
@@ -295,9 +280,10 @@ class EditionArchive:
         todo = self.missing()
         total = len(self.editions) - 1
         workers = min(2, os.cpu_count() or 1) if workers is None else workers
-        if workers > 1 and len(todo) >= 8:
-            chunks = [todo[len(todo) * w // workers: len(todo) * (w + 1) // workers] for w in range(workers)]
-            jobs = [(self.catalog, self.cache_dir_base, c) for c in chunks if c]
+        match = [i for i in todo if self._shipped(i) is None]  # the pairs that need matching
+        if workers > 1 and len(match) >= 8:
+            chunks = [match[len(match) * w // workers: len(match) * (w + 1) // workers] for w in range(workers)]
+            jobs = [(self.catalog, self.cache_dir_base, c, self.shipped) for c in chunks if c]
             from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415 - lazy: only a cold archive (multiprocessing)
 
             with ProcessPoolExecutor(max_workers=len(jobs)) as pool:
@@ -385,12 +371,12 @@ class EditionArchive:
 
 def _match_run(job) -> int:
     """Worker: match a contiguous run of consecutive pairs into the cache (see precompute)."""
-    folder, cache_dir, indices = job
+    folder, cache_dir, indices, shipped = job
     # A worker lives for one run and makes no reference cycles worth collecting (parsed
     # editions and match tables are trees), while the cycle collector would walk every
     # object it allocates again and again: off for the run.
     with collector_paused():
-        arch = EditionArchive(folder, cache_dir=cache_dir, memory=2)
+        arch = EditionArchive(folder, cache_dir=cache_dir, memory=2, shipped=shipped)
         for i in indices:
             arch.pair(i)
     return len(indices)

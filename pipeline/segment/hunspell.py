@@ -102,7 +102,7 @@ class Speller:
         Only plain words go through it (the command splits "revela-lo" where spylls looks the
         whole form up; the library is given the same words, so the two agree)."""
         if not hasattr(self, "_cli_pipe"):
-            self._cli_pipe = HunspellLibrary.open(self.path) or HunspellPipe.start(self.path)
+            self._cli_pipe = HunspellLibrary.start(self.path) or HunspellPipe.start(self.path)
         return self._cli_pipe
 
     def save(self) -> None:
@@ -153,7 +153,7 @@ class HunspellLibrary:
         self._lib, self._h = lib, handle
 
     @classmethod
-    def open(cls, stem: Path) -> "HunspellLibrary | None":
+    def start(cls, stem: Path) -> "HunspellLibrary | None":
         if os.environ.get("CRPIPE_HUNSPELL_CLI") == "0":
             return None
         import ctypes  # only when a word misses the memo

@@ -1,0 +1,68 @@
+"""The consecutive-pair maps of the embedded archive, computed at release time and shipped.
+
+The package ships the English editions (:mod:`pipeline.editions.embedded`); matching each
+edition with the next is the same work on every machine, and a cold ``crpipe align`` of a
+2020 translation to the 2026 edition matches 57 pairs (~1.2 s CPU) before it can map a single
+rule number.  :mod:`pipeline.diff.pack_pairs` matches all of them once, at release time, into
+``pipeline/data/editions/pairs.json.xz`` (~250 KB for 108 pairs); :class:`EditionArchive`
+takes a pair from there when both editions are the archive's (by sha256, whatever folder
+they were read from) and the file was made by the code that would match them now (its key:
+the matcher's cache key and the code that makes pair maps).  Anything else is matched as
+before.  A test checks the file is what matching gives.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import lzma
+from pathlib import Path
+
+from ..errors import CrpipeError
+from ..io import read_bounded, source_key
+from .cache import cache_key
+
+#: Layout of the shipped file; bump when it changes.
+VERSION = 1
+FILE = "pairs.json.xz"
+
+
+def shipped_path() -> Path:
+    from ..editions.embedded import archive_dir  # noqa: PLC0415 - the package's data folder
+
+    return archive_dir() / FILE
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_key() -> str:
+    """The code a shipped pair map depends on: the matcher (its cache key: matching, the
+    classifier, the text normaliser, the parser) and the code that turns a match into a map."""
+    here = Path(__file__).resolve().parent
+    return source_key(VERSION, [here / "history.py", here / "pack_pairs.py"], [cache_key()])
+
+
+@functools.lru_cache(maxsize=4)
+def _load(path: str) -> dict[str, dict]:
+    try:
+        data = json.loads(lzma.decompress(read_bounded(path, what="pair-map file", env=None)))
+    except (CrpipeError, OSError, ValueError, lzma.LZMAError):
+        return {}  # absent (a checkout before the release step) or damaged: match as before
+    if not (isinstance(data, dict) and data.get("version") == VERSION and data.get("key") == shipped_key()
+            and isinstance(data.get("pairs"), dict)):
+        return {}  # made by other code: its maps might not be what matching gives now
+    return data["pairs"]
+
+
+def shipped_pair(old_sha: str, new_sha: str, path: Path | None = None) -> dict | None:
+    """The shipped map of the pair (``moved``, ``removed``, ``added``, ``changed``), or None."""
+    got = _load(str(path or shipped_path())).get(f"{old_sha}-{new_sha}")
+    if not (isinstance(got, dict) and all(k in got for k in ("moved", "removed", "added", "changed"))):
+        return None
+    return got
+
+
+def serialise(pairs: dict[str, dict]) -> bytes:
+    """The shipped file's bytes: deterministic (sorted keys, fixed xz settings)."""
+    text = json.dumps({"version": VERSION, "key": shipped_key(), "pairs": pairs}, ensure_ascii=False,
+                      sort_keys=True, separators=(",", ":"))
+    return lzma.compress(text.encode("utf-8"), preset=9 | lzma.PRESET_EXTREME)
