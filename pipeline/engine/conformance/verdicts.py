@@ -20,6 +20,7 @@ from typing import Callable
 from ...rulenum import RuleNumber
 from ...text import term_form
 from . import kernel_driver
+from .controls import ControlResult, run_kernel_control, run_phase_control
 from .model import Example, load_examples
 from .phase_driver import PhaseResult, PhaseSuite, skip_reason
 
@@ -37,11 +38,60 @@ class SuiteRun:
     phase: dict[str, PhaseResult]
     kernel: dict[str, kernel_driver.KernelResult]
     phase_skipped: str | None = None  # why phase did not run
+    controls: dict[str, list[ControlResult]] = field(default_factory=dict)
 
     def phase_verdict(self, ex: Example) -> str:
+        """``agrees`` only when phase shows the example *and* the rules' outcome of its control:
+        a pass whose control phase fails proves only that phase does the same either way."""
         if self.phase_skipped:
             return "skipped"
-        return _VERDICT[self.phase[ex.id].status]
+        v = _VERDICT[self.phase[ex.id].status]
+        ctl = self.control(ex.id, "phase")
+        if v == "agrees" and ctl is not None and ctl.verdict == "disagrees":
+            return "disagrees"
+        return v
+
+    def control(self, example: str, engine: str) -> ControlResult | None:
+        return next((c for c in self.controls.get(example, ()) if c.engine == engine), None)
+
+    def phase_cause(self, ex: Example) -> str | None:
+        """Why phase disagrees: ``breaks-rule`` (a finding) or ``driver`` (ours to fix); None when it does not."""
+        if self.phase_verdict(ex) != "disagrees":
+            return None
+        r = self.phase[ex.id]
+        return ex.cause or ("driver" if r.error == "driver" else "breaks-rule")
+
+    def ran(self, ex: Example, engine: str) -> bool:
+        """Whether ``engine`` ran the example to an outcome (not unsupported, not stopped by our driver)."""
+        if engine == "phase":
+            r = self.phase.get(ex.id)
+            return r is not None and r.status != "unsupported" and self.phase_cause(ex) != "driver"
+        return self.kernel[ex.id].status != "unsupported"
+
+    def summary(self, mutation_score: float | None) -> dict:
+        """The suite in figures (the keys issue 25 fixes): encoded, listed, runnable, controls, phase, mutants."""
+        encoded = [e for e in self.examples if e.encoded or e.kernel]
+        listed = [e for e in self.examples if e.unsupported and not e.kernel]
+        runnable = [e for e in encoded if any(self.ran(e, eng) for eng in ("phase", "kernel"))]
+
+        def discriminating(e: Example) -> bool:
+            ctls = [self.control(e.id, eng) for eng in ("phase", "kernel") if self.ran(e, eng)]
+            return all(c is not None and not c.tautology for c in ctls)
+
+        differs = [e for e in runnable if discriminating(e)]
+        phase = {"agrees": 0, "disagrees": 0, "driver": 0, "unimplemented": 0}
+        if not self.phase_skipped:
+            for e in self.examples:
+                r = self.phase[e.id]
+                if r.status == "unsupported":
+                    phase["unimplemented"] += 0 if e.unsupported else 1
+                elif self.phase_cause(e) == "driver":
+                    phase["driver"] += 1
+                else:
+                    phase[self.phase_verdict(e)] += 1
+        return {"examples": len(encoded), "examples_listed": len(encoded) + len(listed), "runnable": len(runnable),
+                "control_differs": len(differs), "tautologies": len(runnable) - len(differs), "phase": phase,
+                "mutation_score": mutation_score}
 
     def kernel_verdict(self, ex: Example) -> str:
         return _VERDICT[self.kernel[ex.id].status]
@@ -53,15 +103,21 @@ def run_suite(use_phase: bool = True, examples: list[Example] | None = None,
     examples = examples if examples is not None else load_examples()
     why = skip_reason() if use_phase else "not requested"
     phase: dict[str, PhaseResult] = {}
+    controls: dict[str, list[ControlResult]] = {}
     if why is None:
         with PhaseSuite() as suite:
             for ex in examples:
                 if progress:
                     progress(ex.id)
                 phase[ex.id] = suite.run(ex)
+                if phase[ex.id].status != "unsupported":
+                    controls.setdefault(ex.id, []).append(run_phase_control(suite, ex))
     library = {s.id: s for s in kernel_driver.load_scenarios()}
     kernel = {ex.id: kernel_driver.run(ex, library) for ex in examples}
-    return SuiteRun(examples, phase, kernel, why)
+    for ex in examples:
+        if kernel[ex.id].status != "unsupported":
+            controls.setdefault(ex.id, []).append(run_kernel_control(ex, library))
+    return SuiteRun(examples, phase, kernel, why, controls)
 
 
 def _norm(text: str) -> str:
