@@ -98,9 +98,17 @@ class ValidationReport:
         return [v.example for v in self.conformance.verdicts if v.kernel == "disagrees"]
 
     @property
+    def tautologies(self) -> int:
+        """Runnable CR examples whose control the observations do not tell apart (they would pass
+        without their rule): each fails the suite."""
+        if self.conformance is None or self.conformance.summary is None:
+            return 0
+        return self.conformance.summary["tautologies"]
+
+    @property
     def ok(self) -> bool:
         return not (self.missing or self.undeclared or self.scenario_missing or self.failed
-                    or self.kernel_disagreements)
+                    or self.kernel_disagreements or self.tautologies)
 
     def to_dict(self) -> dict:
         return {

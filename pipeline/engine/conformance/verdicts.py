@@ -149,7 +149,9 @@ class ConformanceReport:
     suite_edition: str
     phase_skipped: str | None
     verdicts: list[ExampleVerdict]
-    mutation: dict | None = None
+    mutation: dict | None = None  # the comparator self-check (perturbed expectations): not a mutation score
+    summary: dict | None = None  # SuiteRun.summary: the suite in figures
+    controls: list[dict] = field(default_factory=list)
 
     def by_rule(self) -> dict[str, dict]:
         """Per rule (target-edition number): the combined verdict of its examples."""
@@ -175,7 +177,9 @@ class ConformanceReport:
 
     def to_dict(self) -> dict:
         return {"edition": self.edition, "suite_edition": self.suite_edition,
-                "phase_skipped": self.phase_skipped, "totals": self.totals(),
+                "phase_skipped": self.phase_skipped,
+                **({"summary": self.summary} if self.summary is not None else {}),
+                "totals": self.totals(), "controls": self.controls,
                 "examples": [v.to_dict() for v in self.verdicts], "rules": self.by_rule(),
                 **({"mutation": self.mutation} if self.mutation is not None else {})}
 
@@ -202,10 +206,17 @@ def verdicts(run: SuiteRun, doc, number_map: Callable[[str], str | None] | None 
         pv, kv = run.phase_verdict(ex), run.kernel_verdict(ex)
         pd = (run.phase[ex.id].mismatches or ([run.phase[ex.id].reason] if run.phase[ex.id].reason else [])
               ) if ex.id in run.phase else ([run.phase_skipped] if run.phase_skipped else [])
+        ctl = run.control(ex.id, "phase")
+        if pv == "disagrees" and ctl is not None and ctl.verdict == "disagrees":
+            pd = list(pd) + [f"control ({ctl.why}): {m}" for m in ctl.mismatches]
         kr = run.kernel[ex.id]
         kd = kr.mismatches or ([kr.reason] if kr.reason else [])
         if text in ("changed", "missing"):  # what the engines were checked against is not this edition's example
             pv = kv = "recheck"
         out.append(ExampleVerdict(ex.id, ex.rule, target if rule is not None else None, text, pv, kv, pd, kd,
                                   ex.file, ex.note))
-    return ConformanceReport(doc.meta.effective_date or "", SUITE_EDITION, run.phase_skipped, out)
+    from .kernel_mutation import mutation_score  # the committed result of the mutation tool's run
+
+    return ConformanceReport(doc.meta.effective_date or "", SUITE_EDITION, run.phase_skipped, out,
+                             summary=run.summary(mutation_score()),
+                             controls=[c.to_dict() for ex in run.examples for c in run.controls.get(ex.id, ())])
