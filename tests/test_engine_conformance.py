@@ -382,3 +382,26 @@ def test_validate_engine_exits_1_on_a_kernel_disagreement_or_a_tautology(monkeyp
     monkeypatch.setattr(v, "load_examples", lambda: taut)
     res = CliRunner().invoke(app, args)
     assert res.exit_code == 1 and json.loads(res.output)["conformance"]["summary"]["tautologies"] == 1
+
+
+@pytest.mark.skipif(not HAS_PHASE, reason=skip_reason() or "")
+def test_release_comparison_is_current_for_the_installed_release(run):
+    """The committed comparison (tests/data/phase-release-comparison.md) shows this run's verdicts
+    under the installed release's column, and lists at least two releases."""
+    from importlib import metadata
+
+    from pipeline.engine.conformance.releases import _cell
+
+    text = (ROOT / "tests" / "data" / "phase-release-comparison.md").read_text(encoding="utf-8")
+    table = [ln for ln in text.split("## Examples whose verdict changed")[1].splitlines() if ln.startswith("| ")]
+    head = [c.strip() for c in table[0].strip("|").split("|")]
+    assert len(head) >= 3  # the example column and at least two releases
+    col = head.index(metadata.version("phase-python"))
+    by = {e.id: e for e in EXAMPLES}
+    for row in table[1:]:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        ex = by[cells[0]]
+        c = run.control(ex.id, "phase")
+        now = {"verdict": run.phase_verdict(ex), "status": run.phase[ex.id].status,
+               "control": c.verdict if c is not None else ""}
+        assert cells[col] == _cell(now), cells[0]
