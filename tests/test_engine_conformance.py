@@ -66,18 +66,34 @@ def test_cards_taken_from_mtgjson3_match_it():
     for path in sorted(folder.glob("*.json")):
         for c in json.loads(path.read_text(encoding="utf-8"))["cards"]:
             v3.setdefault(c["name"], c)
-    checked = 0
-    for name, c in load_cards().items():
-        ref = v3.get(name)
+    from pipeline.engine.conformance.controls import control_example
+
+    cards = load_cards()
+    named = {n for e in EXAMPLES for n in e.cards()}
+    named |= {n for e in EXAMPLES if e.control for n in control_example(e)[0].cards()}
+    checked, unchecked = [], []
+    for name in sorted(named):
+        c, ref = cards[name], v3.get(name)
         if ref is None or ref.get("layout") not in (None, "normal"):
+            # not in the 18 v3 set files (or only as a half of a split card): written from the
+            # Oracle text by hand, and the pool says so
+            assert "mtgjson3" not in str(c.get("source")) or ref is not None, name
+            unchecked.append(name)
             continue
-        checked += 1
+        checked.append(name)
+        assert "mtgjson3" in str(c.get("source")), f"{name} is in MTGJSON v3: say so in its source"
         assert (c.get("cost") or None) == (ref.get("manaCost") or None), name
         assert list(c["types"]) == list(ref.get("types") or []), name
         assert list(c.get("subtypes") or []) == list(ref.get("subtypes") or []), name
+        assert list(c.get("supertypes") or []) == list(ref.get("supertypes") or []), name
         if "power" in ref:
             assert str(c.get("pt")) == f"{ref['power']}/{ref['toughness']}", name
-    assert checked >= 30
+        colors = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G"}
+        assert sorted(c.get("colors") or []) == sorted(colors[x] for x in ref.get("colors") or []), name
+    # 54 of the 153 cards the suite names are checked in the v3 files (Invert is there only as half of
+    # Invert // Invent); the Oracle wording itself cannot be
+    # checked there (v3 is 2012-2018 wording: "converted mana cost", "enters the battlefield")
+    assert len(checked) >= 54 and len(checked) + len(unchecked) == len(named)
 
 
 def test_every_board_card_is_in_the_pool():
