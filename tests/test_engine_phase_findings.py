@@ -161,6 +161,20 @@ def test_615x4n1_the_samite_healer_shield_has_no_target(suite):
     assert g.g.player(0)["life"] == 19  # the shield "for the Bear" prevented 1 of the damage to the player
 
 
+def test_701x23bn1_splinter_finds_every_card_without_a_choice(suite):
+    g = _game(suite, "701.23b#1", upto=1)
+    seen = []
+    for _ in range(10):  # resolve Splinter; no prompt comes (no choice of which library cards to find)
+        wf = g.g.waiting_for()["type"]
+        if wf == "Priority" and not g.g.stack():
+            break
+        seen.append(wf)
+        g._pass()
+    assert set(seen) == {"Priority"}
+    mines = [o for o in g.g.exile() if o["name"] == "Howling Mine"]
+    assert len(mines) == 4  # 701.23b: the two in the library need not be found
+
+
 def test_702x103dn1_a_bestow_cast_is_not_offered_under_aether_storm(suite):
     g = _game(suite, "702.103d#1")
     rollicker = g._object("Nyxborn Rollicker")

@@ -27,6 +27,12 @@ A file is a mapping ``{section: "6xx", edition: DATE, examples: [...]}``; each e
              ``board`` (a patch merged into the board), ``actions`` (the control's own actions) and
              optionally ``expect`` (what the rules say of the control: the control is then checked
              too).  The example's observations must tell the control apart, else it is a tautology;
+``listed``   with ``unsupported`` and no kernel run: why the example is not a game here, one of
+             ``not-a-game`` (a definition, a deck-building or seating rule, a tournament procedure:
+             no game state shows it), ``not-modelled`` (a mechanic or variant neither engine
+             models: name stickers, Vanguard, subgames) or ``not-yet`` (it can be a game; what it
+             needs is not set up yet: multiplayer seats, cards the pool lacks).  Only the first
+             two count as listed with a reason it cannot be a game;
 ``kernel_control`` the control of the kernel runs: ``{mutant: ID}`` (the rule's behaviour switched
              off in the kernel, one of :func:`.mutation.mutant_list`) or ``{given: PATCH}``.
 """
@@ -54,6 +60,7 @@ ZONES = ("battlefield", "hand", "graveyard", "library", "exile")
 ACTION_KINDS = ("cast", "activate", "play", "attack", "block", "resolve", "step", "pass")
 CONTROL_KEYS = ("why", "remove", "replace", "board", "actions", "expect")
 CAUSES = ("breaks-rule", "driver")
+LISTED = ("not-a-game", "not-modelled", "not-yet")
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,7 @@ class Example:
     kernel: dict | list | None = None
     finding: str = ""
     cause: str = ""
+    listed: str = ""
     control: dict | None = None
     kernel_control: dict | None = None
 
@@ -175,10 +183,14 @@ def load_examples(folder: Path = EXAMPLES_DIR) -> list[Example]:
             cause = str(d.get("cause", "")).strip()
             if cause and cause not in CAUSES:
                 raise InputError(f"{where} ({ref}): 'cause' must be one of {', '.join(CAUSES)}, got {cause!r}", path)
+            listed = str(d.get("listed", "")).strip()
+            if d.get("unsupported") and not d.get("kernel") and listed not in LISTED:
+                raise InputError(f"{where} ({ref}): an example listed without a run needs 'listed': one of "
+                                 f"{', '.join(LISTED)}", path)
             ex = Example(ref, rule, int(idx), str(d["quote"]).strip(), path.name, str(d.get("note", "")).strip(),
                          d.get("board") or {}, actions, refusals + _observations(d.get("expect"), where),
                          str(d.get("unsupported", "")).strip(), d.get("kernel"), str(d.get("finding", "")).strip(),
-                         cause, control, kc)
+                         cause, listed, control, kc)
             if not ex.expect and not ex.unsupported:
                 raise InputError(f"{where} ({ref}): neither observations ('expect') nor an 'unsupported' reason", path)
             if ex.expect and ex.unsupported:
