@@ -202,3 +202,36 @@ def test_entering_needs_the_choice_it_asks_for_and_a_copy_target():
     clone = Permanent.from_data({"name": "Clone", "types": ["Creature"], "abilities": [{"kind": "enter_as_copy"}]})
     with pytest.raises(EngineError, match=r"Clone: enter_as_copy: no 'Bears' on the battlefield to copy"):
         enter_battlefield(clone, [], "hand", choices={"copy": "Bears"})
+
+
+def test_loader_defaults_and_stated_values_that_differ_from_the_derived_ones():
+    # a stated color wins over the mana cost's (Ghostfire: {2}{R}, colorless)
+    assert Characteristics.from_data({"name": "Ghostfire", "mana_cost": "{2}{R}", "colors": []}).colors == ()
+    assert Permanent.from_data({"name": "M"}).owner == "you" == Permanent.from_data({"name": "M"}).controller
+    # a split card's stated name is kept (else the halves' names joined)
+    split = {"name": "Assault//Battery", "faces": [{"name": "Assault", "mana_cost": "{R}"},
+                                                    {"name": "Battery", "mana_cost": "{3}{G}"}]}
+    assert CardDef.from_data(split).name == "Assault//Battery"
+
+
+def test_colorless_and_snow_symbols_of_a_total_cost_have_no_color():
+    from pipeline.engine.casting import total_cost
+
+    card = CardDef.from_data({"name": "Snow test", "mana_cost": "{2}{C}{S}{G}"})
+    assert total_cost(card, Announcement()).mana.colors() == {"G"}
+
+
+def test_add_counter_adds_n_counters_then_annihilates():
+    from pipeline.engine.persist import add_counter
+
+    p = Permanent.from_data({"name": "W", "types": ["Creature"], "counters": {"-1/-1": 1}})
+    q = add_counter(p, "+1/+1", 3)
+    assert (q.counter("+1/+1"), q.counter("-1/-1")) == (2, 0)
+
+
+def test_an_event_prints_the_copy_and_face_down_state():
+    bears = Characteristics(name="Bears", types=("Creature",), power=2, toughness=2)
+    p = Permanent(Characteristics(name="Clone"), copy_of=bears, face_down=True)
+    out = Event(p, "hand", "battlefield").to_dict()
+    assert out["copy_of"] == "Bears" and out["face_down"] is True
+    assert Event(Permanent(Characteristics(name="x")), "hand", "battlefield").to_dict()["copy_of"] is None
