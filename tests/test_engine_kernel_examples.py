@@ -34,3 +34,19 @@ def test_the_kernel_control_tells_the_example_apart(ex):
 def test_every_kernel_example_has_a_control():
     assert len(KERNEL_EXAMPLES) >= 26
     assert all(e.kernel_control for e in KERNEL_EXAMPLES)
+
+
+def test_the_recorded_mutation_score_is_current_and_every_survivor_explained():
+    """mutmut's recorded run (pipeline/engine/conformance/kernel-mutation.json) is of these kernel
+    sources, scores at least 0.85, and each survivor is explained in kernel-mutation-survivors.yaml."""
+    from pipeline.engine.conformance.kernel_mutation import kernel_digest, load_explanations, load_result
+
+    rec = load_result()
+    assert rec is not None and rec["tool"] == "mutmut"
+    assert rec["kernel_digest"] == kernel_digest(), \
+        "the kernel changed since mutmut's run: mutmut run && python -m pipeline.engine.conformance.kernel_mutation record"
+    assert rec["not_checked"] == 0 and rec["killed"] + rec["survived"] + rec["not_covered"] == rec["mutants"]
+    assert rec["score"] == round(rec["killed"] / rec["mutants"], 4) >= 0.85
+    explained = load_explanations()
+    assert set(explained) == set(rec["survivors"]), set(explained) ^ set(rec["survivors"])
+    assert all(why.split(":")[0] in ("equivalent", "unreachable") for why in explained.values())

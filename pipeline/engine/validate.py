@@ -203,7 +203,8 @@ def validate(doc: Document, editions: Path | None = None, target_label: str | No
         from .conformance.verdicts import run_suite, verdicts  # heavy: the conformance suite loads only when asked
 
         run = run_suite(use_phase=use_phase)
-        exercised |= {ex.rule for ex in run.examples if run.kernel_verdict(ex) == "agrees"}
+        # a CR example counts toward coverage only with a control it tells apart (no tautology)
+        exercised |= set(run.discriminated_rules("kernel"))
         conf = verdicts(run, doc, m)
         if mutation:
             from .conformance.mutation import mutation_report  # heavy: runs only when asked

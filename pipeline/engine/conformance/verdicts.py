@@ -68,6 +68,17 @@ class SuiteRun:
             return r is not None and r.status != "unsupported" and self.phase_cause(ex) != "driver"
         return self.kernel[ex.id].status != "unsupported"
 
+    def discriminated_rules(self, engine: str) -> list[str]:
+        """The rules whose examples ``engine`` agrees with *and* tells apart from their controls:
+        the coverage that proves something (a pass without a discriminating control does not count)."""
+        out = set()
+        for ex in self.examples:
+            ok = self.phase_verdict(ex) == "agrees" if engine == "phase" else self.kernel_verdict(ex) == "agrees"
+            c = self.control(ex.id, engine)
+            if ok and self.ran(ex, engine) and c is not None and not c.tautology:
+                out.add(ex.rule)
+        return sorted(out, key=lambda r: RuleNumber.parse(r).sort_key())
+
     def summary(self, mutation_score: float | None) -> dict:
         """The suite in figures (the keys issue 25 fixes): encoded, listed, runnable, controls, phase, mutants."""
         encoded = [e for e in self.examples if e.encoded or e.kernel]
@@ -153,6 +164,7 @@ class ConformanceReport:
     mutation: dict | None = None  # the comparator self-check (perturbed expectations): not a mutation score
     summary: dict | None = None  # SuiteRun.summary: the suite in figures
     controls: list[dict] = field(default_factory=list)
+    coverage: dict = field(default_factory=dict)  # engine -> rules agreed with a discriminating control
 
     def by_rule(self) -> dict[str, dict]:
         """Per rule (target-edition number): the combined verdict of its examples."""
@@ -181,6 +193,7 @@ class ConformanceReport:
                 "phase_skipped": self.phase_skipped,
                 **({"summary": self.summary} if self.summary is not None else {}),
                 "totals": self.totals(), "controls": self.controls,
+                "rules_with_a_discriminating_control": self.coverage,
                 "examples": [v.to_dict() for v in self.verdicts], "rules": self.by_rule(),
                 **({"mutation": self.mutation} if self.mutation is not None else {})}
 
@@ -220,4 +233,6 @@ def verdicts(run: SuiteRun, doc, number_map: Callable[[str], str | None] | None 
 
     return ConformanceReport(doc.meta.effective_date or "", SUITE_EDITION, run.phase_skipped, out,
                              summary=run.summary(mutation_score()),
+                             coverage={eng: run.discriminated_rules(eng) for eng in ("phase", "kernel")
+                                       if eng == "kernel" or not run.phase_skipped},
                              controls=[c.to_dict() for ex in run.examples for c in run.controls.get(ex.id, ())])
