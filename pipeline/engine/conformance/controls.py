@@ -21,7 +21,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...errors import InputError
+from . import kernel_driver
 from .model import Example, Observation, _observations, board_entry
+from .mutation import _mutants, _passes
 from .phase_driver import mismatches, same
 
 
@@ -189,9 +191,6 @@ def run_phase_control(suite, ex: Example) -> ControlResult:
 def run_kernel_control(ex: Example, library: dict | None = None) -> ControlResult:
     """The example's kernel control: its kernel runs with the rule's behaviour switched off
     (``mutant``) or on a changed ``given``; the control differs when some run then fails."""
-    from . import kernel_driver
-    from .mutation import _mutants, _passes
-
     kc = ex.kernel_control
     if not kc:
         return ControlResult(ex.id, "kernel", "missing")

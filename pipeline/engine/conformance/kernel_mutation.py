@@ -26,7 +26,7 @@ from pathlib import Path
 
 import yaml
 
-from ...io import read_bounded_text
+from ...io import read_bounded, read_bounded_text
 
 ROOT = Path(__file__).resolve().parents[3]
 #: The modules the mutation tool mutates (the rules kernel), as in pyproject's [tool.mutmut].
@@ -44,7 +44,7 @@ def kernel_digest(folder: Path | None = None) -> str:
     base = folder or Path(__file__).resolve().parents[1]
     h = hashlib.sha256()
     for name in KERNEL_FILES:
-        h.update(name.encode() + b"\0" + (base / name).read_bytes() + b"\0")
+        h.update(name.encode() + b"\0" + read_bounded(base / name, what="kernel source") + b"\0")
     return h.hexdigest()
 
 
@@ -73,7 +73,7 @@ def collect(mutants_dir: Path) -> dict:
         rel = meta.relative_to(mutants_dir).as_posix()[: -len(".meta")]
         if Path(rel).name not in KERNEL_FILES:
             continue
-        for key, code in sorted(json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"].items()):
+        for key, code in sorted(json.loads(read_bounded_text(meta))["exit_code_by_key"].items()):
             name = key.replace("\u01c1", ".")
             (killed if code in _KILLED else survived if code in _SURVIVED
              else uncovered if code in _NOT_COVERED else other).append(name)
