@@ -51,9 +51,16 @@ def register(app: typer.Typer) -> None:
         unsupported; recheck when the example's text changed in this edition), and the
         mutation check (every scenario must fail under some perturbation).
 
+        Every runnable example has a control (the same board and actions without what the
+        example is about); an example whose control shows the same observations is a
+        tautology.  The JSON's conformance.summary gives the suite in figures: examples,
+        examples_listed, runnable, control_differs, tautologies, phase {agrees, disagrees,
+        driver, unimplemented} and mutation_score (mutmut's score on the kernel, recorded in
+        pipeline/engine/conformance/kernel-mutation.json).
+
         Exit codes: 0 valid (review flags and phase.rs disagreements are warnings); 1 a
-        missing or undeclared rule, a failed scenario, or a kernel disagreement with a CR
-        example; 2 unreadable input.
+        missing or undeclared rule, a failed scenario, a kernel disagreement with a CR
+        example, or a tautology; 2 unreadable input.
         """
         from ..engine.conformance.phase_driver import skip_reason  # lazy: loaded only when the command runs
         from ..engine.validate import validate  # lazy: a command loads its stage only when it runs (CLI start-up time)
@@ -200,10 +207,19 @@ def _print_conformance(conf) -> None:
     s.add_row("phase.rs", ", ".join(f"{k} {v}" for k, v in tot["phase"].items())
               + (f" ({conf.phase_skipped})" if conf.phase_skipped else ""))
     s.add_row("kernel", ", ".join(f"{k} {v}" for k, v in tot["kernel"].items()))
+    if conf.summary is not None:
+        su = conf.summary
+        s.add_row("encoded / encoded or listed with a reason", f"{su['examples']} / {su['examples_listed']}")
+        s.add_row("runnable (an engine ran it)", str(su["runnable"]))
+        s.add_row("controls told apart / tautologies", f"{su['control_differs']} / {su['tautologies']}")
+        if not conf.phase_skipped:
+            s.add_row("phase.rs by cause", ", ".join(f"{k} {v}" for k, v in su["phase"].items()))
+        s.add_row("kernel mutation score (mutmut)", "not recorded" if su["mutation_score"] is None
+                  else f"{su['mutation_score']:.3f}")
     if conf.mutation is not None:
         mu = conf.mutation
-        s.add_row("mutation check", f"{mu['killed']}/{mu['perturbations']} perturbations noticed over "
-                                    f"{mu['scenarios']} scenarios; survivors: {len(mu['survivors'])}")
+        s.add_row("comparator self-check (not a mutation score)",
+                  f"{mu['killed']}/{mu['perturbations']} perturbed values noticed; survivors: {len(mu['survivors'])}")
     console.print(s)
     bad = [v for v in conf.verdicts if "disagrees" in (v.phase, v.kernel) or "recheck" in (v.phase, v.kernel)]
     if bad:

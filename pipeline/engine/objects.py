@@ -146,6 +146,7 @@ class Permanent:
             counters=tuple(sorted((k, int(v)) for k, v in (d.get("counters") or {}).items())),
             tapped=bool(d.get("tapped", False)), is_token=bool(d.get("token", False)),
             copy_of=Characteristics.from_data(d["copy_of"]) if d.get("copy_of") else None,
+            choices=tuple(sorted((d.get("choices") or {}).items())),
         )
 
 

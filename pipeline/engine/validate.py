@@ -98,9 +98,17 @@ class ValidationReport:
         return [v.example for v in self.conformance.verdicts if v.kernel == "disagrees"]
 
     @property
+    def tautologies(self) -> int:
+        """Runnable CR examples whose control the observations do not tell apart (they would pass
+        without their rule): each fails the suite."""
+        if self.conformance is None or self.conformance.summary is None:
+            return 0
+        return self.conformance.summary["tautologies"]
+
+    @property
     def ok(self) -> bool:
         return not (self.missing or self.undeclared or self.scenario_missing or self.failed
-                    or self.kernel_disagreements)
+                    or self.kernel_disagreements or self.tautologies)
 
     def to_dict(self) -> dict:
         return {
@@ -195,7 +203,8 @@ def validate(doc: Document, editions: Path | None = None, target_label: str | No
         from .conformance.verdicts import run_suite, verdicts  # heavy: the conformance suite loads only when asked
 
         run = run_suite(use_phase=use_phase)
-        exercised |= {ex.rule for ex in run.examples if run.kernel_verdict(ex) == "agrees"}
+        # a CR example counts toward coverage only with a control it tells apart (no tautology)
+        exercised |= set(run.discriminated_rules("kernel"))
         conf = verdicts(run, doc, m)
         if mutation:
             from .conformance.mutation import mutation_report  # heavy: runs only when asked

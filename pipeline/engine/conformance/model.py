@@ -17,7 +17,24 @@ A file is a mapping ``{section: "6xx", edition: DATE, examples: [...]}``; each e
 ``kernel``   (optional) the same example on our kernel: ``{scenario: ID}`` of ``engine/scenarios``, an
              inline ``{action, given, expect}``, or a list of them;
 ``finding``  (optional) for an example phase.rs disagrees with: what phase.rs does instead, in words
-             fit for an upstream report (``findings.py`` turns these into a Markdown report).
+             fit for an upstream report (``findings.py`` turns these into a Markdown report);
+``cause``    (with a phase disagreement) why it disagrees: ``breaks-rule`` (phase.rs breaks the rule:
+             a finding, reproduced directly with phase-python in tests/test_engine_phase_findings.py)
+             or ``driver`` (our driver cannot drive phase.rs through it yet: not a finding);
+``control``  the same board and actions without what the example is about (:mod:`.controls`):
+             ``why`` (what is taken away), ``remove`` (cards or labels taken off the board, with the
+             actions that cast, activate or play them), ``replace`` (``{OLD: NEW}`` card swaps),
+             ``board`` (a patch merged into the board), ``actions`` (the control's own actions) and
+             optionally ``expect`` (what the rules say of the control: the control is then checked
+             too).  The example's observations must tell the control apart, else it is a tautology;
+``listed``   with ``unsupported`` and no kernel run: why the example is not a game here, one of
+             ``not-a-game`` (a definition, a deck-building or seating rule, a tournament procedure:
+             no game state shows it), ``not-modelled`` (a mechanic or variant neither engine
+             models: name stickers, Vanguard, subgames) or ``not-yet`` (it can be a game; what it
+             needs is not set up yet: multiplayer seats, cards the pool lacks).  Only the first
+             two count as listed with a reason it cannot be a game;
+``kernel_control`` the control of the kernel runs: ``{mutant: ID}`` (the rule's behaviour switched
+             off in the kernel, one of :func:`.mutation.mutant_list`) or ``{given: PATCH}``.
 """
 
 from __future__ import annotations
@@ -41,6 +58,9 @@ CARD_FIELDS = ("zone", "power", "toughness", "counters", "tapped", "types", "sub
 PLAYER_FIELDS = ("life", "hand", "graveyard", "library", "exile", "poison", "status", "mana")
 ZONES = ("battlefield", "hand", "graveyard", "library", "exile")
 ACTION_KINDS = ("cast", "activate", "play", "attack", "block", "resolve", "step", "pass")
+CONTROL_KEYS = ("why", "remove", "replace", "board", "actions", "expect")
+CAUSES = ("breaks-rule", "driver")
+LISTED = ("not-a-game", "not-modelled", "not-yet")
 
 
 @dataclass(frozen=True)
@@ -69,6 +89,10 @@ class Example:
     unsupported: str = ""
     kernel: dict | list | None = None
     finding: str = ""
+    cause: str = ""
+    listed: str = ""
+    control: dict | None = None
+    kernel_control: dict | None = None
 
     @property
     def encoded(self) -> bool:
@@ -145,9 +169,28 @@ def load_examples(folder: Path = EXAMPLES_DIR) -> list[Example]:
             # `refused: true|false` on an action: the rules forbid (allow) it; observed like any fact
             refusals = tuple(Observation(f"action:{n + 1}", "refused", bool(a["refused"]))
                              for n, a in enumerate(actions) if "refused" in a)
+            control = d.get("control")
+            if control is not None:
+                if not isinstance(control, dict) or set(control) - set(CONTROL_KEYS) or not control.get("why"):
+                    raise InputError(f"{where} ({ref}): 'control' must be a mapping with 'why' and some of "
+                                     f"{', '.join(CONTROL_KEYS)}", path)
+                if len(control) == 1:
+                    raise InputError(f"{where} ({ref}): the control changes nothing", path)
+                _observations(control.get("expect"), f"{where} control")
+            kc = d.get("kernel_control")
+            if kc is not None and (not isinstance(kc, dict) or not (set(kc) & {"mutant", "given"})):
+                raise InputError(f"{where} ({ref}): 'kernel_control' must be {{mutant: ID}} or {{given: PATCH}}", path)
+            cause = str(d.get("cause", "")).strip()
+            if cause and cause not in CAUSES:
+                raise InputError(f"{where} ({ref}): 'cause' must be one of {', '.join(CAUSES)}, got {cause!r}", path)
+            listed = str(d.get("listed", "")).strip()
+            if d.get("unsupported") and not d.get("kernel") and listed not in LISTED:
+                raise InputError(f"{where} ({ref}): an example listed without a run needs 'listed': one of "
+                                 f"{', '.join(LISTED)}", path)
             ex = Example(ref, rule, int(idx), str(d["quote"]).strip(), path.name, str(d.get("note", "")).strip(),
                          d.get("board") or {}, actions, refusals + _observations(d.get("expect"), where),
-                         str(d.get("unsupported", "")).strip(), d.get("kernel"), str(d.get("finding", "")).strip())
+                         str(d.get("unsupported", "")).strip(), d.get("kernel"), str(d.get("finding", "")).strip(),
+                         cause, listed, control, kc)
             if not ex.expect and not ex.unsupported:
                 raise InputError(f"{where} ({ref}): neither observations ('expect') nor an 'unsupported' reason", path)
             if ex.expect and ex.unsupported:

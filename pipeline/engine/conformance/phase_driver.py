@@ -61,10 +61,12 @@ class PhaseResult:
     mismatches: list[str] = field(default_factory=list)
     reason: str = ""
     prompts: list[str] = field(default_factory=list)
+    error: str = ""  # driver (the driver could not drive phase through it) | phase (phase raised) | ""
 
     def to_dict(self) -> dict:
         return {"example": self.example, "status": self.status, "observed": self.observed,
-                "mismatches": self.mismatches, "reason": self.reason, "prompts": self.prompts}
+                "mismatches": self.mismatches, "reason": self.reason, "prompts": self.prompts,
+                "error": self.error}
 
 
 def _ints(node: Any) -> set[int]:
@@ -176,10 +178,11 @@ class PhaseSuite:
                     continue
                 game.do(act)
         except DriveError as e:
-            return PhaseResult(ex.id, "fail", game.observe(ex.expect), [f"could not drive: {e}"], str(e), game.prompts)
+            return PhaseResult(ex.id, "fail", game.observe(ex.expect), [f"could not drive: {e}"], str(e), game.prompts,
+                               "driver")
         except (ValueError, RuntimeError) as e:  # phase itself rejected or failed on a step
             msg = f"phase raised {type(e).__name__}: {e}"
-            return PhaseResult(ex.id, "fail", {}, [msg], msg, game.prompts)
+            return PhaseResult(ex.id, "fail", {}, [msg], msg, game.prompts, "phase")
         observed = game.observe(ex.expect)
         mism = mismatches(ex.expect, observed)
         return PhaseResult(ex.id, "fail" if mism else "pass", observed, mism, prompts=game.prompts)
@@ -333,10 +336,24 @@ class _Game:
             hit = [a for a in acts if (a.data or {}).get("pay") is want]
             if hit:
                 return hit[0]
+        if kind == "ReplacementChoice" and "accept" in spec:  # an optional replacement ("you may have … enter as a copy")
+            cands = (wf.get("data") or {}).get("candidates") or []
+            decline = not spec["accept"]
+            for a in acts:
+                i = (a.data or {}).get("index")
+                if isinstance(i, int) and i < len(cands) and (cands[i].get("description") == "Decline") == decline:
+                    return a
         if kind == "OptionalEffectChoice":  # "you may": yes unless the scenario says `accept: false`
             hit = [a for a in acts if (a.data or {}).get("accept") == bool(spec.get("accept", True))]
             if hit:
                 return hit[0]
+        if kind == "AlternativeCastChoice" and spec.get("choose"):  # how the spell is cast: only as asked
+            for want in spec["choose"]:
+                hit = [a for a in acts if str(want).lower() in json.dumps(a.data).lower()]
+                if hit:
+                    return hit[0]
+            raise DriveError(f"{spec}: casting it as {spec['choose']} is not offered "
+                             f"(offered: {[a.data for a in acts]})")
         for want in spec.get("choose", ()) or ():
             o = self._object(str(want)) if not isinstance(want, bool) else None
             if o is not None:  # a card: the answer that names its object id
@@ -433,10 +450,17 @@ class _Game:
             if wf["type"] == "DeclareBlockers":
                 self._declare_blockers({})
                 continue
-            if wf["type"] == "GameOver":
-                raise DriveError(f"the game ended before {phase_name}")
+            if wf["type"] == "GameOver":  # the game's end is an outcome the observations show
+                return
             self._pass()
         raise DriveError(f"never reached {phase_name}")
+
+    @staticmethod
+    def _unlisted_activation(source_id: int, index: int):
+        from phase import GameAction  # optional: the phase extra
+
+        return GameAction.from_dict({"type": "ActivateAbility", "data": {"source_id": source_id,
+                                                                          "ability_index": index}})
 
     def _declare_attackers(self, names: list[str]) -> None:
         from phase import GameAction  # optional: the phase extra
@@ -475,10 +499,18 @@ class _Game:
                      and src is not None and (a.data or {}).get("object_id", (a.data or {}).get("source_id")) == src["id"]]
             if "ability" in act:
                 cands = [a for a in cands if (a.data or {}).get("ability_index") == act["ability"]]
+            if not cands and kind == "ActivateAbility" and src is not None:
+                # phase never lists mana abilities among the actions at priority (it uses them while
+                # paying costs), yet accepts their activation (605.3a: a player may activate one
+                # whenever they have priority).  Anything else phase does not list, it refuses.
+                cands = [self._unlisted_activation(src["id"], int(act.get("ability", 0)))]
             if not cands:
                 raise DriveError(f"{kind} {name} is not offered (offered: "
                                  f"{sorted({a.kind for a in self.g.actions()})})")
-            self.g.apply(by, cands[0])
+            try:
+                self.g.apply(by, cands[0])
+            except (ValueError, RuntimeError) as e:  # phase refuses an action it did not list
+                raise DriveError(f"phase refuses {cands[0].to_dict()}: {e}") from None
             self._settle(act, targets)
             if targets:  # phase picks a lone legal target itself: check it is the one the example names
                 chosen = self._stack_targets(src["id"])

@@ -20,6 +20,7 @@ from typing import Callable
 from ...rulenum import RuleNumber
 from ...text import term_form
 from . import kernel_driver
+from .controls import ControlResult, run_kernel_control, run_phase_control
 from .model import Example, load_examples
 from .phase_driver import PhaseResult, PhaseSuite, skip_reason
 
@@ -37,11 +38,72 @@ class SuiteRun:
     phase: dict[str, PhaseResult]
     kernel: dict[str, kernel_driver.KernelResult]
     phase_skipped: str | None = None  # why phase did not run
+    controls: dict[str, list[ControlResult]] = field(default_factory=dict)
 
     def phase_verdict(self, ex: Example) -> str:
+        """``agrees`` only when phase shows the example *and* the rules' outcome of its control:
+        a pass whose control phase fails proves only that phase does the same either way."""
         if self.phase_skipped:
             return "skipped"
-        return _VERDICT[self.phase[ex.id].status]
+        v = _VERDICT[self.phase[ex.id].status]
+        ctl = self.control(ex.id, "phase")
+        if v == "agrees" and ctl is not None and ctl.verdict == "disagrees":
+            return "disagrees"
+        return v
+
+    def control(self, example: str, engine: str) -> ControlResult | None:
+        return next((c for c in self.controls.get(example, ()) if c.engine == engine), None)
+
+    def phase_cause(self, ex: Example) -> str | None:
+        """Why phase disagrees: ``breaks-rule`` (a finding) or ``driver`` (ours to fix); None when it does not."""
+        if self.phase_verdict(ex) != "disagrees":
+            return None
+        r = self.phase[ex.id]
+        return ex.cause or ("driver" if r.error == "driver" else "breaks-rule")
+
+    def ran(self, ex: Example, engine: str) -> bool:
+        """Whether ``engine`` ran the example to an outcome (not unsupported, not stopped by our driver)."""
+        if engine == "phase":
+            r = self.phase.get(ex.id)
+            return r is not None and r.status != "unsupported" and self.phase_cause(ex) != "driver"
+        return self.kernel[ex.id].status != "unsupported"
+
+    def discriminated_rules(self, engine: str) -> list[str]:
+        """The rules whose examples ``engine`` agrees with *and* tells apart from their controls:
+        the coverage that proves something (a pass without a discriminating control does not count)."""
+        out = set()
+        for ex in self.examples:
+            ok = self.phase_verdict(ex) == "agrees" if engine == "phase" else self.kernel_verdict(ex) == "agrees"
+            c = self.control(ex.id, engine)
+            if ok and self.ran(ex, engine) and c is not None and not c.tautology:
+                out.add(ex.rule)
+        return sorted(out, key=lambda r: RuleNumber.parse(r).sort_key())
+
+    def summary(self, mutation_score: float | None) -> dict:
+        """The suite in figures (the keys issue 25 fixes): encoded, listed, runnable, controls, phase, mutants."""
+        encoded = [e for e in self.examples if e.encoded or e.kernel]
+        # listed with a reason it cannot be a game here; `not-yet` examples are tracked, not counted
+        listed = [e for e in self.examples if e.unsupported and not e.kernel and e.listed != "not-yet"]
+        runnable = [e for e in encoded if any(self.ran(e, eng) for eng in ("phase", "kernel"))]
+
+        def discriminating(e: Example) -> bool:
+            ctls = [self.control(e.id, eng) for eng in ("phase", "kernel") if self.ran(e, eng)]
+            return all(c is not None and not c.tautology for c in ctls)
+
+        differs = [e for e in runnable if discriminating(e)]
+        phase = {"agrees": 0, "disagrees": 0, "driver": 0, "unimplemented": 0}
+        if not self.phase_skipped:
+            for e in self.examples:
+                r = self.phase[e.id]
+                if r.status == "unsupported":
+                    phase["unimplemented"] += 0 if e.unsupported else 1
+                elif self.phase_cause(e) == "driver":
+                    phase["driver"] += 1
+                else:
+                    phase[self.phase_verdict(e)] += 1
+        return {"examples": len(encoded), "examples_listed": len(encoded) + len(listed), "runnable": len(runnable),
+                "control_differs": len(differs), "tautologies": len(runnable) - len(differs), "phase": phase,
+                "mutation_score": mutation_score}
 
     def kernel_verdict(self, ex: Example) -> str:
         return _VERDICT[self.kernel[ex.id].status]
@@ -53,15 +115,21 @@ def run_suite(use_phase: bool = True, examples: list[Example] | None = None,
     examples = examples if examples is not None else load_examples()
     why = skip_reason() if use_phase else "not requested"
     phase: dict[str, PhaseResult] = {}
+    controls: dict[str, list[ControlResult]] = {}
     if why is None:
         with PhaseSuite() as suite:
             for ex in examples:
                 if progress:
                     progress(ex.id)
                 phase[ex.id] = suite.run(ex)
+                if phase[ex.id].status != "unsupported":
+                    controls.setdefault(ex.id, []).append(run_phase_control(suite, ex))
     library = {s.id: s for s in kernel_driver.load_scenarios()}
     kernel = {ex.id: kernel_driver.run(ex, library) for ex in examples}
-    return SuiteRun(examples, phase, kernel, why)
+    for ex in examples:
+        if kernel[ex.id].status != "unsupported":
+            controls.setdefault(ex.id, []).append(run_kernel_control(ex, library))
+    return SuiteRun(examples, phase, kernel, why, controls)
 
 
 def _norm(text: str) -> str:
@@ -93,7 +161,10 @@ class ConformanceReport:
     suite_edition: str
     phase_skipped: str | None
     verdicts: list[ExampleVerdict]
-    mutation: dict | None = None
+    mutation: dict | None = None  # the comparator self-check (perturbed expectations): not a mutation score
+    summary: dict | None = None  # SuiteRun.summary: the suite in figures
+    controls: list[dict] = field(default_factory=list)
+    coverage: dict = field(default_factory=dict)  # engine -> rules agreed with a discriminating control
 
     def by_rule(self) -> dict[str, dict]:
         """Per rule (target-edition number): the combined verdict of its examples."""
@@ -119,7 +190,10 @@ class ConformanceReport:
 
     def to_dict(self) -> dict:
         return {"edition": self.edition, "suite_edition": self.suite_edition,
-                "phase_skipped": self.phase_skipped, "totals": self.totals(),
+                "phase_skipped": self.phase_skipped,
+                **({"summary": self.summary} if self.summary is not None else {}),
+                "totals": self.totals(), "controls": self.controls,
+                "rules_with_a_discriminating_control": self.coverage,
                 "examples": [v.to_dict() for v in self.verdicts], "rules": self.by_rule(),
                 **({"mutation": self.mutation} if self.mutation is not None else {})}
 
@@ -146,10 +220,19 @@ def verdicts(run: SuiteRun, doc, number_map: Callable[[str], str | None] | None 
         pv, kv = run.phase_verdict(ex), run.kernel_verdict(ex)
         pd = (run.phase[ex.id].mismatches or ([run.phase[ex.id].reason] if run.phase[ex.id].reason else [])
               ) if ex.id in run.phase else ([run.phase_skipped] if run.phase_skipped else [])
+        ctl = run.control(ex.id, "phase")
+        if pv == "disagrees" and ctl is not None and ctl.verdict == "disagrees":
+            pd = list(pd) + [f"control ({ctl.why}): {m}" for m in ctl.mismatches]
         kr = run.kernel[ex.id]
         kd = kr.mismatches or ([kr.reason] if kr.reason else [])
         if text in ("changed", "missing"):  # what the engines were checked against is not this edition's example
             pv = kv = "recheck"
         out.append(ExampleVerdict(ex.id, ex.rule, target if rule is not None else None, text, pv, kv, pd, kd,
                                   ex.file, ex.note))
-    return ConformanceReport(doc.meta.effective_date or "", SUITE_EDITION, run.phase_skipped, out)
+    from .kernel_mutation import mutation_score  # the committed result of the mutation tool's run
+
+    return ConformanceReport(doc.meta.effective_date or "", SUITE_EDITION, run.phase_skipped, out,
+                             summary=run.summary(mutation_score()),
+                             coverage={eng: run.discriminated_rules(eng) for eng in ("phase", "kernel")
+                                       if eng == "kernel" or not run.phase_skipped},
+                             controls=[c.to_dict() for ex in run.examples for c in run.controls.get(ex.id, ())])
