@@ -15,6 +15,7 @@ is written; work is bounded by :data:`MAX_INPUT_BYTES`.
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from typing import Callable
 
@@ -27,6 +28,9 @@ from ..segment.official import looks_official, parse_text
 from .decode import decode_bytes
 from .detect import FORMATS, detect
 from .language import detect_language
+
+#: A BCP 47-shaped language code ("ru", "zh-Hans", "pt-BR").
+LANG_CODE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*")
 
 #: The default limit (``$CRPIPE_MAX_INPUT_MB`` is read at each call of :func:`read_bounded`).
 MAX_INPUT_BYTES = DEFAULT_MAX_INPUT_MB << 20
@@ -71,9 +75,11 @@ def load_document(path: str | Path, lang: str | None = None, fmt: str | None = N
     p = Path(path)
     if fmt is not None and fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", p)
-    if lang is not None:
-        if lang not in PROFILES:
-            raise InputError(f"unknown language {lang!r} (known: {', '.join(sorted(PROFILES))})", p)
+    if lang is not None and lang not in PROFILES and not LANG_CODE.fullmatch(lang):
+        # A language without a profile is read too (aligned with the checks that need none);
+        # what is refused is what cannot be a language code.
+        raise InputError(f"not a language code: {lang!r} (a code such as ru, ko, zh-Hans; profiles: "
+                         f"{', '.join(sorted(PROFILES))})", p)
     data = read_bounded(p)
     dec = None
     if fmt is None:

@@ -124,3 +124,17 @@ def compare(proposals: list[Proposal], profile) -> dict[str, bool]:
         have = {v.casefold() for v in getattr(profile, p.field)}
         out[p.field] = bool(p.values) and p.values[0].casefold() in have
     return out
+
+
+def learnt_profile(lang: str, pairs: list[tuple[str, str]]):
+    """A :class:`~pipeline.profiles.Profile` for a language no shipped profile describes: the cue
+    words drafted from ``pairs`` (English, translation) and nothing else — no number words,
+    dates, quotation marks or spelling, so only what needs no language runs with it."""
+    from . import Profile  # noqa: PLC0415 - the package imports nothing of this module
+
+    got = {p.field: tuple(p.values) for p in draft(pairs)}
+    return Profile(lang=lang, name=lang, rule_words=got["rule_words"], section_words=(),
+                   see_words=got["see_words"], conjunctions=(), range_words=(),
+                   example_markers=got["example_markers"], glossary_heading=got["glossary_heading"],
+                   subrules_heading=got["subrules_heading"], effective_date_patterns=(), months=(),
+                   card_header_words=())

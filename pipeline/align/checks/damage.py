@@ -328,4 +328,6 @@ def _length_outliers(ctx, ratios) -> list:
     return out
 
 
-register_pass(run, CHECKS)
+# English words are told by the English lexicon, mis-decoding, brackets and a doubled word by
+# their shape: these need nothing of the translation's language.
+register_pass(run, CHECKS, neutral=(UNTRANSLATED, MOJIBAKE, BRACKETS, DOUBLED))
