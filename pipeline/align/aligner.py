@@ -116,10 +116,13 @@ def _gaps(target: Document, paired_base: list[str], base: Document) -> list[str]
 
 
 def build_rows(target: Document, base: Document, current: Document | None, map_number,
-               accounted: set[str] | None = None, profile=None) -> tuple[list[tuple], bool]:
+               accounted: set[str] | None = None, profile=None,
+               untranslated: set[str] | None = None) -> tuple[list[tuple], bool]:
     """Rows (with their rules) in translation order, then the missing rules; and whether the
     translation is complete.  ``accounted``: base rules a bilingual file holds as units (its
-    untranslated ones are coverage, not missing rules); only base rules outside it are missing."""
+    untranslated ones are coverage, not missing rules); only base rules outside it are missing.
+    ``untranslated``: rules of a text translation still in English (coverage, not missing; a
+    paste holding one is still a paste: its other rules are not all missing)."""
     lang = target.meta.language
     by_number: dict[str, str] = {}
     seen_base: set[str] = set()
@@ -156,13 +159,14 @@ def build_rows(target: Document, base: Document, current: Document | None, map_n
         c = current.rule(cid) if (current is not None and cid) else None
         row = Row(r.id, bid, cid, status, method, segment_of(r), segment_of(b), segment_of(c), r.inferred_number)
         rows.append((row, r, b, c))
-    claimed = set(by_number.values()) | set(by_content.values())
+    claimed = set(by_number.values()) | set(by_content.values()) | (untranslated or set())
     if accounted is not None:
         missing = [b.id for b in base.rules if b.id not in claimed and b.id not in accounted]
     elif complete:
         missing = [b.id for b in base.rules if b.id not in claimed]
     else:
-        missing = _gaps(target, [row.base_id for row, *_ in rows if row.base_id], base)
+        missing = [m for m in _gaps(target, [row.base_id for row, *_ in rows if row.base_id], base)
+                   if m not in claimed]
     for mid in missing:
         b = base.rule(mid)
         cid = current_of(mid)
@@ -191,9 +195,11 @@ def align_documents(target: Document, base: Document, current: Document | None =
     accounted = units.accounted if units is not None else None
     text_coverage = None
     if units is None:
-        target, accounted, text_coverage = _split_english(target, base)
+        target, untranslated, text_coverage = _split_english(target, base)
+    else:
+        untranslated = None
     no_profile, learnt = _without_profile(target, base)
-    rows, complete = build_rows(target, base, current, map_number, accounted, learnt)
+    rows, complete = build_rows(target, base, current, map_number, accounted, learnt, untranslated)
     pairs = [Pair(row, t, b, c) for row, t, b, c in rows]
     if units is not None:
         # Glossary, titles, front matter and credits are translated and reviewed too.
@@ -241,7 +247,7 @@ def align_documents(target: Document, base: Document, current: Document | None =
         base_edition=info, current_edition=ctx.current_date, rows=result_rows, checks=all_checks(),
         score=score_of(target, [i for r in result_rows for i in r.issues]),
         notes=_notes(tb, target.meta.language) + _not_run_notes(ctx, learnt),
-        not_run=[{"check": c, "reason": r} for c, r in ctx.not_run])
+        not_run=[{"check": c, "reason": r} for c, r in ctx.not_run], learnt_profile=learnt)
 
 
 def _notes(tb, lang: str | None) -> list[str]:

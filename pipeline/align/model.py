@@ -148,6 +148,8 @@ class AlignResult:
     unit_update: object | None = field(default=None, repr=False)
     #: Checks not run and why (``{"check", "reason"}``): those needing a profile the language lacks.
     not_run: list[dict] = field(default_factory=list)
+    #: The cue words learnt from the document when its language has no profile (not reported).
+    learnt_profile: object | None = field(default=None, repr=False)
 
     @property
     def issues(self) -> list[Issue]:
