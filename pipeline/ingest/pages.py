@@ -21,6 +21,7 @@ import yaml
 
 from ..errors import InputError
 from ..io import max_input_bytes, read_bounded
+from ..text import NUMBER
 from .decode import decode_bytes
 
 #: Front matter at the very start of a page: YAML between ``---`` lines, or TOML between ``+++``.
@@ -28,7 +29,7 @@ _FRONT = re.compile(r"\A\ufeff?(?:(?P<y>---)[ \t]*\r?\n(?P<yb>.*?)\r?\n(?:---|\.
                     r"|(?P<t>\+\+\+)[ \t]*\r?\n(?P<tb>.*?)\r?\n\+\+\+[ \t]*(?:\r?\n|\Z))", re.S)
 #: A rule number opening a paragraph the way sites mark it: in bold, or after an anchor.
 _MARKED_RULE = re.compile(r"(?m)^(?:\*\*|__|<a\s[^>]*(?:id|name)\s*=\s*[\"']?[^>]*>\s*(?:</a>\s*)?(?:\*\*)?)"
-                          r"\s*\d{3}(?:\.\d+[a-z]?)?\.?")
+                          rf"\s*{NUMBER}(?!\d)")
 _ORDER_KEYS = ("weight", "nav_order", "order", "sidebar_position")
 PAGE_SUFFIXES = (".md", ".markdown", ".html", ".htm")
 

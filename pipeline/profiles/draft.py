@@ -16,7 +16,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-_NUM = r"\d{3}(?:\.\d+[a-z]?)?"
+from ..text import NUMBER
+
+_NUM = NUMBER
 _RULE_REF = re.compile(rf"\b(?P<word>[Rr]ules?)\s+(?P<num>{_NUM})\b")
 _SEE_REF = re.compile(rf"\b[Ss]ee\s+rules?\s+(?P<num>{_NUM})\b")
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")

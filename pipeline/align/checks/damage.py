@@ -328,6 +328,6 @@ def _length_outliers(ctx, ratios) -> list:
     return out
 
 
-# English words are told by the English lexicon, mis-decoding, brackets and a doubled word by
-# their shape: these need nothing of the translation's language.
-register_pass(run, CHECKS, neutral=(UNTRANSLATED, MOJIBAKE, BRACKETS, DOUBLED))
+# Mis-decoding, brackets and a doubled word are told by their shape (English runs are not: the
+# target lexicon tells "para" from English; rules left in English are coverage instead).
+register_pass(run, CHECKS, neutral=(MOJIBAKE, BRACKETS, DOUBLED))
