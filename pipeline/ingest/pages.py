@@ -95,7 +95,7 @@ def pages_of(path: Path) -> list[Path]:
     found = [p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in PAGE_SUFFIXES
              and not any(part.startswith((".", "_")) for part in p.relative_to(path).parts[:-1])]
     if not found:
-        raise InputError("a folder without Markdown or HTML pages (.md, .markdown, .html, .htm)", path)
+        raise InputError("a directory without Markdown or HTML pages (a site's pages: .md, .markdown, .html, .htm)", path)
     return order_pages(found)
 
 
