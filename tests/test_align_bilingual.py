@@ -6,6 +6,7 @@ translated) in ``../shared/corpus/translations/pt-BR``.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -162,7 +163,8 @@ BAD = {
                  '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><xliff version="1.2" '
                  'xmlns="urn:oasis:names:tc:xliff:document:1.2"><file original="a" source-language="en" '
                  'target-language="pt"><body><trans-unit id="1"><source>&c;</source></trans-unit></body></file></xliff>'),
-    "fr.po": SMALL_PO.replace("pt_BR", "fr_FR"),
+    # English into English: nothing is translated (a French PO is aligned since issue 28).
+    "en.po": SMALL_PO.replace("pt_BR", "en_US"),
 }
 
 
@@ -178,8 +180,22 @@ def test_bad_bilingual_input_is_one_line_exit_2_no_output(tmp_path, name):
     assert len(lines) == 1 and name in lines[0] and "Traceback" not in r.stderr
     assert not out.exists() or not any(out.iterdir())
     want = {"syntax.po": "PO syntax error", "xxe.xlf": "DTD or entity", "bomb.xlf": "DTD or entity",
-            "fr.po": "no language profile"}[name]
+            "en.po": "holds no translation"}[name]
     assert want in lines[0]
+
+
+def test_a_po_in_a_language_without_a_profile_is_aligned(tmp_path):
+    """Issue 28: a French PO is aligned with the checks that need no profile, the others listed."""
+    p = tmp_path / "fr.po"
+    p.write_text(SMALL_PO.replace("pt_BR", "fr_FR"), encoding="utf-8")
+    ref = EDITIONS if EDITIONS.is_dir() else tmp_path
+    if not EDITIONS.is_dir():
+        pytest.skip(f"shared data not found at {SHARED}")
+    r = _cli("align", p, "--reference", ref, "--json", tmp_path / "r.json")
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
+    d = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert d["translation"]["language"] == "fr" and "no profile for 'fr'" in d["not_run"][0]["reason"]
+    assert any(x["status"] == "aligned" for x in d["rows"])
 
 
 # -- acceptance 5: the update XLIFF for seed 000 ------------------------------------------------

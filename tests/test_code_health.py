@@ -155,6 +155,72 @@ def test_the_language_branch_detector_finds_what_it_should():
     assert not _lang_comparisons(ast.parse('ok = lang in PROFILES'))
 
 
+def _language_facts(tree: ast.AST) -> list[tuple[int, str]]:
+    """Language facts written as code: a table keyed by language codes (``{"pt": …, "es": …}``),
+    a list of language codes, a Hunspell dictionary name (``pt_BR``), month names (a date
+    pattern), a plural ending (``"ões"``), a run of a profile's free function words (a
+    consistency table).  Docstrings are prose, not facts."""
+    from pipeline.profiles import PROFILES
+
+    codes = set(PROFILES)
+    months = {m.casefold() for p in PROFILES.values() for m in p.months}
+    plurals = {e for p in PROFILES.values() for r in p.plural_rules for e in r if len(e) >= 3}
+    free = {w for p in PROFILES.values() for w in p.free_words}
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.body
+            and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Dict) and n.keys and all(isinstance(k, ast.Constant) and k.value in codes for k in n.keys):
+            out.append((n.lineno, "a table keyed by language"))
+        elif isinstance(n, (ast.Set, ast.Tuple, ast.List)) and len(n.elts) >= 2 and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in n.elts):
+            vs = [e.value.casefold() for e in n.elts]
+            if sum(v in codes for v in vs) >= 2 and all(re.fullmatch(r"[a-z]{2,3}", v) for v in vs):
+                out.append((n.lineno, "a list of languages"))
+            elif sum(v in months for v in vs) >= 3:
+                out.append((n.lineno, "month names"))
+        elif isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs:
+            v = n.value
+            ws = re.findall(r"[^\W\d_]+", v.casefold())
+            if re.fullmatch(r"[a-z]{2,3}_[A-Z]{2}", v):
+                out.append((n.lineno, "a Hunspell dictionary name"))
+            elif len(set(ws) & months) >= 2:
+                out.append((n.lineno, "month names"))
+            elif v in plurals:
+                out.append((n.lineno, "a plural ending"))
+            elif len(ws) >= 3 and len(set(ws) & free) >= 3 and len(set(ws) & free) > 0.6 * len(set(ws)):
+                out.append((n.lineno, "free function words"))
+    return out
+
+
+def test_no_language_facts_outside_the_profiles():
+    """Dates and months, consistency tables, Hunspell names and plural rules live in the
+    profiles (issue 28): a new language is a new profile, not edits across the package."""
+    found = []
+    for f in _sources(ROOT / "testkit"):
+        if f.is_relative_to(PKG / "profiles"):
+            continue
+        for line, what in _language_facts(ast.parse(f.read_text(encoding="utf-8"))):
+            found.append(f"{f.relative_to(ROOT)}:{line}: {what}")
+    assert found == []
+
+
+def test_the_language_fact_detector_finds_what_it_should():
+    def kinds(src):
+        return {w for _, w in _language_facts(ast.parse(src))}
+
+    assert kinds('NAMES = {"pt": ("x",), "es": ("y",)}') == {"a table keyed by language"}
+    assert kinds('DAY_FIRST = frozenset({"pt", "es", "ru"})') == {"a list of languages"}
+    assert kinds('d = "pt_BR"') == {"a Hunspell dictionary name"}
+    assert kinds('M = ("janeiro", "fevereiro", "março")') == {"month names"}
+    assert kinds('P = r"(?:January|February) \\d{1,2}"') == {"month names"}
+    assert kinds('alts.append(w[:-2] + "ões")') == {"a plural ending"}
+    assert kinds('FREE = "este esta estes estas esse essa"') == {"free function words"}
+    assert kinds('"""Dates: January, February."""\nx = 1') == set()
+    assert kinds('ok = lang in PROFILES and w.endswith("s")') == set()
+
+
 #: Reads that are not of an input, each with the reason.  Everything else that opens a file
 #: goes through ``pipeline.io`` (``read_bounded`` and its text, gzip and cache forms).
 NOT_AN_INPUT = {

@@ -14,7 +14,7 @@ import dataclasses
 from collections import Counter
 
 from ..model import Document, Rule
-from ..profiles import PROFILES
+from ..profiles import OFFICIAL_LANG, PROFILES
 from ..rulenum import RuleNumber
 from ..segment.hunspell import dictionary_path, missing_reason
 from ..segment.units import _is_english
@@ -32,12 +32,14 @@ COMPLETE_SHARE = 0.5
 MIN_CONTENT_SCORE = 0.55
 
 
-def _anchors(text: str, lang: str) -> Counter:
+def _anchors(text: str, lang: str, profile=None, number_words: bool = True) -> Counter:
+    """``profile``: the learnt cue words of a language without a shipped one; ``number_words``:
+    count number words too (not when the other side's cannot be read: digits only)."""
     c: Counter = Counter()
-    refs = extract_from_text(text, lang=lang)
+    refs = extract_from_text(text, lang=lang, profile=profile)
     for r in refs:
         c.update(f"ref:{t}" for t in r.targets)
-    c.update(f"num:{v}" for v, _ in number_anchors(text, lang, [r.span for r in refs]))
+    c.update(f"num:{v}" for v, _ in number_anchors(text, lang if number_words else "", [r.span for r in refs]))
     c.update(f"sym:{s}" for s, _ in symbol_spans(text))
     return c
 
@@ -56,8 +58,10 @@ def _content_score(t_rule: Rule, t_anch: Counter, b_rule: Rule, b_anch: Counter,
     return 0.7 * inter / union + 0.3 * length
 
 
-def _match_by_content(unmatched: list[Rule], free: list[Rule], base: Document, lang: str) -> dict[str, str]:
-    """translated id -> base id for rules whose numbers do not hold."""
+def _match_by_content(unmatched: list[Rule], free: list[Rule], base: Document, lang: str,
+                      profile=None) -> dict[str, str]:
+    """translated id -> base id for rules whose numbers do not hold (``profile``: the learnt one
+    of a language without a shipped profile)."""
     if not unmatched or not free:
         return {}
     order = {r.id: i for i, r in enumerate(base.rules)}
@@ -67,7 +71,7 @@ def _match_by_content(unmatched: list[Rule], free: list[Rule], base: Document, l
     sorted_free = sorted(free, key=lambda r: order[r.id])
     free_pos = [order[r.id] for r in sorted_free]
     for t in unmatched:
-        t_anch = _anchors(segment_of(t), lang)
+        t_anch = _anchors(segment_of(t), lang, profile)
         t_names = {n for n, _ in english_names(segment_of(t))}
         # Where the rule would sit in the base edition: near its number's neighbours.
         n = RuleNumber.try_parse(t.id)
@@ -82,7 +86,7 @@ def _match_by_content(unmatched: list[Rule], free: list[Rule], base: Document, l
             if b.id not in free_ids:
                 continue
             if b.id not in cache:
-                cache[b.id] = _anchors(segment_of(b), "en")
+                cache[b.id] = _anchors(segment_of(b), "en", number_words=profile is None)
             s = _content_score(t, t_anch, b, cache[b.id], t_names)
             if n is not None and b.parent is not None and str(n.parent()) == b.parent:
                 s += 0.1  # a renumbered subrule usually stays under its parent
@@ -112,10 +116,13 @@ def _gaps(target: Document, paired_base: list[str], base: Document) -> list[str]
 
 
 def build_rows(target: Document, base: Document, current: Document | None, map_number,
-               accounted: set[str] | None = None) -> tuple[list[tuple], bool]:
+               accounted: set[str] | None = None, profile=None,
+               untranslated: set[str] | None = None) -> tuple[list[tuple], bool]:
     """Rows (with their rules) in translation order, then the missing rules; and whether the
     translation is complete.  ``accounted``: base rules a bilingual file holds as units (its
-    untranslated ones are coverage, not missing rules); only base rules outside it are missing."""
+    untranslated ones are coverage, not missing rules); only base rules outside it are missing.
+    ``untranslated``: rules of a text translation still in English (coverage, not missing; a
+    paste holding one is still a paste: its other rules are not all missing)."""
     lang = target.meta.language
     by_number: dict[str, str] = {}
     seen_base: set[str] = set()
@@ -128,7 +135,7 @@ def build_rows(target: Document, base: Document, current: Document | None, map_n
             unmatched.append(r)
     free = [r for r in base.rules if r.id not in seen_base]
     complete = len(seen_base) >= COMPLETE_SHARE * max(1, len(base.rules))
-    by_content = _match_by_content(unmatched, free, base, lang)
+    by_content = _match_by_content(unmatched, free, base, lang, profile)
     rows: list[tuple] = []
 
     def current_of(base_id: str | None) -> str | None:
@@ -152,13 +159,14 @@ def build_rows(target: Document, base: Document, current: Document | None, map_n
         c = current.rule(cid) if (current is not None and cid) else None
         row = Row(r.id, bid, cid, status, method, segment_of(r), segment_of(b), segment_of(c), r.inferred_number)
         rows.append((row, r, b, c))
-    claimed = set(by_number.values()) | set(by_content.values())
+    claimed = set(by_number.values()) | set(by_content.values()) | (untranslated or set())
     if accounted is not None:
         missing = [b.id for b in base.rules if b.id not in claimed and b.id not in accounted]
     elif complete:
         missing = [b.id for b in base.rules if b.id not in claimed]
     else:
-        missing = _gaps(target, [row.base_id for row, *_ in rows if row.base_id], base)
+        missing = [m for m in _gaps(target, [row.base_id for row, *_ in rows if row.base_id], base)
+                   if m not in claimed]
     for mid in missing:
         b = base.rule(mid)
         cid = current_of(mid)
@@ -187,8 +195,11 @@ def align_documents(target: Document, base: Document, current: Document | None =
     accounted = units.accounted if units is not None else None
     text_coverage = None
     if units is None:
-        target, accounted, text_coverage = _split_english(target, base)
-    rows, complete = build_rows(target, base, current, map_number, accounted)
+        target, untranslated, text_coverage = _split_english(target, base)
+    else:
+        untranslated = None
+    no_profile, learnt = _without_profile(target, base)
+    rows, complete = build_rows(target, base, current, map_number, accounted, learnt, untranslated)
     pairs = [Pair(row, t, b, c) for row, t, b, c in rows]
     if units is not None:
         # Glossary, titles, front matter and credits are translated and reviewed too.
@@ -198,7 +209,8 @@ def align_documents(target: Document, base: Document, current: Document | None =
                   current_date=current_label or (current.meta.effective_date if current else None),
                   map_number=map_number, termbase=tb, cards=cards, complete=complete,
                   editions_dir=editions_dir,
-                  term_renderings=units.term_renderings() if units is not None else None, units=units)
+                  term_renderings=units.term_renderings() if units is not None else None, units=units,
+                  no_profile=no_profile, profile=learnt)
     issues = run_all(ctx, only)
     if units is not None:
         for i in issues:
@@ -234,7 +246,8 @@ def align_documents(target: Document, base: Document, current: Document | None =
         update=plan, translation=translation, coverage=units.coverage.to_dict() if units is not None else text_coverage,
         base_edition=info, current_edition=ctx.current_date, rows=result_rows, checks=all_checks(),
         score=score_of(target, [i for r in result_rows for i in r.issues]),
-        notes=_notes(tb, target.meta.language))
+        notes=_notes(tb, target.meta.language) + _not_run_notes(ctx, learnt),
+        not_run=[{"check": c, "reason": r} for c, r in ctx.not_run], learnt_profile=learnt)
 
 
 def _notes(tb, lang: str | None) -> list[str]:
@@ -247,12 +260,39 @@ def _notes(tb, lang: str | None) -> list[str]:
     return out
 
 
+def _without_profile(target: Document, base: Document):
+    """``(why not, learnt profile)`` for a translation in a language no profile describes:
+    alignment is by rule number, structure, digits, symbols and card names, and the references
+    are read with the cue words drafted from the rules aligned by number (the English says
+    "see rule 601.2b" where the translation holds 601.2b); ``(None, None)`` with a profile."""
+    lang = target.meta.language
+    if lang in PROFILES:
+        return None, None
+    from ..profiles.draft import learnt_profile  # noqa: PLC0415 - only for a language without a profile
+
+    pairs = [(segment_of(b), segment_of(r)) for r in target.rules if (b := base.rule(r.id)) is not None]
+    named = "its language was not identified" if lang in (None, "", "unknown") else f"no profile for {lang!r}"
+    why = f"needs a language profile ({named}; profiles: {', '.join(sorted(PROFILES))})"
+    return why, learnt_profile(lang or "unknown", pairs)
+
+
+def _not_run_notes(ctx, learnt) -> list[str]:
+    if not ctx.not_run:
+        return []
+    ids = list(dict.fromkeys(c for c, _ in ctx.not_run))
+    out = [f"{len(ids)} checks not run: {ctx.no_profile}: {', '.join(ids)}"]
+    if learnt is not None:
+        cues = [f"{f} {', '.join(getattr(learnt, f)) or '(none found)'}" for f in ("rule_words", "see_words")]
+        out.append("references read with cue words learnt from the document: " + "; ".join(cues))
+    return out
+
+
 def _split_english(target: Document, base: Document):
     """A translation's rules still in English (per-paragraph language identification) are
     coverage, not text to check: returns the translated rules only, the English rules' ids
     (accounted for, not missing) and the coverage; ``(target, None, None)`` when all are translated."""
     lang = target.meta.language
-    if lang not in PROFILES or PROFILES[lang].official:
+    if lang == OFFICIAL_LANG or (lang in PROFILES and PROFILES[lang].official):
         return target, None, None
     eng = {r.id for r in target.rules
            if _is_english(segment_of(r), segment_of(base.rule(r.id)), lang)}

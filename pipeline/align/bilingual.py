@@ -155,7 +155,7 @@ def align_bilingual(path: str | Path, reference: str | Path, current=None, *, la
                           current_label=ed.current_label, termbase=termbase, cards=cards, units=info,
                           editions_dir=editions)
     res.unit_update = plan_unit_update(bf, data, ed.base, ed.current, ed.map_number, ed.base_label,
-                                       res.current_edition, code)
+                                       res.current_edition, code, res.learnt_profile)
     if res.update is not None:
         res.update["units"] = res.unit_update.to_dict()["counts"]
     return res

@@ -146,13 +146,18 @@ class AlignResult:
     #: Bilingual input: the update planned unit by unit as the team's file segments it
     #: (:class:`pipeline.align.unit_update.UnitUpdate`); the update PO/XLIFF are written from it.
     unit_update: object | None = field(default=None, repr=False)
+    #: Checks not run and why (``{"check", "reason"}``): those needing a profile the language lacks.
+    not_run: list[dict] = field(default_factory=list)
+    #: The cue words learnt from the document when its language has no profile (not reported).
+    learnt_profile: object | None = field(default=None, repr=False)
 
     @property
     def issues(self) -> list[Issue]:
         return [i for r in self.rows for i in r.issues]
 
     def counts(self) -> dict[str, int]:
-        out: dict[str, int] = {c.id: 0 for c in self.checks}
+        skipped = {d["check"] for d in self.not_run}
+        out: dict[str, int] = {c.id: 0 for c in self.checks if c.id not in skipped}
         for i in self.issues:
             out[i.check] = out.get(i.check, 0) + 1
         return out
@@ -170,6 +175,7 @@ class AlignResult:
             "counts": self.counts(),
             "score": self.score.to_dict(),
             "notes": list(self.notes),
+            "not_run": list(self.not_run),
             "coverage": self.coverage,
             "update": self.update,
             "rows": [r.to_dict() for r in self.rows],

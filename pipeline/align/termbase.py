@@ -18,6 +18,11 @@ import yaml
 
 from ..errors import InputError
 from ..io import read_bounded_text
+from ..profiles import PROFILES
+
+#: Every profile's plural rules and gender agreement, in profile order (each once).
+_PLURALS = tuple(dict.fromkeys(r for p in PROFILES.values() for r in p.plural_rules))
+_GENDER = tuple(dict.fromkeys((p.gender_endings, p.gender_forms) for p in PROFILES.values() if p.gender_endings))
 
 try:  # the regex engine's own case tables (for the literal prefilter of find_all)
     from _sre import unicode_tolower as _tolower
@@ -102,17 +107,14 @@ def _load(path: str) -> TermBase:
 
 def _word_forms(w: str) -> list[str]:
     """The inflections of one word of a term (casefolded) that its pattern matches."""
+    # A term base lists words of several languages: every profile's plural rules apply.
     alts = [w, w + "s", w + "es"]
-    if w.endswith("y"):
-        alts.append(w[:-1] + "ies")
-    if w.endswith("ão"):
-        alts.append(w[:-2] + "ões")
-    if w.endswith("l"):
-        alts.append(w[:-1] + "is")
-    if w.endswith("z"):
-        alts.append(w[:-1] + "ces")
-    if w.endswith("o") or w.endswith("a"):  # adjectives agree in gender: continuo/continua
-        alts += [w[:-1] + "a", w[:-1] + "as", w[:-1] + "o", w[:-1] + "os"]
+    for end, plural in _PLURALS:
+        if w.endswith(end):
+            alts.append(w[:-len(end)] + plural)
+    for ends, forms in _GENDER:
+        if w.endswith(ends):  # adjectives agree in gender: continuo/continua
+            alts += [w[:-1] + f for f in forms]
     return alts
 
 

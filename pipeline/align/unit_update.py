@@ -295,18 +295,20 @@ class _KeyMap:
 
 # -- renumbered references in a carried translation --------------------------------------------
 
-def _renumber(target: str, lang: str, rule_map, own: tuple[str, str] | None = None) -> tuple[str, list[tuple[str, str]]]:
+def _renumber(target: str, lang: str, rule_map, own: tuple[str, str] | None = None,
+              profile=None) -> tuple[str, list[tuple[str, str]]]:
     """The translation with its own rule number and its references to renumbered rules
     moved to their current numbers (a suggestion: the unit is fuzzy anyway).  ``own``: the
     unit's number in its old and its new English; the translation's leading number follows it
     only when it is the old English's (a translation that opens with another number has a slip
-    of its own, which the checks report; it is not renumbered as if it were a reference)."""
+    of its own, which the checks report; it is not renumbered as if it were a reference).
+    ``profile``: the cue words learnt for a language without a shipped profile."""
     spans: list[tuple[int, int, str, str | None]] = []
     m = _NUM.match(target)
     if m:
         lead = m.group("num")
         spans.append((m.start("num"), m.end("num"), lead, own[1] if own and own[0] == lead else lead))
-    for ref in extract_from_text(target, lang=lang):
+    for ref in extract_from_text(target, lang=lang, profile=profile):
         if ref.kind == "single" and not any(s <= ref.span[0] < e for s, e, _, _ in spans):
             spans.append((ref.span[0], ref.span[1], ref.raw, None))
     done: list[tuple[str, str]] = []
@@ -328,7 +330,7 @@ def _own_numbers(old: str, new: str) -> tuple[str, str] | None:
 # -- the plan ------------------------------------------------------------------------------------
 
 def plan_unit_update(bf: BilingualFile, data: bytes, base: Document, current: Document, map_number,
-                     base_label: str | None, current_label: str | None, lang: str) -> UnitUpdate:
+                     base_label: str | None, current_label: str | None, lang: str, profile=None) -> UnitUpdate:
     base_pars = paragraphs(base)
     cur_pars = base_pars if current is base else paragraphs(current)
     keymap = _KeyMap(base_pars, cur_pars, map_number if current is not base else (lambda n: n))
@@ -371,7 +373,7 @@ def plan_unit_update(bf: BilingualFile, data: bytes, base: Document, current: Do
         else:
             target, moved = u.target, []
             if u.translated:
-                target, moved = _renumber(u.target, lang, rule_map, _own_numbers(u.source, new_src))
+                target, moved = _renumber(u.target, lang, rule_map, _own_numbers(u.source, new_src), profile)
             changes.append(UnitChange(i, UnitFate.CHANGED, key, new_src, target,
                                       previous=u.source if u.translated else None, renumbered=moved))
         image_of.setdefault(ckey, i)
@@ -418,7 +420,7 @@ def plan_unit_update(bf: BilingualFile, data: bytes, base: Document, current: Do
         j = secondary.get(k)
         if j is not None and bf.units[j].translated:
             u = bf.units[j]
-            target, _ = _renumber(u.target, lang, rule_map, _own_numbers(u.source, t))
+            target, _ = _renumber(u.target, lang, rule_map, _own_numbers(u.source, t), profile)
             new.append(NewUnit(after, k, t, target, previous=u.source, from_unit=j))
         else:
             new.append(NewUnit(after, k, t))

@@ -54,7 +54,7 @@ def register(app: typer.Typer) -> None:
                                          "AtomicCards) for the card-name check; repeat the option for several."),
         termbase: Optional[Path] = typer.Option(None, "--termbase", help="A term base YAML file "
                                                 "(default: the shipped pipeline/data/termbase.yaml)."),
-        lang: Optional[str] = typer.Option(None, "--lang", help="Language of the translation (pt, es); detected when omitted."),
+        lang: Optional[str] = typer.Option(None, "--lang", help="Language of the translation (pt, es, or any code such as ru, ko: a language without a profile is aligned with the checks that need none, the others listed as not run); detected when omitted."),
         fmt: Optional[str] = typer.Option(None, "--format", help="Input format (txt, paste, webcard, pdf, docx, html, "
                                           "po, xliff); detected when omitted."),
         fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding has this severity or worse "
@@ -142,4 +142,9 @@ def _summary(res, title: str):
             line = (i.unit or "").rsplit(":", 1)[-1] if (i.unit or "").rsplit(":", 1)[-1].isdigit() else ""
             where = (i.rule or "—") + (f" (line {line})" if line else "")
             parts.append(Text(f"  {where} {i.check}: {i.message}"[:160], no_wrap=True, overflow="ellipsis"))
+    if res.not_run:
+        # A language without a profile: say what was not looked at, not only what was found.
+        reason = res.not_run[0]["reason"]
+        parts.append(Text(f"{len(res.not_run)} checks not run: {reason} (--json lists them)", style="yellow"))
+        parts.extend(Text(n) for n in res.notes if n.startswith("references read with"))
     return Group(*parts)

@@ -202,15 +202,17 @@ def read_bilingual(data: bytes, path: str | Path) -> BilingualFile:
 
 
 def target_language(bf: BilingualFile, lang: str | None, path: str | Path) -> str:
-    """The profile language of the translation: ``lang`` when given, else the file's declared
-    language, else identified from the translated text.  A language without a profile is bad input."""
+    """The language of the translation: ``lang`` when given, else the file's declared language,
+    else identified from the translated text (``unknown`` when it cannot be).  A language without
+    a profile is aligned with the checks that need none; English is bad input (nothing translated)."""
 
     code = lang or _lang_code(bf.target_lang)
     how = "given" if lang else "declared by the file"
     if code is None:
         code, reason = detect_language("\n".join(u.target for u in bf.translated[:400]))
         how = f"identified: {reason}"
-    if code is None or code not in PROFILES or code == OFFICIAL_LANG:
-        raise InputError(f"no language profile for the translation's language {code or 'unknown'!r} ({how}; "
-                         f"known: {', '.join(sorted(k for k in PROFILES if k != 'en'))})", path)
-    return code
+    if code == OFFICIAL_LANG:
+        raise InputError(f"the translation's language is {code!r} ({how}): the file holds no translation", path)
+    if code is not None and code not in PROFILES and not re.fullmatch(r"[a-z]{2,3}", code):
+        raise InputError(f"not a language code: {code!r} ({how})", path)
+    return code or "unknown"

@@ -2,8 +2,9 @@
 
 Formats: ``pdf`` (``%PDF-`` header), ``docx`` (a ZIP holding ``word/document.xml``),
 ``html`` (markup with html/body/p tags), and for text: ``txt`` (an official edition:
-a title and a Contents list), ``webcard`` (a "Regla N · Title" rule card) or ``paste``
-(any other rules text).
+a title and a Contents list), ``markdown`` (a site's page: front matter, or rule numbers in
+bold or behind an anchor), ``webcard`` (a "Regla N · Title" rule card) or ``paste`` (any
+other rules text).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ..segment.official import looks_official
 from ..segment.webcard import card_header
 from .decode import decode_bytes
 
-FORMATS = ("txt", "paste", "webcard", "pdf", "docx", "html")
+FORMATS = ("txt", "paste", "webcard", "pdf", "docx", "html", "markdown")
 _HTML = re.compile(rb"<(?:!doctype\s+html|html|body|p|div|article|section)\b", re.I)
 
 
@@ -65,9 +66,13 @@ def _container(data: bytes, name: str) -> str:
 
 
 def text_kind(text: str, lang: str | None = None) -> str:
-    """``txt`` (official layout), ``webcard`` or ``paste`` for decoded text."""
+    """``txt`` (official layout), ``markdown`` (a site's page), ``webcard`` or ``paste`` for decoded text."""
+    from .pages import looks_markdown  # noqa: PLC0415 - lazy (YAML for front matter)
+
     if looks_official(text):
         return "txt"
+    if looks_markdown(text):
+        return "markdown"
     if card_header(text, lang) is not None:
         return "webcard"
     return "paste"

@@ -46,7 +46,10 @@ def html_paragraphs(data: bytes, path: Path | str | None = None, keep_empty: boo
         root = lxml.html.document_fromstring(src, parser=parser)
     except (etree.ParserError, ValueError) as e:
         raise InputError(f"unreadable HTML: {e}", path) from None
-    for bad in root.xpath("//script|//style|//nav|//form|//noscript|//template|//svg|//head|//iframe"):
+    # A site's chrome too: its footer, and a header outside the article (a page's own header
+    # holds its title, which may be a section heading).
+    for bad in root.xpath("//script|//style|//nav|//form|//noscript|//template|//svg|//head|//iframe|//footer"
+                          "|//header[not(ancestor::article) and not(ancestor::main)]"):
         bad.drop_tree()
     for br in root.iter("br"):
         br.tail = "\n" + (br.tail or "")
@@ -80,6 +83,13 @@ def read_html(data: bytes, path: Path | str | None = None, lang: str | None = No
                          source=Path(path) if path else None, data=data)
         doc.meta.format = "html"
         return doc
+    return segment_paragraphs(paras, path, lang)
+
+
+def segment_paragraphs(paras: list[str], path: Path | str | None, lang: str | None) -> Document:
+    """A page's (or a site's pages') paragraphs as rules: a rules viewer's card, or any other
+    rules text (the paste segmenter)."""
+    text = "\n\n".join(paras)
     found, reason = (lang, "given") if lang else detect_language(text)
     heads = {h.casefold() for p in PROFILES.values() for h in p.subrules_heading}
     if card_header(text, found) and any(p.strip().casefold() in heads for p in paras):
@@ -87,7 +97,7 @@ def read_html(data: bytes, path: Path | str | None = None, lang: str | None = No
     else:
         doc = segment_text(text, found, source=str(path) if path else None)
     if not doc.rules:
-        raise InputError("no numbered rules in this HTML page", path)
+        raise InputError("no numbered rules in this HTML page" if len(paras) else "no text", path)
     doc.meta.format = "html"
     if not lang:
         doc.findings.append(Finding("language" if found else "language-unknown",

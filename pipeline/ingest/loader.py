@@ -15,6 +15,7 @@ is written; work is bounded by :data:`MAX_INPUT_BYTES`.
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from typing import Callable
 
@@ -27,6 +28,9 @@ from ..segment.official import looks_official, parse_text
 from .decode import decode_bytes
 from .detect import FORMATS, detect
 from .language import detect_language
+
+#: A BCP 47-shaped language code ("ru", "zh-Hans", "pt-BR").
+LANG_CODE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*")
 
 #: The default limit (``$CRPIPE_MAX_INPUT_MB`` is read at each call of :func:`read_bounded`).
 MAX_INPUT_BYTES = DEFAULT_MAX_INPUT_MB << 20
@@ -53,10 +57,17 @@ def _read_html(data: bytes, p: Path, lang: str | None) -> Document:
     return read_html(data, p, lang)
 
 
+def _read_markdown(data: bytes, p: Path, lang: str | None) -> Document:
+    from .pages import read_markdown  # noqa: PLC0415 - lazy (markdown-it, lxml)
+
+    return read_markdown(data, p, lang)
+
+
 READERS: dict[str, Callable[[bytes, Path, str | None], Document]] = {
     "pdf": _read_pdf,
     "docx": _read_docx,
     "html": _read_html,
+    "markdown": _read_markdown,
 }
 
 
@@ -68,12 +79,24 @@ def load_document(path: str | Path, lang: str | None = None, fmt: str | None = N
     when None).  ``editions_dir``: a folder of English editions (``YYYY-MM-DD.txt``);
     when given, ``meta.base_edition`` holds the inferred base-edition range.
     """
-    p = Path(path)
+    p = Path(path[0]) if isinstance(path, (list, tuple)) else Path(path)
     if fmt is not None and fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", p)
-    if lang is not None:
-        if lang not in PROFILES:
-            raise InputError(f"unknown language {lang!r} (known: {', '.join(sorted(PROFILES))})", p)
+    if lang is not None and lang not in PROFILES and not LANG_CODE.fullmatch(lang):
+        # A language without a profile is read too (aligned with the checks that need none);
+        # what is refused is what cannot be a language code.
+        raise InputError(f"not a language code: {lang!r} (a code such as ru, ko, zh-Hans; profiles: "
+                         f"{', '.join(sorted(PROFILES))})", p)
+    if p.is_dir() or isinstance(path, (list, tuple)):
+        # A site's pages (one per section): one document, in page order.
+        from .pages import order_pages, pages_of, read_pages  # noqa: PLC0415 - lazy
+
+        if fmt not in (None, "markdown", "html"):
+            raise InputError(f"a folder of pages is Markdown or HTML, not {fmt}", p)
+        pages = pages_of(p) if p.is_dir() else order_pages([Path(x) for x in path], given=True)
+        doc, data = read_pages(pages, lang, p)
+        _finish(doc, p, data, lang, editions_dir)
+        return doc
     data = read_bounded(p)
     dec = None
     if fmt is None:

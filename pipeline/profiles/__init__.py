@@ -73,6 +73,19 @@ class Profile:
     not_counts: tuple[str, ...] = ()
     #: Phrases that negate as one ("a menos que" for "unless"): counted once, their words not again.
     negation_phrases: tuple[str, ...] = ()
+    #: Hunspell dictionary names, preferred first, and the Debian package that ships them.
+    hunspell_dictionaries: tuple[str, ...] = ()
+    hunspell_package: str = ""
+    #: Function words a translator varies freely beyond spaCy's stop words (the consistency
+    #: checks do not tell them apart): demonstratives, contractions, connectives.
+    free_words: tuple[str, ...] = ()
+    #: Plural endings a term's word takes beyond "-s"/"-es": (singular ending, plural ending).
+    plural_rules: tuple[tuple[str, str], ...] = ()
+    #: Words ending so agree in gender and number ("continuo"/"continua"): the forms they take.
+    gender_endings: tuple[str, ...] = ()
+    gender_forms: tuple[str, ...] = ()
+    #: The order of a numeric date: "dmy" (14/11/2025) or "mdy" (11/14/2025).
+    date_order: str = "dmy"
 
     def example_re(self) -> re.Pattern:
         alts = "|".join(re.escape(m) for m in self.example_markers)
@@ -123,6 +136,9 @@ EN = register(Profile(
     negations=("not", "never", "cannot", "can't", "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't",
                "weren't", "won't", "wouldn't", "couldn't", "shouldn't", "hasn't", "haven't", "hadn't", "mustn't"),
     stopwords=frozenset("the of and to a in is that it for as with on be by or this are an if its can".split()),
+    hunspell_dictionaries=("en_US", "en_GB"), hunspell_package="hunspell-en-us",
+    plural_rules=(("y", "ies"),),
+    date_order="mdy",
 ))
 
 PT = register(Profile(
@@ -167,6 +183,11 @@ PT = register(Profile(
                      "italiano", "japonês", "chinês", "coreano", "russo"),
     stopwords=frozenset("o a os as de do da dos das e em um uma que não se para com por no na ao seu sua é são".split()),
     letters="ãõçê",
+    hunspell_dictionaries=("pt_BR", "pt_PT"), hunspell_package="hunspell-pt-br",
+    free_words=tuple("este esta estes estas esse essa esses essas isto isso aquele aquela aquilo num numa nuns numas "
+                     "dum duma após depois antes ao aos à às pelo pela pelos pelas então ele ela eles elas tem têm".split()),
+    plural_rules=(("ão", "ões"), ("l", "is")),
+    gender_endings=("o", "a"), gender_forms=("a", "as", "o", "os"),
 ))
 
 ES = register(Profile(
@@ -208,4 +229,9 @@ ES = register(Profile(
                      "japonés", "chino", "coreano", "ruso"),
     stopwords=frozenset("el la los las de del y en un una que no se para con por al su es son lo como".split()),
     letters="ñ¿¡",
+    hunspell_dictionaries=("es_ES", "es_MX", "es_AR", "es_US"), hunspell_package="hunspell-es",
+    free_words=tuple("este esta estos estas ese esa esos esas esto eso aquel aquella al del tras después entonces "
+                     "él ella ellos ellas".split()),
+    plural_rules=(("z", "ces"),),
+    gender_endings=("o", "a"), gender_forms=("a", "as", "o", "os"),
 ))

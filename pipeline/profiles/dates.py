@@ -14,6 +14,18 @@ from . import PROFILES
 from ..text import fold
 
 
+#: Rulings pages of languages crpipe has no profile for that write the day first (a profile
+#: says it with ``date_order``); any other language without a profile is read month-first.
+DAY_FIRST_WITHOUT_PROFILE = frozenset({"fr", "de", "it", "ru", "ko", "ja", "zh"})
+
+
+def day_first(lang: str) -> bool:
+    """Whether numeric dates of ``lang`` (``pt``, ``pt-BR``, ``ru``) put the day first."""
+    code = lang.split("-")[0]
+    p = PROFILES.get(code)
+    return p.date_order == "dmy" if p is not None else code in DAY_FIRST_WITHOUT_PROFILE
+
+
 def declared_date(text: str, lang: str | None = None) -> tuple[str, str] | None:
     """``(iso date, matched text)`` of a declared effective date in any known language."""
     profiles = [PROFILES[lang]] if lang in PROFILES else list(PROFILES.values())

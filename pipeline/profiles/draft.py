@@ -16,7 +16,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-_NUM = r"\d{3}(?:\.\d+[a-z]?)?"
+from ..text import NUMBER
+
+_NUM = NUMBER
 _RULE_REF = re.compile(rf"\b(?P<word>[Rr]ules?)\s+(?P<num>{_NUM})\b")
 _SEE_REF = re.compile(rf"\b[Ss]ee\s+rules?\s+(?P<num>{_NUM})\b")
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
@@ -124,3 +126,30 @@ def compare(proposals: list[Proposal], profile) -> dict[str, bool]:
         have = {v.casefold() for v in getattr(profile, p.field)}
         out[p.field] = bool(p.values) and p.values[0].casefold() in have
     return out
+
+
+_SECTION_REF = re.compile(r"\b[Ss]ections?\s+(?P<num>[1-9])(?![\d.])")
+
+
+def _sections(pairs: list[tuple[str, str]]) -> Counter:
+    """The word before a section number where the English says "section 8": "раздел 8"."""
+    c: Counter = Counter()
+    for en, tr in pairs:
+        for m in _SECTION_REF.finditer(en):
+            for t in re.finditer(rf"(?<![\d.])({_WORD.pattern})\s+{m.group('num')}(?![\d.])", tr):
+                c[t.group(1).casefold()] += 1
+    return c
+
+
+def learnt_profile(lang: str, pairs: list[tuple[str, str]]):
+    """A :class:`~pipeline.profiles.Profile` for a language no shipped profile describes: the cue
+    words drafted from ``pairs`` (English, translation) and nothing else — no number words,
+    dates, quotation marks or spelling, so only what needs no language runs with it."""
+    from . import Profile  # noqa: PLC0415 - the package imports nothing of this module
+
+    got = {p.field: tuple(p.values) for p in draft(pairs)}
+    return Profile(lang=lang, name=lang, rule_words=got["rule_words"], section_words=tuple(_top(_sections(pairs), 2)),
+                   see_words=got["see_words"], conjunctions=(), range_words=(),
+                   example_markers=got["example_markers"], glossary_heading=got["glossary_heading"],
+                   subrules_heading=got["subrules_heading"], effective_date_patterns=(), months=(),
+                   card_header_words=())

@@ -11,15 +11,14 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from ..profiles import EN
+
 _NUMERIC = re.compile(r"^\s*(\d{1,2})[/.\-](\d{1,2})[/.\-](\d{4})\s*$")
 _ISO = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})\s*$")
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december")
+_MONTHS = EN.months  # rulings pages write dates in English
 _NAMED = re.compile(r"^\s*(" + "|".join(m.capitalize() for m in _MONTHS) + r")\s+(\d{1,2}),\s*(\d{4})\s*$",
                     re.IGNORECASE)
 
-#: Languages whose rulings pages write the day first.  English (US) pages write the month first.
-DAY_FIRST_LANGS = frozenset({"pt", "es", "fr", "de", "it", "ru", "ko", "ja", "zh"})
 
 
 class DateOrderError(ValueError):

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .dates import DAY_FIRST_LANGS, decide_order, parse_date, split_date_prefix
+from ..profiles.dates import day_first
+from .dates import decide_order, parse_date, split_date_prefix
 
 
 @dataclass
@@ -63,7 +64,7 @@ def split_paste(text: str) -> Paste:
 def order_hint(lang: str | None) -> str | None:
     if lang is None:
         return None
-    return "dmy" if lang.split("-")[0] in DAY_FIRST_LANGS else "mdy"
+    return "dmy" if day_first(lang) else "mdy"
 
 
 def dated_texts(paste: Paste, hint: str | None) -> tuple[list[tuple[str | None, str, int]], list[str]]:

@@ -27,12 +27,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..io import cache_root, read_cache_json, write_json
+from ..profiles import PROFILES
 
 #: Where Debian and other distributions put Hunspell dictionaries; ``CRPIPE_HUNSPELL_DIR`` first.
 DIRS = ("/usr/share/hunspell", "/usr/share/myspell/dicts", "/usr/share/myspell", "/usr/local/share/hunspell")
-#: Dictionary names per language, preferred first (the Brazilian translation uses pt_BR).
-NAMES = {"pt": ("pt_BR", "pt_PT"), "es": ("es_ES", "es_MX", "es_AR", "es_US"), "en": ("en_US", "en_GB")}
-PACKAGES = {"pt": "hunspell-pt-br", "es": "hunspell-es", "en": "hunspell-en-us"}
+#: Dictionary names per language, preferred first, and their packages: the profiles' data.
+NAMES = {p.lang: p.hunspell_dictionaries for p in PROFILES.values() if p.hunspell_dictionaries}
+PACKAGES = {p.lang: p.hunspell_package for p in PROFILES.values() if p.hunspell_package}
 
 
 def _dirs() -> list[Path]:

@@ -14,7 +14,7 @@ from typing import Iterable
 from ..model import Document
 from ..rulenum import LETTERS, RuleNumber, RuleNumberError, letter_range, sort_ids
 from .model import Reference, glossary_node, section_node
-from .patterns import FOLLOWED_BY_WORD_RE, TITLE_RE, UNIT_RE, patterns_for, title_of
+from .patterns import FOLLOWED_BY_WORD_RE, TITLE_RE, UNIT_RE, patterns_for, patterns_of, title_of
 from .resolve import resolve
 
 _CUE_WINDOW = 40  # characters looked at before a number for its cue word
@@ -90,13 +90,15 @@ def expand_range(first: RuleNumber, last: RuleNumber, known_ids: set[str] | None
 
 def extract_from_text(text: str, lang: str = "en", source: str | None = None, part: str = "rule",
                       known_ids: set[str] | frozenset[str] | None = None,
-                      example: int | None = None) -> list[Reference]:
+                      example: int | None = None, profile=None) -> list[Reference]:
     """Every reference in ``text`` (a rule's text, an example or a glossary definition),
     in text order.  ``known_ids`` (the document's rule ids) limits range expansion to
-    rules that exist.  The references come back ``unresolved``; see :mod:`.resolve`."""
+    rules that exist.  ``profile``: the cue words of a language no shipped profile describes
+    (learnt from the document); by default the profile of ``lang``.  The references come
+    back ``unresolved``; see :mod:`.resolve`."""
     if not _DIGIT.search(text):  # most rule texts cite nothing; skip them cheaply
         return []
-    pat = patterns_for(lang)
+    pat = patterns_of(profile) if profile is not None else patterns_for(lang)
     src = source or ""
     known = set(known_ids) if known_ids is not None and not isinstance(known_ids, (set, frozenset)) else known_ids
     found: list[Reference] = []

@@ -69,11 +69,14 @@ def _word_start(words) -> str:
     for c, rests in sorted(by_first.items()):
         cls = re.escape(c) + re.escape(c.upper()) if c.upper() != c else re.escape(c)
         alts.append(rf"[{cls}](?<![^\W\d_].)(?:{_alt(rests)})")
-    return "(?:" + "|".join(alts) + ")"
+    return "(?:" + "|".join(alts) + ")" if alts else "(?!)"  # no words: matches nothing
 
 
 def _alt(words) -> str:
-    # Longest first, so "rules" wins over "rule" and "and/or" over "and".
+    # Longest first, so "rules" wins over "rule" and "and/or" over "and".  No words (a profile
+    # learnt from a document that never shows them): a pattern that matches nothing, not everything.
+    if not words:
+        return "(?!)"
     return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
 
 
@@ -97,6 +100,12 @@ class Patterns:
 @lru_cache(maxsize=None)
 def patterns_for(lang: str) -> Patterns:
     return build_patterns(get_profile(lang))
+
+
+@lru_cache(maxsize=8)
+def patterns_of(p: Profile) -> Patterns:
+    """The patterns of a profile that is not registered (one learnt from a document)."""
+    return build_patterns(p)
 
 
 def build_patterns(p: Profile) -> Patterns:

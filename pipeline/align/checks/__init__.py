@@ -66,6 +66,13 @@ class Context:
     term_renderings: dict | None = None
     #: Bilingual input: its units and where they sit (pipeline.align.bilingual.UnitsInfo).
     units: object | None = None
+    #: The translation's language has no profile: why (the checks that need one are not run).
+    no_profile: str | None = None
+    #: The cue words the references are read with when no profile ships: learnt from the
+    #: document (:func:`pipeline.profiles.draft.learnt_profile`); None: the shipped profile's.
+    profile: object | None = None
+    #: ``(check id, reason)`` of every check not run.
+    not_run: list = field(default_factory=list)
     cache: dict = field(default_factory=dict)
 
     @property

@@ -73,4 +73,4 @@ def run(ctx) -> list:
     return out
 
 
-register_pass(run, CHECKS)
+register_pass(run, CHECKS, neutral=tuple(CHECKS))  # MTGJSON's names, not the profile's

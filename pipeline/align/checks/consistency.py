@@ -13,6 +13,7 @@ import re
 from collections import defaultdict
 
 from ...findings import Category, Check, DefectClass, Severity
+from ...profiles import PROFILES
 from .registry import register_pass
 from ...text import fold
 from ..lexicon import _stop_words
@@ -77,16 +78,14 @@ def _minority(groups: dict, ctx, check: Check, what: str) -> list:
     return out
 
 
-#: Function words a translator varies freely (beyond spaCy's stop words): demonstratives,
-#: contractions, prepositions and near-synonymous connectives.
-_FREE = {"pt": "este esta estes estas esse essa esses essas isto isso aquele aquela aquilo num numa nuns numas "
-               "dum duma após depois antes ao aos à às pelo pela pelos pelas então ele ela eles elas tem têm",
-         "es": "este esta estos estas ese esa esos esas esto eso aquel aquella al del tras después entonces "
-               "él ella ellos ellas"}
+def _free_words(lang: str) -> frozenset[str]:
+    """Function words a translator varies freely (the profile's ``free_words``)."""
+    p = PROFILES.get(lang)
+    return frozenset(p.free_words) if p is not None else frozenset()
 
 
 def run(ctx) -> list:
-    stop = frozenset(_stop_words(ctx.lang)) | frozenset(_FREE.get(ctx.lang, "").split())
+    stop = frozenset(_stop_words(ctx.lang)) | _free_words(ctx.lang)
     by_src: dict[str, list] = defaultdict(list)
     by_tgt: dict[str, list] = defaultdict(list)
     for i, p in enumerate(ctx.aligned):

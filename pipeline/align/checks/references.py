@@ -22,11 +22,12 @@ STALE = Check("references.stale", Category.REFERENCES, Severity.WARNING,
 CHECKS = [MISMATCH, STALE]
 
 
-def refs_of(pieces, lang: str, known) -> list:
-    """(targets, absolute span, raw) of every citation in a segment's pieces."""
+def refs_of(pieces, lang: str, known, profile=None) -> list:
+    """(targets, absolute span, raw) of every citation in a segment's pieces (``profile``: the
+    cue words to read them with when the language has no shipped profile)."""
     out = []
     for off, text in pieces:
-        for ref in extract.extract_from_text(text, lang=lang, known_ids=known):
+        for ref in extract.extract_from_text(text, lang=lang, known_ids=known, profile=profile):
             out.append((tuple(ref.targets), (off + ref.span[0], off + ref.span[1]), ref.raw))
     return out
 
@@ -35,7 +36,7 @@ def cited(pair, ctx) -> tuple[list, list]:
     key = ("refs", id(pair))
     if key not in ctx.cache:
         known = ctx.cache.setdefault("base_ids", frozenset(ctx.base_doc.rule_ids))
-        ctx.cache[key] = (refs_of(pair.target_pieces, ctx.lang, known), refs_of(pair.source_pieces, "en", known))
+        ctx.cache[key] = (refs_of(pair.target_pieces, ctx.lang, known, ctx.profile), refs_of(pair.source_pieces, "en", known))
     return ctx.cache[key]
 
 
@@ -78,4 +79,4 @@ def run(ctx) -> list:
     return out
 
 
-register_pass(run, CHECKS)
+register_pass(run, CHECKS, neutral=(MISMATCH, STALE))

@@ -43,6 +43,11 @@ class Entry:
 
 _ENTRIES: list[Entry] = []
 _BY_ID: dict[str, Check] = {}
+#: Checks that need nothing of the translation's language (rule numbers, digits, symbols, rule
+#: references read with the cue words learnt from the document, card names, English left in
+#: it): they run on a translation in a language no profile describes; every other check is
+#: reported as not run there, with the reason.
+_NEUTRAL: set[str] = set()
 
 
 def _declare(c: Check) -> None:
@@ -52,12 +57,15 @@ def _declare(c: Check) -> None:
     _BY_ID[c.id] = c
 
 
-def check(id: str, category: Category, severity: Severity, defect: DefectClass, explanation: str):
-    """Declare a check on the function that runs it."""
+def check(id: str, category: Category, severity: Severity, defect: DefectClass, explanation: str,
+          neutral: bool = False):
+    """Declare a check on the function that runs it (``neutral``: it needs no language profile)."""
     c = Check(id, category, severity, explanation, defect)
 
     def deco(fn: CheckFn) -> CheckFn:
         _declare(c)
+        if neutral:
+            _NEUTRAL.add(c.id)
         _ENTRIES.append(Entry(fn, (c,), True))
         fn.check = c
         return fn
@@ -65,10 +73,13 @@ def check(id: str, category: Category, severity: Severity, defect: DefectClass, 
     return deco
 
 
-def register_pass(fn: CheckFn, checks: list[Check], yields_to: tuple[str, ...] = ()) -> None:
-    """Register a function that reports several declared checks in one pass."""
+def register_pass(fn: CheckFn, checks: list[Check], yields_to: tuple[str, ...] = (),
+                  neutral: tuple[Check, ...] = ()) -> None:
+    """Register a function that reports several declared checks in one pass (``neutral``: those
+    of them that need no language profile)."""
     for c in checks:
         _declare(c)
+    _NEUTRAL.update(c.id for c in neutral)
     _ENTRIES.append(Entry(fn, tuple(checks), False, yields_to))
 
 
@@ -114,13 +125,29 @@ def categories() -> list[str]:
     return list(dict.fromkeys(c.category for c in all_checks()))
 
 
+def is_neutral(check_id: str) -> bool:
+    """Whether the check runs on a translation in a language without a profile."""
+    entries()
+    return check_id in _NEUTRAL
+
+
 def run(ctx, only: set[str] | None = None) -> list[Issue]:
+    """Run the checks; with ``ctx.no_profile`` (why the language has no profile) only the
+    language-neutral ones, the others appended to ``ctx.not_run`` as ``(check id, reason)``."""
     out: list[Issue] = []
     yielding: dict[str, tuple[str, ...]] = {}
     for e in entries():
         if only and e.category not in only:
             continue
-        out.extend(e.fn(ctx, e.checks[0]) if e.single else e.fn(ctx))
+        if ctx.no_profile:
+            kept = {c.id for c in e.checks if c.id in _NEUTRAL}
+            ctx.not_run.extend((c.id, ctx.no_profile) for c in e.checks if c.id not in kept)
+            if not kept:
+                continue
+            found = e.fn(ctx, e.checks[0]) if e.single else e.fn(ctx)
+            out.extend(i for i in found if i.check in kept)
+        else:
+            out.extend(e.fn(ctx, e.checks[0]) if e.single else e.fn(ctx))
         for c in e.checks if e.yields_to else ():
             yielding[c.id] = e.yields_to
     if not yielding:
