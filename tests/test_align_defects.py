@@ -31,11 +31,15 @@ def test_clean_pseudo_translation_draws_no_finding(cr_2025, cards):
     # omission check's lexicon is learnt per English stem, while the cipher gives each inflection
     # its own unrelated word ("substituted" and "substitution" share nothing): one of its run
     # findings on the clean text (705.1) is that artefact, so it is held to precision on the
-    # planted defects below and on the real PO, not to silence here.
+    # planted defects below and on the real PO, not to silence here.  The same holds for the
+    # single dropped meaning words (omission.dropped-word, info): "front" and its cipher are
+    # learnt apart from "frontal"'s.
     res = align_documents(ps.doc, cr_2025, cr_2025, map_number=lambda n: n, termbase=tb, cards=cards,
                           only=set(pseudo_categories()))
-    assert [(i.rule, i.check, i.message) for i in res.issues if i.check != "omission.dropped"] == []
+    learnt = ("omission.dropped", "omission.dropped-word")
+    assert [(i.rule, i.check, i.message) for i in res.issues if i.check not in learnt] == []
     assert len([i for i in res.issues if i.check == "omission.dropped"]) <= 1
+    assert len([i for i in res.issues if i.check == "omission.dropped-word"]) <= 3
     assert res.score.per_thousand_words < 0.05  # the one artefact above at most
 
 

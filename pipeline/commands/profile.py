@@ -26,8 +26,8 @@ def _pairs(path: Path, editions: Optional[Path]) -> tuple[list[tuple[str, str]],
         units = read_bilingual(data, path).units
         return [(u.source, u.target) for u in units if u.target], "the file's own units"
     from ..editions.context import resolve_editions  # lazy: the editions only for a document
-    from ..editions.catalog import as_catalog
-    from ..ingest.loader import load_document
+    from ..editions.catalog import as_catalog  # lazy: as above
+    from ..ingest.loader import load_document  # lazy: as above
 
     doc = load_document(path)
     with err_console.status("aligning by rule number with the English base edition…"):
@@ -76,7 +76,7 @@ def register(app: typer.Typer) -> None:
             print_json(doc)
             return
         if json_out:
-            from ..io import write_json
+            from ..io import write_json  # lazy: only with --json FILE
 
             write_json(json_out, doc)
         t = Table(title=f"profile draft from {file.name} ({len(pairs)} pairs, aligned by {how})")

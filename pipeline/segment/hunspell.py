@@ -205,7 +205,7 @@ class HunspellLibrary:
     def suggestions(self, word: str) -> list[str] | None:
         """Hunspell's suggestions for ``word`` (``Hunspell::suggest``, as the command gives them
         on its "&" line; none for a word it knows); None when it cannot be asked."""
-        import ctypes
+        import ctypes  # noqa: PLC0415 - only when a non-word asks for suggestions
 
         if "\x00" in word:
             return None

@@ -135,7 +135,7 @@ def _best_suggestion(word: str, suggestions: list[str], doc_words: Counter, voca
     "permanente"); else a Hunspell suggestion one edit away; None when nothing is that close — a word that far from
     every word is a name or jargon ("supertipo" / "supertinta"), or Hunspell's guess is a word
     nobody would mean ("subregra" / "subserra")."""
-    from rapidfuzz.distance import OSA
+    from rapidfuzz.distance import OSA  # noqa: PLC0415 - only for a non-word, a handful a run
 
     single = [s for s in suggestions if " " not in s and "-" not in s and s.casefold() != word.casefold()]
     used = [s for s in single if doc_words[s.casefold()]]
