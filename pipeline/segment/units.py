@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..edition import declared_date, edition_files
-from ..editions.catalog import EditionRef
+from ..editions.catalog import EditionRef, scan_folder
+from ..errors import InputError
 from ..ingest.bilingual import BilingualFile, Unit
 from ..ingest.decode import decode_bytes
 from ..ingest.language import is_english_paragraph, language_scores
@@ -33,6 +34,7 @@ from ..io import cache_root, cache_write, read_bounded, read_cache_json, source_
 from ..model import Document, Example, Finding, GlossaryEntry, Meta, Rule, Section
 from ..rulenum import RuleNumber, sort_ids
 from ..text import NUMBER
+from .light_paragraphs import light, light_paragraphs, shipped as shipped_light_paragraphs
 
 _NUM = re.compile(rf"^\s*(?P<num>{NUMBER})(?P<dot>\.?)\s+(?P<rest>.*)$", re.S)
 _SECTION = re.compile(r"^\s*(?P<num>[1-9])\.\s+(?P<rest>\S.*)$", re.S)
@@ -51,22 +53,7 @@ def norm(s: str) -> str:
 _PARAS: dict[tuple, frozenset] = {}
 
 
-def _light(s: str) -> str:
-    """A cheap comparison form (spaces only) for scanning every edition of the archive."""
-    return " ".join(s.split())
-
-
-class _LightForms(dict):
-    """Line -> its :func:`_light` form, each distinct line once: the 110 editions of the archive
-    have 694 k lines but 29 k distinct ones, so pinning normalises 29 k, not 694 k (and the
-    editions' paragraph sets share one string per line)."""
-
-    def __missing__(self, line: str) -> str:
-        v = self[line] = _light(line)
-        return v
-
-
-_LIGHT_FORMS = _LightForms()
+_light = light  # the light comparison form of one paragraph (:mod:`.light_paragraphs`)
 
 
 def edition_paragraphs(path, light: bool = False) -> frozenset:
@@ -84,9 +71,7 @@ def edition_paragraphs(path, light: bool = False) -> frozenset:
         else:
             text = decode_bytes(read_bounded(path), path).text
         if light:
-            paras = set(map(_LIGHT_FORMS.__getitem__, set(text.splitlines())))
-            paras.discard("")
-            _PARAS[key] = frozenset(paras)
+            _PARAS[key] = light_paragraphs(text)
         else:
             _PARAS[key] = frozenset(n for n in (norm(x) for x in text.splitlines()) if n)
     return _PARAS[key]
@@ -97,6 +82,19 @@ def _identity(f) -> str:
         return f"{f.stem}:{f.sha256}"
     st = Path(f).stat()
     return f"{Path(f).resolve()}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def _edition_shas(files: list, editions_dir) -> list[str | None]:
+    """Each edition's sha256: a catalog's own, else the folder's scan (remembered in the cache by
+    the files' stat signatures, and the catalog of the same folder reads it next)."""
+    if all(isinstance(f, EditionRef) for f in files):
+        return [f.sha256 for f in files]
+    try:
+        refs, _ = scan_folder(Path(editions_dir), "mirror")
+    except (InputError, OSError, TypeError):
+        return [None] * len(files)
+    by_path = {r.path.resolve(): r.sha256 for r in refs if r.path is not None}
+    return [by_path.get(Path(f).resolve()) for f in files]
 
 
 def pin_base_edition(units: list[Unit], editions_dir: str | Path) -> dict:
@@ -116,9 +114,17 @@ def pin_base_edition(units: list[Unit], editions_dir: str | Path) -> dict:
     scores = read_cache_json(cache)
     if not (isinstance(scores, list) and len(scores) == len(files)):
         scores = []
-        for f in files:
-            paras = edition_paragraphs(f, light=True)
-            scores.append((sum(1 for s in sources if s in paras), f.stem))
+        # The package's own editions (by sha256) have their paragraphs shipped: no decoding.
+        shas = _edition_shas(files, editions_dir)
+        ship = shipped_light_paragraphs() if any(shas) else None
+        counts = ship.counts(sources) if ship is not None else []
+        for f, sha in zip(files, shas):
+            if ship is not None and sha in ship.position:
+                n = counts[ship.position[sha]]
+            else:
+                paras = edition_paragraphs(f, light=True)
+                n = sum(1 for s in sources if s in paras)
+            scores.append((n, f.stem))
         cache_write(cache, json.dumps(scores))
     scores = [tuple(x) for x in scores]
     best = max(n for n, _ in scores)

@@ -1,0 +1,43 @@
+"""Release-time step: the light paragraphs of every embedded edition, into the package.
+
+    python -m pipeline.segment.pack_light_paragraphs [--out pipeline/data/editions/light-paragraphs.json.xz]
+
+Run it after :mod:`pipeline.editions.pack` and after any change to the decoder or the light form
+(``tests/test_shipped_light_paragraphs.py`` fails until it is run: the file is keyed by that code).
+Each edition is read from the embedded archive and decoded as pinning reads a file, and nothing
+else goes in.  The output is deterministic: same archive and code, same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..editions.embedded import embedded
+from ..ingest.decode import decode_bytes
+from ..io import atomic_write
+from .light_paragraphs import light_paragraphs, serialise, shipped_path
+
+
+def read_all() -> dict[str, frozenset[str]]:
+    """sha256 -> light paragraphs, for every edition of the embedded archive (in its order)."""
+    arch = embedded()
+    out = {}
+    for e in arch.editions:
+        out[e["sha256"]] = light_paragraphs(decode_bytes(arch.read(e["name"]), f"embedded:{e['name']}").text)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Write the light paragraphs of the embedded editions into the package.")
+    ap.add_argument("--out", type=Path, default=shipped_path(), help="the file to write (default: the package's)")
+    a = ap.parse_args(argv)
+    by_sha = read_all()
+    data = serialise(by_sha)
+    atomic_write(a.out, data)
+    print(f"{a.out}: {len(by_sha)} editions, {sum(map(len, by_sha.values()))} paragraphs, {len(data) / 1024:.0f} KiB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
