@@ -87,8 +87,12 @@ def register(app: typer.Typer) -> None:
         rs = read_rulings(rulings, cards=idx, card_lang=card_lang)
         doc = _edition(rules)
         maps = translation_maps({p.stem: load_document(p) for p in translation}, doc) if translation else []
-        links = link_set(_linker(doc, semantic), rs, top=top, explain=min(top, 5))
+        linker = _linker(doc, semantic)
+        links = link_set(linker, rs, top=top, explain=min(top, 5))
         data = links_to_dict(rs, links, doc, maps)
+        carried = getattr(linker.ranker, "carry_note", None)
+        if carried:  # linked off the training edition: say how the prior and memory got here
+            data["notes"].append(carried)
         if json_out == "-":
             print_json(data)
             return
@@ -127,7 +131,7 @@ def register(app: typer.Typer) -> None:
                               overflow="ellipsis", no_wrap=True)
         if len(links) > shown:
             console.print(f"… {len(links) - shown} more rulings (use --json for all)")
-        for n in rs.notes:
+        for n in data["notes"]:
             console.print(f"note: {n}")
 
     @app.command("link-eval")
@@ -136,7 +140,7 @@ def register(app: typer.Typer) -> None:
         gold: Path = typer.Argument(..., help="Gold links: JSON with a 'rulings' list of {text, primary, acceptable} "
                                               "(optional card, layout, card_text, split, governed), as in "
                                               "rulings-dev/seed-rulings-gold.json or tests/data/linking/labels.json."),
-        rules: Optional[str] = typer.Option(None, "--rules", help="The English edition the gold numbers refer to: " + EDITION_HELP + "; default: latest."),
+        rules: Optional[str] = typer.Option(None, "--rules", help="The English edition to link against: " + EDITION_HELP + "; default: latest. The gold labels are renumbered from their cr_edition to it."),
         cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s): the cards' rules text and layout become context; "
                                                               "the rulings they hold become each card's other rulings, as "
                                                               "`crpipe link` on that file would see them."),
@@ -152,13 +156,18 @@ def register(app: typer.Typer) -> None:
         rank (a hit is the primary rule or any acceptable one), recall per section, and how
         wrong first answers relate to the gold rule (too general, too specific, a sibling…).
         Rulings labelled ``governed: false`` are left out."""
-        from ..link.evaluate import breakdown, by_draw, gold_inputs, load_gold, metrics  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..link.evaluate import breakdown, by_draw, gold_edition, gold_inputs, load_gold, map_gold, metrics  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..link.index import build_index  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..link.linker import Linker  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..rulings import load_card_index, read_rulings  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         items = load_gold(gold, split=split)
         doc = _edition(rules)
+        # Labels name rules as numbered in the gold's cr_edition: carried to the edition linked against.
+        labelled_on = gold_edition(gold)
+        items, left_out = map_gold(items, labelled_on, doc.meta.effective_date)
+        if not items:
+            raise InputError(f"no gold ruling's rules exist in the {doc.meta.effective_date} edition", gold)
         idx = load_card_index(cards) if cards else None
         ctx_rulings = []
         for p in cards:
@@ -174,6 +183,9 @@ def register(app: typer.Typer) -> None:
         result = dict(metrics(ranked, items))
         result["breakdown"] = breakdown(ranked, items, {str(sec.number): sec.title for sec in doc.sections})
         result["semantic"] = linker.semantic is not None
+        result["edition"] = doc.meta.effective_date
+        result["labelled_on"] = labelled_on
+        result["left_out_gone_rules"] = left_out
         rows = [("crpipe linker" + (" + semantic view" if linker.semantic is not None else ""), result)]
         per_method = {"linker": ranked}
         if compare:
@@ -198,7 +210,10 @@ def register(app: typer.Typer) -> None:
         if json_out:
             print_json(result)
             return
-        t = Table(title=f"{gold.name}{f' ({split})' if split else ''}: {result['n']} rulings against {doc.meta.effective_date}")
+        renum = (f" (labels renumbered from {labelled_on}; {left_out} left out, their rules gone)"
+                 if labelled_on and labelled_on != doc.meta.effective_date else "")
+        t = Table(title=f"{gold.name}{f' ({split})' if split else ''}: {result['n']} rulings against "
+                        f"{doc.meta.effective_date}{renum}")
         for col in ("method", "P@1", "R@5", "MRR"):
             t.add_column(col)
         for name, m in rows:

@@ -55,6 +55,40 @@ def load_gold(path, split: str | None = None) -> list[GoldItem]:
     return out
 
 
+def gold_edition(path) -> str | None:
+    """The edition whose numbering a gold file's labels use (its ``cr_edition``), if stated."""
+    try:
+        obj = json.loads(read_bounded_text(Path(path), encoding="utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    ed = obj.get("cr_edition") if isinstance(obj, dict) else None
+    return ed if isinstance(ed, str) and ed else None
+
+
+def map_gold(gold: list[GoldItem], from_date: str | None, to_date: str | None, archive=None
+             ) -> tuple[list[GoldItem], int]:
+    """The gold items renumbered from ``from_date`` (the edition they were labelled on) to
+    ``to_date`` (the edition linked against): each accepted rule mapped through the
+    renumbering, rules gone from ``to_date`` dropped, items left with no rule dropped (their
+    count is returned).  A primary rule that is gone gives way to the first mapped accepted one."""
+    from dataclasses import replace
+
+    from .renumber import number_map
+
+    if not from_date or not to_date or from_date == to_date:
+        return list(gold), 0
+    m = number_map({h for g in gold for h in g.hits}, from_date, to_date, archive)
+    out, dropped = [], 0
+    for g in gold:
+        hits = frozenset(x for x in (m.get(h) for h in g.hits) if x)
+        if not hits:
+            dropped += 1
+            continue
+        primary = m.get(g.primary) or sorted(hits)[0]
+        out.append(replace(g, hits=hits, primary=primary))
+    return out, dropped
+
+
 def metrics(rankings: list[list[str]], gold: list[GoldItem]) -> dict:
     n = len(gold)
     p1 = r5 = rr = 0.0

@@ -173,28 +173,86 @@ class Ranker:
     booster: object
     meta: dict
     _priors: dict = None
+    #: Carry the label prior and the memory to another edition through the renumbering
+    #: (False: leave them out there, as before issue 26; kept to measure what carrying gains).
+    carry: bool = True
+    #: How the prior and memory reached the last edition linked against (for people).
+    carry_note: str | None = None
+
+    @property
+    def edition(self) -> str | None:
+        """The edition whose numbering the prior and the memory use (the training edition)."""
+        return self.meta.get("edition")
 
     def same_numbering(self, ix) -> bool:
-        """The label prior and the neighbour memory name rules in the numbering of the
-        edition the model was trained on; on another edition they would point at whatever
-        rule now has that number, so they are left out (their features read zero)."""
-        return ix.edition == self.meta.get("edition")
+        return ix.edition == self.edition
+
+    def _numbers(self, ix) -> dict[str, str | None] | None:
+        """The training edition's numbers of the prior and memory, as numbered in ``ix``'s
+        edition (identity on the training edition); None when they cannot be carried (not
+        asked to, or an edition the archive does not know): their features then read zero."""
+        cache = self._slot(ix)
+        if "map" in cache:
+            return cache["map"]
+        p = self.meta.get("prior") or {}
+        ids = set(p.get("counts", {}))
+        for x in self.meta.get("neighbours") or []:
+            ids.add(x["primary"])
+            ids.update(x.get("acceptable", []))
+        if self.same_numbering(ix):
+            m, self.carry_note = {i: i for i in ids}, None
+        elif not self.carry or not self.edition or not ix.edition:
+            m, self.carry_note = None, f"label prior and memory left out (they number rules as in {self.edition})"
+        else:
+            from .renumber import NoRenumbering, number_map  # deferred: the archive, off the training edition only
+
+            try:
+                m = number_map(ids, self.edition, ix.edition)
+                gone = sum(v is None for v in m.values())
+                self.carry_note = (f"label prior and memory renumbered from {self.edition} to {ix.edition}"
+                                   + (f" ({gone} of {len(m)} rules gone there)" if gone else ""))
+            except NoRenumbering:
+                m, self.carry_note = None, (f"label prior and memory left out: {ix.edition} is not in the archive "
+                                            f"of editions, so {self.edition}'s numbers cannot be mapped to it")
+        cache["map"] = m
+        return m
+
+    def _slot(self, ix) -> dict:
+        """What was derived for ``ix`` (only the last index is remembered: the shipped
+        ranker lives as long as the process and must not keep old indexes alive)."""
+        if self._priors is None or self._priors.get("ix") is not ix:
+            self._priors = {"ix": ix}
+        return self._priors
 
     def prior(self, ix) -> Prior:
-        self._priors = self._priors or {}
-        if id(ix) not in self._priors:
+        cache = self._slot(ix)
+        if "prior" not in cache:
+            m = self._numbers(ix)
             p = self.meta.get("prior") or {}
-            prior = (Prior.from_counts(ix, p.get("counts", {}), p.get("queries", 0)) if self.same_numbering(ix)
-                     else Prior.empty(ix))
-            self._priors = {id(ix): prior}
-        return self._priors[id(ix)]
+            if m is None:
+                prior = Prior.empty(ix)
+            else:
+                counts: dict[str, float] = {}
+                for rid, c in p.get("counts", {}).items():
+                    if m.get(rid):
+                        counts[m[rid]] = counts.get(m[rid], 0.0) + c
+                prior = Prior.from_counts(ix, counts, p.get("queries", 0))
+            cache["prior"] = prior
+        return cache["prior"]
 
     def neighbours(self, linker) -> "Neighbours | None":
-        key = ("nb", id(linker.ix))
-        if key not in (self._priors or {}):
-            items = (self.meta.get("neighbours") or []) if self.same_numbering(linker.ix) else []
-            self._priors = {**(self._priors or {}), key: Neighbours(linker, items) if items else None}
-        return self._priors[key]
+        cache = self._slot(linker.ix)
+        if "nb" not in cache:
+            m = self._numbers(linker.ix)
+            items = []
+            for x in (self.meta.get("neighbours") or []) if m is not None else []:
+                rules = [r for r in (m.get(x["primary"]), *(m.get(a) for a in x.get("acceptable", []))) if r]
+                if not rules:
+                    continue  # its rules are all gone from this edition
+                primary = m.get(x["primary"]) or rules[0]
+                items.append({**x, "primary": primary, "acceptable": sorted(set(rules) - {primary})})
+            cache["nb"] = Neighbours(linker, items) if items else None
+        return cache["nb"]
 
     @classmethod
     def load(cls, path: Path = MODEL_PATH, features: tuple[str, ...] = FEATURES) -> "Ranker":
