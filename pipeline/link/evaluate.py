@@ -27,6 +27,7 @@ class GoldItem:
     split: str | None = None
     id: str | None = None
     draw: int | None = None  # which random draw of a labelled set it came from (labels.json)
+    set: str | None = None  # the card's set (labels.json): leave-one-set-out folds
 
 
 def load_gold(path, split: str | None = None) -> list[GoldItem]:
@@ -49,7 +50,7 @@ def load_gold(path, split: str | None = None) -> list[GoldItem]:
         acc = r.get("acceptable") or []
         layout = r.get("layout") or obj.get("layout")
         out.append(GoldItem(r["text"], frozenset([r["primary"], *acc]), r["primary"], layout, r.get("card") or obj.get("card"),
-                            r.get("card_text") or "", r.get("split"), r.get("id"), r.get("draw")))
+                            r.get("card_text") or "", r.get("split"), r.get("id"), r.get("draw"), r.get("set")))
     if not out:
         raise InputError(f"no governed rulings{f' in split {split!r}' if split else ''}", p)
     return out
