@@ -179,8 +179,19 @@ def register(app: typer.Typer) -> None:
         ix = build_index(doc)
         texts = [g.text for g in items]
         linker = _linker(doc, semantic, ix)
-        ranked = [[c.rule for c in r] for r in linker.link_texts(texts, top=20, **kw)]
+        linked = linker.link_texts(texts, top=20, **kw)
+        ranked = [[c.rule for c in r] for r in linked]
         result = dict(metrics(ranked, items))
+        conf = [bool(r and r[0].confident) for r in linked]
+        if any(r and r[0].confidence is not None for r in linked):
+            # Of the first answers shown as confident, how many are right (issue 27.3).
+            right = [bool(r) and r[0] in g.hits for r, g in zip(ranked, items)]
+            n_conf = sum(conf)
+            result["confidence"] = {
+                "share_confident": round(n_conf / len(items), 4), "confident": n_conf,
+                "precision_confident": round(sum(a and b for a, b in zip(conf, right)) / n_conf, 4) if n_conf else None,
+                "precision_rest": (round(sum((not a) and b for a, b in zip(conf, right)) / (len(items) - n_conf), 4)
+                                   if n_conf < len(items) else None)}
         result["breakdown"] = breakdown(ranked, items, {str(sec.number): sec.title for sec in doc.sections})
         result["semantic"] = linker.semantic is not None
         result["edition"] = doc.meta.effective_date
@@ -219,6 +230,11 @@ def register(app: typer.Typer) -> None:
         for name, m in rows:
             t.add_row(name, f"{m['p_at_1']:.3f}", f"{m['r_at_5']:.3f}", f"{m['mrr']:.3f}")
         console.print(t)
+        if "confidence" in result:
+            c = result["confidence"]
+            console.print(f"first answers shown as confident: {c['confident']} of {result['n']} "
+                          f"({c['share_confident']:.1%}), right {c['precision_confident'] or 0:.3f}; "
+                          f"the rest right {c['precision_rest'] or 0:.3f}")
         if draws:
             names = {"linker": rows[0][0], "hand_weighted": "hand-weighted views", "baseline": "BM25 baseline"}
             t = Table(title="each draw of the gold set apart")

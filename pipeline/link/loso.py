@@ -99,6 +99,9 @@ def main(argv=None) -> int:
     ap.add_argument("--sets", default=str(ROOT.parent / "shared" / "corpus" / "rulings" / "mtgjson3"))
     ap.add_argument("--json", default=None, help="write the figures here too")
     ap.add_argument("--write-calibration", action="store_true", help=f"store the calibration in {CALIBRATION_PATH.name}")
+    ap.add_argument("--all-labels", action="store_true",
+                    help="folds over every labelled ruling (train and test split): a measurement only, so the "
+                         "calibration is not written and no setting is chosen by it")
     args = ap.parse_args(argv)
 
     from ..ingest.loader import load_document  # deferred: the entry point loads the stages it drives
@@ -111,7 +114,9 @@ def main(argv=None) -> int:
     ix = build_index(doc)
     linker = Linker(ix, ranker=None)
     rulings = [r for s in SETS for r in read_rulings(Path(args.sets) / f"{s}.json").rulings]
-    gold = load_gold(args.labels, split="train")
+    gold = load_gold(args.labels, split=None if args.all_labels else "train")
+    if args.all_labels and args.write_calibration:
+        ap.error("--write-calibration is fitted on the train split only")
     params = json.loads(MODEL_PATH.with_suffix(".json").read_text(encoding="utf-8"))["chosen"]["params"]
     memory = Neighbours(linker, memory_items(gold))
     groups = [g.card for g in gold]
@@ -151,7 +156,7 @@ def main(argv=None) -> int:
                             "precision_confident": round(float(y[conf].mean()), 4) if conf.any() else None,
                             "precision_rest": round(float(y[~conf].mean()), 4) if (~conf).any() else None,
                             "n": int(len(y))}}
-    out = {"per_set": per_set, "mean_over_sets": allm, "pooled": pooled, "params": params,
+    out = {"labels": "train and test split" if args.all_labels else "train split", "per_set": per_set, "mean_over_sets": allm, "pooled": pooled, "params": params,
            "n": {s: per_set[s]["n"] for s in SETS}, "calibration": calib,
            "cpu_s": round(time.process_time() - t0, 1), "load_average": round(os.getloadavg()[0], 2)}
     text = json.dumps(out, indent=1, sort_keys=True)

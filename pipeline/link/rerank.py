@@ -31,6 +31,8 @@ from .index import STATIC_FEATURES
 from .results import Candidate, Evidence
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "link-ranker.txt"
+#: How the model's scores of a first answer become a calibrated confidence (``pipeline.link.loso``).
+CALIBRATION_PATH = MODEL_PATH.with_name("link-calibration.json")
 #: The same ranker trained with the semantic view's features too (``--semantic``).
 SEMANTIC_MODEL_PATH = MODEL_PATH.with_name("link-ranker-semantic.txt")
 
@@ -173,6 +175,8 @@ class Ranker:
     booster: object
     meta: dict
     _priors: dict = None
+    #: The confidence calibration fitted for this model (None: no confidence is given).
+    calibration: dict | None = None
     #: Carry the label prior and the memory to another edition through the renumbering
     #: (False: leave them out there, as before issue 26; kept to measure what carrying gains).
     carry: bool = True
@@ -268,13 +272,28 @@ class Ranker:
             raise RankerUnavailable(f"{path.name} was trained on other features; retrain: python -m pipeline.link.train")
         meta_path = path.with_suffix(".json")
         meta = json.loads(read_bounded_text(meta_path)) if meta_path.is_file() else {}
-        return cls(booster, meta)
+        calib = None
+        if path == MODEL_PATH and CALIBRATION_PATH.is_file():  # fitted on this model's out-of-set answers
+            calib = json.loads(read_bounded_text(CALIBRATION_PATH))
+        return cls(booster, meta, calibration=calib)
 
     @classmethod
     def shipped(cls, semantic: bool = False) -> "Ranker | None":
         """The model in ``pipeline/data`` (None when it is missing or stale: the linker then
         ranks by the hand-weighted views, as it did before it learned)."""
         return _shipped(semantic)
+
+    def confidence(self, scores: np.ndarray) -> tuple[float, bool] | None:
+        """The calibrated probability that the first of ``scores`` (the model's, in its
+        order) is right, and whether it clears the confident threshold; None without a
+        calibration (a model other than the shipped lexical one)."""
+        c = self.calibration
+        if not c or not len(scores):
+            return None
+        w = c["weights"]
+        gap = float(scores[0] - scores[1]) if len(scores) > 1 else 0.0
+        p = 1.0 / (1.0 + float(np.exp(-(w[0] + w[1] * float(scores[0]) + w[2] * gap))))
+        return p, p >= c["threshold"]
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         return self.booster.predict(x, num_threads=1)
@@ -390,11 +409,12 @@ def rerank(linker, queries, top: int, explain_n: int = 1):
             if named is not None:
                 s = s + 100.0 * named[pool]
             order = np.lexsort((pool, -s))[:top]
-            shown.append((q, v, pool[order], s[order]))
+            raw = scores[k - len(pool):k][order]  # the model's own scores (the confidence reads them)
+            shown.append((q, v, pool[order], s[order], linker.ranker.confidence(raw)))
             shown_x.append(x[order][:explain_n])
         contrib = linker.ranker.contributions(np.vstack(shown_x)) if explain_n > 0 and shown_x else []
         k = 0
-        for q, v, rows, s in shown:
+        for q, v, rows, s, conf in shown:
             cands = []
             for i, (r, sc) in enumerate(zip(rows.tolist(), s.tolist())):
                 ev = linker._evidence(v, q, r)
@@ -405,6 +425,8 @@ def rerank(linker, queries, top: int, explain_n: int = 1):
                     if like:
                         ev.append(Evidence("neighbour", like[1], like[0]))
                 cands.append(Candidate(linker.ix.ids[r], float(sc), ev))
+            if conf is not None and cands:
+                cands[0].confidence, cands[0].confident = conf
             out.append(cands)
     return out
 
