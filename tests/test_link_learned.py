@@ -357,3 +357,67 @@ def test_test_split_as_good_on_2026_and_2019_editions(test_split):
         assert m["n"] + m["left_out_gone_rules"] == test_split["n"]
         assert abs(m["p_at_1"] - test_split["p_at_1"]) <= 0.02, (ed, m["p_at_1"], test_split["p_at_1"])
         assert m["r_at_5"] >= test_split["r_at_5"] - 0.02, (ed, m["r_at_5"])
+
+
+# -- issue 27.3: a calibrated confidence, shown with each first answer ----------------------------
+
+def test_calibration_was_fitted_out_of_set_on_the_train_split():
+    from pipeline.link.rerank import CALIBRATION_PATH, Ranker
+
+    c = json.loads(CALIBRATION_PATH.read_text(encoding="utf-8"))
+    assert "train split" in c["fitted_on"] and 0 < c["threshold"] < 1 and len(c["weights"]) == 3
+    assert c["out_of_set"]["precision_confident"] >= c["target"] == 0.85
+    r = Ranker.load()
+    assert r.calibration == c
+    # A clear first answer is confident, a tie is not.
+    assert r.confidence(np.array([3.0, 0.0]))[1] and not r.confidence(np.array([0.5, 0.5]))[1]
+
+
+def test_logistic_fit_and_threshold():
+    from pipeline.link.loso import fit_logistic, probability, threshold_for
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(400, 2))
+    y = (x[:, 0] + x[:, 1] + rng.normal(scale=0.5, size=400) > 0).astype(float)
+    w = fit_logistic(x, y)
+    assert w[1] > 1 and w[2] > 1
+    p = np.array([probability(w, f) for f in x])
+    t = threshold_for(p, y, 0.9)
+    assert y[p >= t].mean() >= 0.9 and (p >= t).sum() >= 30
+    assert threshold_for(p, np.zeros(400)) == 1.0  # never right: nothing is confident
+
+
+@needs_shared
+def test_confident_first_answers_are_right_on_the_test_split(test_split):
+    c = test_split["confidence"]
+    assert c["precision_confident"] >= 0.85, c
+    assert 0.3 <= c["share_confident"] <= 0.9 and c["precision_rest"] < c["precision_confident"]
+
+
+def test_weak_links_say_so_in_the_html():
+    from pipeline.link.report_html import render_links_html
+
+    data = {"rulings_file": "x.txt", "edition": "2026-01-16", "links": [
+        {"ruling": {"card": "A", "text": "t", "date": None},
+         "candidates": [{"rank": 1, "rule": "601.2", "score": 1.0, "text": "", "evidence": [], "confidence": 0.31,
+                         "confident": False}]},
+        {"ruling": {"card": "B", "text": "u", "date": None},
+         "candidates": [{"rank": 1, "rule": "707.10", "score": 2.0, "text": "", "evidence": [], "confidence": 0.9,
+                         "confident": True}]}]}
+    html = render_links_html(data)
+    assert "<p class=weak>weak (0.31): 601.2 may not be it" in html and "<p class=confident>confident (0.90): 707.10" in html
+
+
+@needs_shared
+@pytest.mark.slow
+def test_leave_one_set_out_figures(tmp_path):
+    """Issue 27.1: leave-one-set-out CV over the train split (the README's per-set table)."""
+    from pipeline.link.loso import main
+
+    out = tmp_path / "loso.json"
+    assert main(["--json", str(out)]) == 0
+    d = json.loads(out.read_text(encoding="utf-8"))
+    assert set(d["per_set"]) == set(SETS) and sum(d["n"].values()) == _labels()["counts"]["train_governed"]
+    # The figures the README reports (deterministic: fixed seeds, one thread).
+    assert d["mean_over_sets"]["p_at_1"] == pytest.approx(0.6096, abs=0.005)
+    assert d["mean_over_sets"]["r_at_5"] == pytest.approx(0.8411, abs=0.005)

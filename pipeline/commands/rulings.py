@@ -53,6 +53,13 @@ def _rule_text(doc, rule_id: str) -> str:
     return rule.text if len(rule.text) < 120 else rule.text[:117] + "…"
 
 
+def _confidence_line(c) -> str:
+    """How far a judge can trust the first answer (its calibrated confidence)."""
+    if c.confident:
+        return f"confident ({c.confidence:.2f}): {c.rule}"
+    return f"weak ({c.confidence:.2f}): {c.rule} may not be it; read the candidates' rules"
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     @user_errors
@@ -112,6 +119,10 @@ def register(app: typer.Typer) -> None:
             card = f"{lr.ruling.card.name} — " if lr.ruling.card else ""
             console.print()
             console.print(f"{card}{lr.ruling.text}", markup=False, highlight=False)
+            first = lr.candidates[0] if lr.candidates else None
+            if first is not None and first.confidence is not None:
+                console.print(_confidence_line(first), markup=False, highlight=False,
+                              style=None if first.confident else "yellow")
             t = Table(box=None, padding=(0, 1), pad_edge=False)
             for col in ("#", "rule", "under", "score", "why"):
                 t.add_column(col, overflow="fold", style="dim" if col == "why" else None)
