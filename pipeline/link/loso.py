@@ -22,7 +22,6 @@ confident are at least :data:`TARGET` right.  ``--write-calibration`` stores bot
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -31,9 +30,10 @@ from pathlib import Path
 
 import numpy as np
 
+from ..io import atomic_write, read_bounded_text
 from .evaluate import load_gold, metrics
 from .rerank import MODEL_PATH, Neighbours, Prior
-from .train import (ROOT, SETS, _counts, build_examples, build_labelled, fit, memory_items, with_priors)
+from .train import SETS, _counts, build_examples, build_labelled, data_arguments, fit, memory_items, with_priors
 
 CALIBRATION_PATH = MODEL_PATH.with_name("link-calibration.json")
 #: Out-of-set precision wanted of the links called confident (the bar is 0.85 on the test
@@ -92,11 +92,7 @@ def threshold_for(p: np.ndarray, right: np.ndarray, target: float = TARGET, min_
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--labels", default=str(ROOT / "tests" / "data" / "linking" / "labels.json"))
-    mirror = os.environ.get("CRPIPE_MIRROR", str(ROOT.parent / "shared" / "corpus" / "cr-en" / "txt"))
-    ap.add_argument("--rules", default=str(Path(mirror) / "2025-11-14.txt"))
-    ap.add_argument("--sets", default=str(ROOT.parent / "shared" / "corpus" / "rulings" / "mtgjson3"))
+    ap = data_arguments(__doc__)
     ap.add_argument("--json", default=None, help="write the figures here too")
     ap.add_argument("--write-calibration", action="store_true", help=f"store the calibration in {CALIBRATION_PATH.name}")
     ap.add_argument("--all-labels", action="store_true",
@@ -117,7 +113,7 @@ def main(argv=None) -> int:
     gold = load_gold(args.labels, split=None if args.all_labels else "train")
     if args.all_labels and args.write_calibration:
         ap.error("--write-calibration is fitted on the train split only")
-    params = json.loads(MODEL_PATH.with_suffix(".json").read_text(encoding="utf-8"))["chosen"]["params"]
+    params = json.loads(read_bounded_text(MODEL_PATH.with_suffix(".json")))["chosen"]["params"]
     memory = Neighbours(linker, memory_items(gold))
     groups = [g.card for g in gold]
     sets = np.array([g.set for g in gold])
@@ -162,11 +158,9 @@ def main(argv=None) -> int:
     text = json.dumps(out, indent=1, sort_keys=True)
     print(text)
     if args.json:
-        Path(args.json).write_text(text + "\n", encoding="utf-8")
+        atomic_write(Path(args.json), text + "\n")
     if args.write_calibration:
-        tmp = CALIBRATION_PATH.with_suffix(".tmp")
-        tmp.write_text(json.dumps(calib, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        os.replace(tmp, CALIBRATION_PATH)
+        atomic_write(CALIBRATION_PATH, json.dumps(calib, indent=1, sort_keys=True) + "\n")
     return 0
 
 

@@ -220,12 +220,18 @@ def cross_validate(ix, train: list[dict], weak: list[dict], memory: Neighbours, 
     return results
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def data_arguments(doc: str) -> argparse.ArgumentParser:
+    """The labels, the training edition and the six set files (shared by train and loso)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--labels", default=str(ROOT / "tests" / "data" / "linking" / "labels.json"))
     mirror = os.environ.get("CRPIPE_MIRROR", str(ROOT.parent / "shared" / "corpus" / "cr-en" / "txt"))
     ap.add_argument("--rules", default=str(Path(mirror) / "2025-11-14.txt"))
     ap.add_argument("--sets", default=str(ROOT.parent / "shared" / "corpus" / "rulings" / "mtgjson3"))
+    return ap
+
+
+def main(argv=None) -> int:
+    ap = data_arguments(__doc__)
     ap.add_argument("--out", default=None, help="default: pipeline/data/link-ranker[-semantic].txt")
     ap.add_argument("--semantic", default=None, metavar="MODEL",
                     help="also train with the semantic view (a sentence-transformers model folder or name)")
