@@ -7,7 +7,7 @@ Gold format (``rulings-dev/seed-rulings-gold.json``): ``{"rulings": [{"text", "p
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import InputError
@@ -72,9 +72,7 @@ def map_gold(gold: list[GoldItem], from_date: str | None, to_date: str | None, a
     ``to_date`` (the edition linked against): each accepted rule mapped through the
     renumbering, rules gone from ``to_date`` dropped, items left with no rule dropped (their
     count is returned).  A primary rule that is gone gives way to the first mapped accepted one."""
-    from dataclasses import replace
-
-    from .renumber import number_map
+    from .renumber import number_map  # deferred: the archive of editions, read only off the labels' edition
 
     if not from_date or not to_date or from_date == to_date:
         return list(gold), 0
