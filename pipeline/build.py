@@ -22,7 +22,7 @@ from typing import Callable
 from .align.stage import stage_align
 from .diff.stage import stage_diff
 from .engine.validate import stage_engine
-from .editions.catalog import Catalog, EditionRef
+from .editions.catalog import Catalog, EditionRef, default_edition
 from .editions.context import EditionContext, stage_editions
 from .editions.embedded import ArchiveError, embedded
 from .errors import CrpipeError, InputError
@@ -133,6 +133,11 @@ def resolve_reference(manifest: dict, reference: Path | None, mirror: Path | Non
     fetched again.  Returns ``(path or None, how it was found, notes on what was tried)``.
     """
     ref = manifest.get("reference") or {}
+    if reference is None and ref.get("edition") == "latest":
+        # Unpinned: the build reads the default edition every command reads (the newest known).
+        cat = Catalog(mirror=mirror if mirror is not None and mirror.is_dir() else None)
+        found = default_edition(cat)
+        return found, f"the default edition (the newest of {cat.label})", []
     name = ref.get("mirror_name") or f"{ref.get('edition', 'reference')}.txt"
     want = ref.get("sha256")
     notes: list[str] = []

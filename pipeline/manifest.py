@@ -40,7 +40,7 @@ SCHEMA = {
             "type": "object",
             "additionalProperties": False,
             "properties": {
-                "edition": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
+                "edition": {"type": "string", "pattern": r"^(\d{4}-\d{2}-\d{2}|latest)$"},
                 "language": {"const": "en"},
                 "mirror_name": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,120}$"},
                 "url": {"type": "string", "maxLength": 2000},

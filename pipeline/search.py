@@ -181,6 +181,20 @@ MAX_QUERY_CHARS = 400
 MAX_QUERY_WORDS = 24
 
 
+def edition_of(db: str | Path) -> str | None:
+    """The date stated inside the edition a search database indexes (its ``meta`` table), or
+    None (an older or foreign database): what ``crpipe search`` prints as the edition it read."""
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            row = con.execute("SELECT value FROM meta WHERE key = 'effective_date'").fetchone()
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return None
+    return row[0] if row and isinstance(row[0], str) and row[0] else None
+
+
 def search(db: str | Path, query: str, limit: int = 10) -> list[dict]:
     """Hits of ``query`` in the index at ``db``, best first (see the module's docstring).
 

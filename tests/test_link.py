@@ -157,7 +157,9 @@ def test_link_eval_json_shape_and_table():
     res = CliRunner().invoke(app, ["link-eval", str(DEV_GOLD), "--rules", str(REF), "--json"])
     assert res.exit_code == 0
     out = json.loads(res.output)
-    assert set(out) == {"n", "p_at_1", "r_at_5", "mrr", "breakdown", "semantic"} and out["semantic"] is False
+    assert set(out) == {"n", "p_at_1", "r_at_5", "mrr", "breakdown", "semantic", "edition", "labelled_on",
+                        "left_out_gone_rules", "confidence"} and out["semantic"] is False
+    assert out["edition"] == out["labelled_on"] == "2025-11-14" and out["left_out_gone_rules"] == 0
     assert set(out["breakdown"]["first_answer_misses"]) == {"general", "specific", "sibling", "same-rule",
                                                            "same-section", "elsewhere"}
     assert out["breakdown"]["sections"]["7"]["title"] == "Additional Rules"

@@ -20,6 +20,11 @@ from pipeline.cli import app
 
 SHA = "d3a35d82e84890e170e3952c4a1466322e889853e6c9c1bb7ea958c53fff5e85"
 GOOD = yaml.safe_load((CORPUS / "manifest.yaml").read_text())
+# The project's manifest reads the default edition ('latest'); the probes are of a pinned one,
+# whose mirror name, URL and sha256 are what a hostile manifest would abuse.
+GOOD["reference"] = {"edition": "2025-11-14", "language": "en", "mirror_name": "2025-11-14.txt",
+                     "url": "https://media.wizards.com/2025/downloads/MagicCompRules%2020251114.txt", "sha256": SHA}
+PINNED = yaml.safe_dump(GOOD)
 
 
 def _corpus(tmp_path: Path, manifest) -> Path:
@@ -94,7 +99,7 @@ def test_mirror_file_with_another_sha256_is_refused(tmp_path):
     mirror = tmp_path / "mirror"
     mirror.mkdir()
     (mirror / "2025-11-14.txt").symlink_to(EDITIONS / "2019-06-12.txt")  # a 2019 edition under the 2025 name
-    r = _build(tmp_path, CORPUS, "--offline", "--mirror", str(mirror))
+    r = _build(tmp_path, _corpus(tmp_path, PINNED), "--offline", "--mirror", str(mirror))
     assert r.exit_code == 2
     lines = [ln for ln in r.stderr.splitlines() if ln.startswith("crpipe")]
     assert len(lines) == 1 and "2025-11-14.txt" in lines[0] and "differs from the manifest" in lines[0]

@@ -130,22 +130,26 @@ def register(app: typer.Typer) -> None:
         rules of its new name.  Snippets are the best-matching sentence, matches highlighted.
         Exit codes: 0 (also with no hit); 2 no index.
         """
-        from ..search import search as run_search  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..search import edition_of, search as run_search  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         paths = [db] if db is not None else _default_dbs(lang)
         hits = []
+        # Which edition was read (a build's index is of the build's edition, the default one).
+        editions = {p: edition_of(p) for p in paths}
         for p in paths:
             for h in run_search(p, query, limit):
                 if len(paths) > 1:
                     h["db"] = p.name
+                h["edition"] = editions[p]
                 hits.append(h)
+        eds = sorted({e for e in editions.values() if e})
         hits = hits[:limit] if len(paths) == 1 else sorted(hits, key=lambda h: h["score"] is not None)[:limit]
         if json_out:
             print_json(hits)
             return
         from rich.text import Text  # only for the terminal table
 
-        t = Table(title=f"{query!r} ({lang}): {len(hits)} hits")
+        t = Table(title=f"{query!r} ({lang}{', edition ' + ', '.join(eds) if eds else ''}): {len(hits)} hits")
         for col in ("kind", "id", "snippet"):
             t.add_column(col, overflow="fold")
         for h in hits:
@@ -173,10 +177,10 @@ def _default_dbs(lang: str) -> list[Path]:
     if lang != OFFICIAL_LANG:
         raise InputError(f"no {lang} search index: 'crpipe build' writes one for each {lang} translation of the corpus "
                          f"(looked for {lang}-*.sqlite)", out)
-    from ..editions import default_catalog  # lazy: a command loads its stage only when it runs (CLI start-up time)
+    from ..editions import default_catalog, default_edition  # lazy: a command loads its stage only when it runs (CLI start-up time)
     from ..export import write_sqlite  # pandas: imported only when an index is written
 
-    ref = default_catalog().latest()
+    ref = default_edition(default_catalog())
     path = cache_root() / "search" / f"{OFFICIAL_LANG}-{ref.sha256[:16]}-v{INDEX_VERSION}.sqlite"
     if not path.is_file():
         try:

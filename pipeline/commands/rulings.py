@@ -53,6 +53,13 @@ def _rule_text(doc, rule_id: str) -> str:
     return rule.text if len(rule.text) < 120 else rule.text[:117] + "…"
 
 
+def _confidence_line(c) -> str:
+    """How far a judge can trust the first answer (its calibrated confidence)."""
+    if c.confident:
+        return f"confident ({c.confidence:.2f}): {c.rule}"
+    return f"weak ({c.confidence:.2f}): {c.rule} may not be it; read the candidates' rules"
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     @user_errors
@@ -87,8 +94,12 @@ def register(app: typer.Typer) -> None:
         rs = read_rulings(rulings, cards=idx, card_lang=card_lang)
         doc = _edition(rules)
         maps = translation_maps({p.stem: load_document(p) for p in translation}, doc) if translation else []
-        links = link_set(_linker(doc, semantic), rs, top=top, explain=min(top, 5))
+        linker = _linker(doc, semantic)
+        links = link_set(linker, rs, top=top, explain=min(top, 5))
         data = links_to_dict(rs, links, doc, maps)
+        carried = getattr(linker.ranker, "carry_note", None)
+        if carried:  # linked off the training edition: say how the prior and memory got here
+            data["notes"].append(carried)
         if json_out == "-":
             print_json(data)
             return
@@ -108,6 +119,10 @@ def register(app: typer.Typer) -> None:
             card = f"{lr.ruling.card.name} — " if lr.ruling.card else ""
             console.print()
             console.print(f"{card}{lr.ruling.text}", markup=False, highlight=False)
+            first = lr.candidates[0] if lr.candidates else None
+            if first is not None and first.confidence is not None:
+                console.print(_confidence_line(first), markup=False, highlight=False,
+                              style=None if first.confident else "yellow")
             t = Table(box=None, padding=(0, 1), pad_edge=False)
             for col in ("#", "rule", "under", "score", "why"):
                 t.add_column(col, overflow="fold", style="dim" if col == "why" else None)
@@ -127,7 +142,7 @@ def register(app: typer.Typer) -> None:
                               overflow="ellipsis", no_wrap=True)
         if len(links) > shown:
             console.print(f"… {len(links) - shown} more rulings (use --json for all)")
-        for n in rs.notes:
+        for n in data["notes"]:
             console.print(f"note: {n}")
 
     @app.command("link-eval")
@@ -136,7 +151,7 @@ def register(app: typer.Typer) -> None:
         gold: Path = typer.Argument(..., help="Gold links: JSON with a 'rulings' list of {text, primary, acceptable} "
                                               "(optional card, layout, card_text, split, governed), as in "
                                               "rulings-dev/seed-rulings-gold.json or tests/data/linking/labels.json."),
-        rules: Optional[str] = typer.Option(None, "--rules", help="The English edition the gold numbers refer to: " + EDITION_HELP + "; default: latest."),
+        rules: Optional[str] = typer.Option(None, "--rules", help="The English edition to link against: " + EDITION_HELP + "; default: latest. The gold labels are renumbered from their cr_edition to it."),
         cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s): the cards' rules text and layout become context; "
                                                               "the rulings they hold become each card's other rulings, as "
                                                               "`crpipe link` on that file would see them."),
@@ -152,13 +167,18 @@ def register(app: typer.Typer) -> None:
         rank (a hit is the primary rule or any acceptable one), recall per section, and how
         wrong first answers relate to the gold rule (too general, too specific, a sibling…).
         Rulings labelled ``governed: false`` are left out."""
-        from ..link.evaluate import breakdown, by_draw, gold_inputs, load_gold, metrics  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..link.evaluate import breakdown, by_draw, gold_edition, gold_inputs, load_gold, map_gold, metrics  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..link.index import build_index  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..link.linker import Linker  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..rulings import load_card_index, read_rulings  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         items = load_gold(gold, split=split)
         doc = _edition(rules)
+        # Labels name rules as numbered in the gold's cr_edition: carried to the edition linked against.
+        labelled_on = gold_edition(gold)
+        items, left_out = map_gold(items, labelled_on, doc.meta.effective_date)
+        if not items:
+            raise InputError(f"no gold ruling's rules exist in the {doc.meta.effective_date} edition", gold)
         idx = load_card_index(cards) if cards else None
         ctx_rulings = []
         for p in cards:
@@ -170,10 +190,24 @@ def register(app: typer.Typer) -> None:
         ix = build_index(doc)
         texts = [g.text for g in items]
         linker = _linker(doc, semantic, ix)
-        ranked = [[c.rule for c in r] for r in linker.link_texts(texts, top=20, **kw)]
+        linked = linker.link_texts(texts, top=20, **kw)
+        ranked = [[c.rule for c in r] for r in linked]
         result = dict(metrics(ranked, items))
+        conf = [bool(r and r[0].confident) for r in linked]
+        if any(r and r[0].confidence is not None for r in linked):
+            # Of the first answers shown as confident, how many are right (issue 27.3).
+            right = [bool(r) and r[0] in g.hits for r, g in zip(ranked, items)]
+            n_conf = sum(conf)
+            result["confidence"] = {
+                "share_confident": round(n_conf / len(items), 4), "confident": n_conf,
+                "precision_confident": round(sum(a and b for a, b in zip(conf, right)) / n_conf, 4) if n_conf else None,
+                "precision_rest": (round(sum((not a) and b for a, b in zip(conf, right)) / (len(items) - n_conf), 4)
+                                   if n_conf < len(items) else None)}
         result["breakdown"] = breakdown(ranked, items, {str(sec.number): sec.title for sec in doc.sections})
         result["semantic"] = linker.semantic is not None
+        result["edition"] = doc.meta.effective_date
+        result["labelled_on"] = labelled_on
+        result["left_out_gone_rules"] = left_out
         rows = [("crpipe linker" + (" + semantic view" if linker.semantic is not None else ""), result)]
         per_method = {"linker": ranked}
         if compare:
@@ -198,12 +232,20 @@ def register(app: typer.Typer) -> None:
         if json_out:
             print_json(result)
             return
-        t = Table(title=f"{gold.name}{f' ({split})' if split else ''}: {result['n']} rulings against {doc.meta.effective_date}")
+        renum = (f" (labels renumbered from {labelled_on}; {left_out} left out, their rules gone)"
+                 if labelled_on and labelled_on != doc.meta.effective_date else "")
+        t = Table(title=f"{gold.name}{f' ({split})' if split else ''}: {result['n']} rulings against "
+                        f"{doc.meta.effective_date}{renum}")
         for col in ("method", "P@1", "R@5", "MRR"):
             t.add_column(col)
         for name, m in rows:
             t.add_row(name, f"{m['p_at_1']:.3f}", f"{m['r_at_5']:.3f}", f"{m['mrr']:.3f}")
         console.print(t)
+        if "confidence" in result:
+            c = result["confidence"]
+            console.print(f"first answers shown as confident: {c['confident']} of {result['n']} "
+                          f"({c['share_confident']:.1%}), right {c['precision_confident'] or 0:.3f}; "
+                          f"the rest right {c['precision_rest'] or 0:.3f}")
         if draws:
             names = {"linker": rows[0][0], "hand_weighted": "hand-weighted views", "baseline": "BM25 baseline"}
             t = Table(title="each draw of the gold set apart")

@@ -60,7 +60,10 @@ def register(app: typer.Typer) -> None:
             folder.commit()
         files = [folder.final / p.relative_to(folder.staging) for p in written]
         size = sum(p.stat().st_size for p in files)
-        err_console.print(f"site: {len(files)} files, {size / 1e6:.1f} MB → {out}/index.html")
+        from ..editions.catalog import default_catalog, default_edition  # lazy: as above
+
+        err_console.print(f"site: {len(files)} files, {size / 1e6:.1f} MB, default edition "
+                          f"{default_edition(default_catalog()).date} → {out}/index.html")
 
 
 def _site(write_site, out, editions, all_editions, reports, pages, pairs):

@@ -126,7 +126,7 @@ def register(app: typer.Typer) -> None:
         in_refs = [r for r in refs if node in r.targets]
         cites, cited_by = within(g, node, depth), within(g, node, depth, reverse=True)
         result = {
-            "node": node, "kind": g.nodes[node].get("kind"), "depth": depth,
+            "node": node, "kind": g.nodes[node].get("kind"), "depth": depth, "edition": doc.meta.effective_date,
             "cites": [dict(r.to_dict(), text=_citing_text(doc, r)) for r in out_refs],
             "cited_by": [dict(r.to_dict(), text=_citing_text(doc, r)) for r in in_refs],
             "cites_within_depth": [{"node": n, "distance": d, "via": via, "text": _edge_text(doc, g, via, n)}
@@ -137,7 +137,7 @@ def register(app: typer.Typer) -> None:
         if json_out:
             print_json(result)
             return
-        t = Table(title=f"{node} cites ({len(out_refs)} references)")
+        t = Table(title=f"{node} cites ({len(out_refs)} references) · {doc_name}")
         for col in ("part", "cites", "targets", "status", "text"):
             t.add_column(col, overflow="fold")
         for r in out_refs:

@@ -7,12 +7,12 @@ archive, which itself reads the catalog, so importing the catalog must not pull 
 
 from __future__ import annotations
 
-from .catalog import (DATE_RE, SOURCES, Catalog, EditionRef, as_catalog, default_catalog, default_mirror,
-                      load_edition, resolve_edition, scan_folder, user_editions_dir, warn_once)
+from .catalog import (DATE_RE, SOURCES, Catalog, EditionRef, as_catalog, default_catalog, default_edition,
+                      default_mirror, load_edition, resolve_edition, scan_folder, user_editions_dir, warn_once)
 
 _CONTEXT = ("EditionContext", "editions_for", "reference_only", "resolve_editions", "stage_editions")
 
-__all__ = ["DATE_RE", "SOURCES", "Catalog", "EditionRef", "as_catalog", "default_catalog", "default_mirror",
+__all__ = ["DATE_RE", "SOURCES", "Catalog", "EditionRef", "as_catalog", "default_catalog", "default_edition", "default_mirror",
            "load_edition", "resolve_edition", "scan_folder", "user_editions_dir", "warn_once", *_CONTEXT]
 
 

@@ -218,7 +218,7 @@ class Catalog:
         """An edition by stated date, by file-name date, or ``latest``; None if unknown."""
         name = name.strip()
         if name == "latest":
-            return self.latest()
+            return default_edition(self)
         if name.endswith(".txt"):
             name = name[:-4]
         for r in self.editions:
@@ -237,6 +237,14 @@ class Catalog:
             raise InputError(f"no edition {name!r} (known: {dates[0]} … {dates[-1]}, {len(dates)} editions; "
                              f"a date, 'latest', or a file)", self.label)
         return r
+
+
+def default_edition(catalog: Catalog | None = None) -> EditionRef:
+    """The one default edition: what every command (``show``, ``search``, ``xref``, ``link``,
+    ``history``, ``diff``) and the build and site use when no edition is named, and what
+    ``latest`` means — the newest complete edition known (``catalog``: default the mirror,
+    the cache and the embedded archive).  Each prints the edition it used."""
+    return (catalog or default_catalog()).latest()
 
 
 def default_catalog(mirror: Path | None = None) -> Catalog:

@@ -23,7 +23,7 @@ from ..edition import infer_base_edition
 from ..errors import CrpipeError, InputError
 from ..model import Document
 from ..segment.official import parse_file
-from .catalog import Catalog, EditionRef
+from .catalog import Catalog, EditionRef, default_edition
 
 
 @dataclass(kw_only=True)
@@ -83,7 +83,7 @@ def newest_edition(catalog: Catalog) -> str:
     """The one definition of *current*: the newest complete English edition available to the
     command, i.e. the catalog's ``latest`` (the folder of editions it was given, or the mirror,
     cache and embedded archive), named by its label.  Every report and the build summary print it."""
-    return catalog.latest().stem
+    return default_edition(catalog).stem
 
 
 def _label(doc: Document, path: Path | None) -> str | None:

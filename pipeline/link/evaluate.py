@@ -7,7 +7,7 @@ Gold format (``rulings-dev/seed-rulings-gold.json``): ``{"rulings": [{"text", "p
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import InputError
@@ -27,6 +27,7 @@ class GoldItem:
     split: str | None = None
     id: str | None = None
     draw: int | None = None  # which random draw of a labelled set it came from (labels.json)
+    set: str | None = None  # the card's set (labels.json): leave-one-set-out folds
 
 
 def load_gold(path, split: str | None = None) -> list[GoldItem]:
@@ -49,10 +50,42 @@ def load_gold(path, split: str | None = None) -> list[GoldItem]:
         acc = r.get("acceptable") or []
         layout = r.get("layout") or obj.get("layout")
         out.append(GoldItem(r["text"], frozenset([r["primary"], *acc]), r["primary"], layout, r.get("card") or obj.get("card"),
-                            r.get("card_text") or "", r.get("split"), r.get("id"), r.get("draw")))
+                            r.get("card_text") or "", r.get("split"), r.get("id"), r.get("draw"), r.get("set")))
     if not out:
         raise InputError(f"no governed rulings{f' in split {split!r}' if split else ''}", p)
     return out
+
+
+def gold_edition(path) -> str | None:
+    """The edition whose numbering a gold file's labels use (its ``cr_edition``), if stated."""
+    try:
+        obj = json.loads(read_bounded_text(Path(path), encoding="utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    ed = obj.get("cr_edition") if isinstance(obj, dict) else None
+    return ed if isinstance(ed, str) and ed else None
+
+
+def map_gold(gold: list[GoldItem], from_date: str | None, to_date: str | None, archive=None
+             ) -> tuple[list[GoldItem], int]:
+    """The gold items renumbered from ``from_date`` (the edition they were labelled on) to
+    ``to_date`` (the edition linked against): each accepted rule mapped through the
+    renumbering, rules gone from ``to_date`` dropped, items left with no rule dropped (their
+    count is returned).  A primary rule that is gone gives way to the first mapped accepted one."""
+    from .renumber import number_map  # deferred: the archive of editions, read only off the labels' edition
+
+    if not from_date or not to_date or from_date == to_date:
+        return list(gold), 0
+    m = number_map({h for g in gold for h in g.hits}, from_date, to_date, archive)
+    out, dropped = [], 0
+    for g in gold:
+        hits = frozenset(x for x in (m.get(h) for h in g.hits) if x)
+        if not hits:
+            dropped += 1
+            continue
+        primary = m.get(g.primary) or sorted(hits)[0]
+        out.append(replace(g, hits=hits, primary=primary))
+    return out, dropped
 
 
 def metrics(rankings: list[list[str]], gold: list[GoldItem]) -> dict:

@@ -31,6 +31,8 @@ from .index import STATIC_FEATURES
 from .results import Candidate, Evidence
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "link-ranker.txt"
+#: How the model's scores of a first answer become a calibrated confidence (``pipeline.link.loso``).
+CALIBRATION_PATH = MODEL_PATH.with_name("link-calibration.json")
 #: The same ranker trained with the semantic view's features too (``--semantic``).
 SEMANTIC_MODEL_PATH = MODEL_PATH.with_name("link-ranker-semantic.txt")
 
@@ -173,28 +175,88 @@ class Ranker:
     booster: object
     meta: dict
     _priors: dict = None
+    #: The confidence calibration fitted for this model (None: no confidence is given).
+    calibration: dict | None = None
+    #: Carry the label prior and the memory to another edition through the renumbering
+    #: (False: leave them out there, as before issue 26; kept to measure what carrying gains).
+    carry: bool = True
+    #: How the prior and memory reached the last edition linked against (for people).
+    carry_note: str | None = None
+
+    @property
+    def edition(self) -> str | None:
+        """The edition whose numbering the prior and the memory use (the training edition)."""
+        return self.meta.get("edition")
 
     def same_numbering(self, ix) -> bool:
-        """The label prior and the neighbour memory name rules in the numbering of the
-        edition the model was trained on; on another edition they would point at whatever
-        rule now has that number, so they are left out (their features read zero)."""
-        return ix.edition == self.meta.get("edition")
+        return ix.edition == self.edition
+
+    def _numbers(self, ix) -> dict[str, str | None] | None:
+        """The training edition's numbers of the prior and memory, as numbered in ``ix``'s
+        edition (identity on the training edition); None when they cannot be carried (not
+        asked to, or an edition the archive does not know): their features then read zero."""
+        cache = self._slot(ix)
+        if "map" in cache:
+            return cache["map"]
+        p = self.meta.get("prior") or {}
+        ids = set(p.get("counts", {}))
+        for x in self.meta.get("neighbours") or []:
+            ids.add(x["primary"])
+            ids.update(x.get("acceptable", []))
+        if self.same_numbering(ix):
+            m, self.carry_note = {i: i for i in ids}, None
+        elif not self.carry or not self.edition or not ix.edition:
+            m, self.carry_note = None, f"label prior and memory left out (they number rules as in {self.edition})"
+        else:
+            from .renumber import NoRenumbering, number_map  # deferred: the archive, off the training edition only
+
+            try:
+                m = number_map(ids, self.edition, ix.edition)
+                gone = sum(v is None for v in m.values())
+                self.carry_note = (f"label prior and memory renumbered from {self.edition} to {ix.edition}"
+                                   + (f" ({gone} of {len(m)} rules gone there)" if gone else ""))
+            except NoRenumbering:
+                m, self.carry_note = None, (f"label prior and memory left out: {ix.edition} is not in the archive "
+                                            f"of editions, so {self.edition}'s numbers cannot be mapped to it")
+        cache["map"] = m
+        return m
+
+    def _slot(self, ix) -> dict:
+        """What was derived for ``ix`` (only the last index is remembered: the shipped
+        ranker lives as long as the process and must not keep old indexes alive)."""
+        if self._priors is None or self._priors.get("ix") is not ix:
+            self._priors = {"ix": ix}
+        return self._priors
 
     def prior(self, ix) -> Prior:
-        self._priors = self._priors or {}
-        if id(ix) not in self._priors:
+        cache = self._slot(ix)
+        if "prior" not in cache:
+            m = self._numbers(ix)
             p = self.meta.get("prior") or {}
-            prior = (Prior.from_counts(ix, p.get("counts", {}), p.get("queries", 0)) if self.same_numbering(ix)
-                     else Prior.empty(ix))
-            self._priors = {id(ix): prior}
-        return self._priors[id(ix)]
+            if m is None:
+                prior = Prior.empty(ix)
+            else:
+                counts: dict[str, float] = {}
+                for rid, c in p.get("counts", {}).items():
+                    if m.get(rid):
+                        counts[m[rid]] = counts.get(m[rid], 0.0) + c
+                prior = Prior.from_counts(ix, counts, p.get("queries", 0))
+            cache["prior"] = prior
+        return cache["prior"]
 
     def neighbours(self, linker) -> "Neighbours | None":
-        key = ("nb", id(linker.ix))
-        if key not in (self._priors or {}):
-            items = (self.meta.get("neighbours") or []) if self.same_numbering(linker.ix) else []
-            self._priors = {**(self._priors or {}), key: Neighbours(linker, items) if items else None}
-        return self._priors[key]
+        cache = self._slot(linker.ix)
+        if "nb" not in cache:
+            m = self._numbers(linker.ix)
+            items = []
+            for x in (self.meta.get("neighbours") or []) if m is not None else []:
+                rules = [r for r in (m.get(x["primary"]), *(m.get(a) for a in x.get("acceptable", []))) if r]
+                if not rules:
+                    continue  # its rules are all gone from this edition
+                primary = m.get(x["primary"]) or rules[0]
+                items.append({**x, "primary": primary, "acceptable": sorted(set(rules) - {primary})})
+            cache["nb"] = Neighbours(linker, items) if items else None
+        return cache["nb"]
 
     @classmethod
     def load(cls, path: Path = MODEL_PATH, features: tuple[str, ...] = FEATURES) -> "Ranker":
@@ -210,13 +272,28 @@ class Ranker:
             raise RankerUnavailable(f"{path.name} was trained on other features; retrain: python -m pipeline.link.train")
         meta_path = path.with_suffix(".json")
         meta = json.loads(read_bounded_text(meta_path)) if meta_path.is_file() else {}
-        return cls(booster, meta)
+        calib = None
+        if path == MODEL_PATH and CALIBRATION_PATH.is_file():  # fitted on this model's out-of-set answers
+            calib = json.loads(read_bounded_text(CALIBRATION_PATH))
+        return cls(booster, meta, calibration=calib)
 
     @classmethod
     def shipped(cls, semantic: bool = False) -> "Ranker | None":
         """The model in ``pipeline/data`` (None when it is missing or stale: the linker then
         ranks by the hand-weighted views, as it did before it learned)."""
         return _shipped(semantic)
+
+    def confidence(self, scores: np.ndarray) -> tuple[float, bool] | None:
+        """The calibrated probability that the first of ``scores`` (the model's, in its
+        order) is right, and whether it clears the confident threshold; None without a
+        calibration (a model other than the shipped lexical one)."""
+        c = self.calibration
+        if not c or not len(scores):
+            return None
+        w = c["weights"]
+        gap = float(scores[0] - scores[1]) if len(scores) > 1 else 0.0
+        p = 1.0 / (1.0 + float(np.exp(-(w[0] + w[1] * float(scores[0]) + w[2] * gap))))
+        return p, p >= c["threshold"]
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         return self.booster.predict(x, num_threads=1)
@@ -332,11 +409,12 @@ def rerank(linker, queries, top: int, explain_n: int = 1):
             if named is not None:
                 s = s + 100.0 * named[pool]
             order = np.lexsort((pool, -s))[:top]
-            shown.append((q, v, pool[order], s[order]))
+            raw = scores[k - len(pool):k][order]  # the model's own scores (the confidence reads them)
+            shown.append((q, v, pool[order], s[order], linker.ranker.confidence(raw)))
             shown_x.append(x[order][:explain_n])
         contrib = linker.ranker.contributions(np.vstack(shown_x)) if explain_n > 0 and shown_x else []
         k = 0
-        for q, v, rows, s in shown:
+        for q, v, rows, s, conf in shown:
             cands = []
             for i, (r, sc) in enumerate(zip(rows.tolist(), s.tolist())):
                 ev = linker._evidence(v, q, r)
@@ -347,6 +425,8 @@ def rerank(linker, queries, top: int, explain_n: int = 1):
                     if like:
                         ev.append(Evidence("neighbour", like[1], like[0]))
                 cands.append(Candidate(linker.ix.ids[r], float(sc), ev))
+            if conf is not None and cands:
+                cands[0].confidence, cands[0].confident = conf
             out.append(cands)
     return out
 

@@ -24,6 +24,14 @@ class Candidate:
     rule: str
     score: float
     evidence: list[Evidence] = field(default_factory=list)
+    #: The first answer only: the calibrated probability that it is right, and whether that
+    #: is high enough to call it confident (``pipeline/data/link-calibration.json``).
+    confidence: float | None = None
+    confident: bool | None = None
 
     def to_dict(self) -> dict:
-        return {"rule": self.rule, "score": round(self.score, 4), "evidence": [e.to_dict() for e in self.evidence]}
+        d = {"rule": self.rule, "score": round(self.score, 4), "evidence": [e.to_dict() for e in self.evidence]}
+        if self.confidence is not None:
+            d["confidence"] = round(self.confidence, 3)
+            d["confident"] = bool(self.confident)
+        return d

@@ -42,9 +42,10 @@ BASE = {"objective": "lambdarank", "feature_fraction": 0.8, "bagging_fraction": 
         "seed": SEED, "deterministic": True, "force_row_wise": True, "num_threads": 1}
 
 
-def _queries(linker, texts, prior, memory=None, groups=None, **kw):
+def _queries(linker, texts, prior, memory=None, groups=None, allowed=None, **kw):
     """(pool, features, similarity to the memory) per text, with the linker's views.  The
-    pool takes neighbours from other cards only (``groups``: the memory rulings' cards)."""
+    pool takes neighbours from other cards only (``groups``: the memory rulings' cards), and
+    only from the memory rulings ``allowed`` (a mask over them) when given."""
     out = []
     qs = linker._queries(texts, kw.get("layouts"), kw.get("cards"), kw.get("contexts"))
     sem = linker.semantic.scores(list(texts)) if linker.semantic is not None else [None] * len(texts)
@@ -54,7 +55,10 @@ def _queries(linker, texts, prior, memory=None, groups=None, **kw):
         nb = None
         if memory is not None:
             own = (kw.get("cards") or [None] * len(texts))[i]
-            nb = memory.rule_scores(sim, np.array([g != own for g in groups]) if own else None)
+            mask = np.array([g != own for g in groups]) if own else None
+            if allowed is not None:
+                mask = allowed if mask is None else (mask & allowed)
+            nb = memory.rule_scores(sim, mask)
         pool, x = features(linker, v, q, prior, nb, sem[i])
         out.append((pool, x, sim))
     return out
@@ -135,9 +139,13 @@ def memory_items(gold: list[GoldItem]) -> list[dict]:
             for g in gold]
 
 
-def build_labelled(linker, gold: list[GoldItem], rulings, prior: Prior, memory: Neighbours) -> list[dict]:
-    groups = [g.card for g in gold]
-    feats = _queries(linker, [g.text for g in gold], prior, memory, groups, **gold_inputs(gold, rulings=rulings))
+def build_labelled(linker, gold: list[GoldItem], rulings, prior: Prior, memory: Neighbours,
+                   groups: list | None = None, allowed=None) -> list[dict]:
+    """Labelled queries.  ``groups``: the memory rulings' cards (default: ``gold``'s own, when
+    the memory is ``gold``); ``allowed``: the memory rulings the pool may draw on."""
+    groups = [g.card for g in gold] if groups is None else groups
+    feats = _queries(linker, [g.text for g in gold], prior, memory, groups, allowed,
+                     **gold_inputs(gold, rulings=rulings))
     out = []
     for j, (g, (pool, x, sim)) in enumerate(zip(gold, feats)):
         ids = [linker.ix.ids[i] for i in pool]
@@ -212,12 +220,18 @@ def cross_validate(ix, train: list[dict], weak: list[dict], memory: Neighbours, 
     return results
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def data_arguments(doc: str) -> argparse.ArgumentParser:
+    """The labels, the training edition and the six set files (shared by train and loso)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--labels", default=str(ROOT / "tests" / "data" / "linking" / "labels.json"))
     mirror = os.environ.get("CRPIPE_MIRROR", str(ROOT.parent / "shared" / "corpus" / "cr-en" / "txt"))
     ap.add_argument("--rules", default=str(Path(mirror) / "2025-11-14.txt"))
     ap.add_argument("--sets", default=str(ROOT.parent / "shared" / "corpus" / "rulings" / "mtgjson3"))
+    return ap
+
+
+def main(argv=None) -> int:
+    ap = data_arguments(__doc__)
     ap.add_argument("--out", default=None, help="default: pipeline/data/link-ranker[-semantic].txt")
     ap.add_argument("--semantic", default=None, metavar="MODEL",
                     help="also train with the semantic view (a sentence-transformers model folder or name)")

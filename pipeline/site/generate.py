@@ -137,7 +137,7 @@ class SiteBuilder:
             labels.append(archive.editions[archive.index(name)].label)
         order = {e.label: i for i, e in enumerate(archive.editions)}
         self.labels = sorted(set(labels), key=order.__getitem__)
-        self.latest = archive.editions[-1].label
+        self.latest = site_default_edition(archive)
         self.order = order
         self.dates = {e.label: e.effective_date or e.label for e in archive.editions}
         self.rule_sets: dict[str, set[str]] = {}
@@ -396,9 +396,21 @@ class SiteBuilder:
                     notebooks=sorted(p.name for p in self.inputs.notebooks))
 
 
+def site_default_edition(archive) -> str:
+    """The edition the site opens on: the default edition of every command
+    (:func:`pipeline.editions.catalog.default_edition`), by its label in ``archive``."""
+    from ..editions.catalog import default_edition  # deferred: the catalog is read with the archive
+
+    ref = default_edition(archive.catalog)
+    try:
+        return archive.editions[archive.index(ref.stem)].label
+    except InputError:  # not in this archive (cannot happen with the archive's own catalog)
+        return archive.editions[-1].label
+
+
 def default_editions(archive, alignments: list[dict], links: list[dict]) -> list[str]:
     """The latest edition, the translations' base (and current) editions, the rulings' edition."""
-    names = [archive.editions[-1].label]
+    names = [site_default_edition(archive)]
     for al in alignments:
         base = al.get("base_edition")
         names += [(base if isinstance(base, dict) else {}).get("label"), al.get("current_edition")]
