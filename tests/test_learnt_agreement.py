@@ -105,7 +105,7 @@ def test_hunspell_library_suggests_as_the_command_does():
     from pipeline.segment.hunspell import HunspellLibrary, HunspellPipe, dictionary_path
 
     stem = dictionary_path("pt")
-    lib = HunspellLibrary.open(stem) if stem else None
+    lib = HunspellLibrary.start(stem) if stem else None
     pipe = HunspellPipe.start(stem) if stem else None
     if lib is None or pipe is None:
         pytest.skip("needs both the hunspell C library and the hunspell command (Debian hunspell, hunspell-pt-br)")
