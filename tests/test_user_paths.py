@@ -422,7 +422,9 @@ def test_fresh_clone_builds_everything_offline(tmp_path):
 
     r = run("build")
     assert r.returncode == 0, r.stderr[-3000:]
-    assert "reference edition 2025-11-14: embedded archive" in " ".join(r.stdout.split())
+    # The build reads the default edition (issue 26.4): the newest in the embedded archive.
+    assert "reference edition 2026-01-16: the default edition (the newest of cache + embedded archive)" in \
+        " ".join(r.stdout.split())
     report = json.loads((clone / "aligned" / "build-report.json").read_text())
     assert report["skipped"] == [] and report["reference"]["found"]
     files = {o["file"] for o in report["outputs"]}
