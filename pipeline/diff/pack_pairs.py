@@ -11,12 +11,10 @@ output is deterministic: same archive and code, same bytes.
 
 from __future__ import annotations
 
-import argparse
 import sys
-from pathlib import Path
 
 from ..editions.catalog import Catalog
-from ..io import atomic_write
+from ..release_data import main as release_main
 from .history import EditionArchive
 from .shipped import serialise, shipped_path
 
@@ -38,19 +36,18 @@ def match_all(archive: EditionArchive, progress=None) -> dict[str, dict]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Match the embedded archive's consecutive editions into the package.")
-    ap.add_argument("--out", type=Path, default=shipped_path(), help="the file to write (default: the package's)")
-    a = ap.parse_args(argv)
+def _make() -> tuple[bytes, str]:
     import tempfile  # noqa: PLC0415 - release time only
 
     with tempfile.TemporaryDirectory() as tmp:
         pairs = match_all(embedded_archive(tmp), lambda i, n: print(f"\r{i}/{n} pairs", end="", file=sys.stderr))
     print(file=sys.stderr)
-    data = serialise(pairs)
-    atomic_write(a.out, data)
-    print(f"{a.out}: {len(pairs)} pairs, {len(data) / 1024:.0f} KiB")
-    return 0
+    return serialise(pairs), f"{len(pairs)} pairs"
+
+
+def main(argv: list[str] | None = None) -> int:
+    return release_main(argv, "Match the embedded archive's consecutive editions into the package.", shipped_path(),
+                        _make)
 
 
 if __name__ == "__main__":

@@ -14,12 +14,10 @@ before.  A test checks the file is what matching gives.
 from __future__ import annotations
 
 import functools
-import json
-import lzma
 from pathlib import Path
 
-from ..errors import CrpipeError
-from ..io import read_bounded, source_key
+from ..io import source_key
+from ..release_data import pack, unpack
 from .cache import cache_key
 
 #: Layout of the shipped file; bump when it changes.
@@ -43,14 +41,9 @@ def shipped_key() -> str:
 
 @functools.lru_cache(maxsize=4)
 def _load(path: str) -> dict[str, dict]:
-    try:
-        data = json.loads(lzma.decompress(read_bounded(path, what="pair-map file", env=None)))
-    except (CrpipeError, OSError, ValueError, lzma.LZMAError):
-        return {}  # absent (a checkout before the release step) or damaged: match as before
-    if not (isinstance(data, dict) and data.get("version") == VERSION and data.get("key") == shipped_key()
-            and isinstance(data.get("pairs"), dict)):
-        return {}  # made by other code: its maps might not be what matching gives now
-    return data["pairs"]
+    data = unpack(path, VERSION, shipped_key())
+    pairs = data.get("pairs") if data is not None else None
+    return pairs if isinstance(pairs, dict) else {}  # none, or made by other code: match as before
 
 
 def shipped_pair(old_sha: str, new_sha: str, path: Path | None = None) -> dict | None:
@@ -63,6 +56,4 @@ def shipped_pair(old_sha: str, new_sha: str, path: Path | None = None) -> dict |
 
 def serialise(pairs: dict[str, dict]) -> bytes:
     """The shipped file's bytes: deterministic (sorted keys, fixed xz settings)."""
-    text = json.dumps({"version": VERSION, "key": shipped_key(), "pairs": pairs}, ensure_ascii=False,
-                      sort_keys=True, separators=(",", ":"))
-    return lzma.compress(text.encode("utf-8"), preset=9 | lzma.PRESET_EXTREME)
+    return pack(VERSION, shipped_key(), {"pairs": pairs})

@@ -14,12 +14,10 @@ file was made by the code that would read them now (decoding and the light form:
 from __future__ import annotations
 
 import functools
-import json
-import lzma
 from pathlib import Path
 
-from ..errors import CrpipeError
-from ..io import read_bounded, source_key
+from ..io import source_key
+from ..release_data import pack, unpack
 
 #: Layout of the shipped file; bump when it changes.
 VERSION = 1
@@ -96,16 +94,14 @@ class ShippedParagraphs:
 
 @functools.lru_cache(maxsize=4)
 def _load(path: str) -> ShippedParagraphs | None:
+    data = unpack(path, VERSION, shipped_key())
     try:
-        data = json.loads(lzma.decompress(read_bounded(path, what="paragraph file", env=None)))
-        if not (isinstance(data, dict) and data.get("version") == VERSION and data.get("key") == shipped_key()):
-            return None  # made by other code: its paragraphs might not be what reading gives now
         paras = data["paragraphs"].split("\n")
         if not (isinstance(data["editions"], list) and len(paras) == len(data["runs"])):
             return None
         return ShippedParagraphs(data["editions"], paras, data["runs"])
-    except (CrpipeError, OSError, ValueError, KeyError, TypeError, AttributeError, lzma.LZMAError):
-        return None  # absent (a checkout before the release step) or damaged: read the editions
+    except (KeyError, TypeError, AttributeError):
+        return None  # none, damaged, or made by other code: read the editions
 
 
 def shipped(path: Path | None = None) -> ShippedParagraphs | None:
@@ -131,7 +127,4 @@ def serialise(by_sha: dict[str, frozenset[str]]) -> bytes:
             else:
                 r += [k, k]
         runs.append(r)
-    text = json.dumps({"version": VERSION, "key": shipped_key(), "editions": editions,
-                       "paragraphs": "\n".join(paragraphs), "runs": runs},
-                      ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return lzma.compress(text.encode("utf-8"), preset=9 | lzma.PRESET_EXTREME)
+    return pack(VERSION, shipped_key(), {"editions": editions, "paragraphs": "\n".join(paragraphs), "runs": runs})

@@ -10,12 +10,9 @@ else goes in.  The output is deterministic: same archive and code, same bytes.
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
-
 from ..editions.embedded import embedded
 from ..ingest.decode import decode_bytes
-from ..io import atomic_write
+from ..release_data import main as release_main
 from .light_paragraphs import light_paragraphs, serialise, shipped_path
 
 
@@ -28,15 +25,14 @@ def read_all() -> dict[str, frozenset[str]]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Write the light paragraphs of the embedded editions into the package.")
-    ap.add_argument("--out", type=Path, default=shipped_path(), help="the file to write (default: the package's)")
-    a = ap.parse_args(argv)
+def _make() -> tuple[bytes, str]:
     by_sha = read_all()
-    data = serialise(by_sha)
-    atomic_write(a.out, data)
-    print(f"{a.out}: {len(by_sha)} editions, {sum(map(len, by_sha.values()))} paragraphs, {len(data) / 1024:.0f} KiB")
-    return 0
+    return serialise(by_sha), f"{len(by_sha)} editions, {sum(map(len, by_sha.values()))} paragraphs"
+
+
+def main(argv: list[str] | None = None) -> int:
+    return release_main(argv, "Write the light paragraphs of the embedded editions into the package.",
+                        shipped_path(), _make)
 
 
 if __name__ == "__main__":
