@@ -144,7 +144,7 @@ CONDITIONAL_AFTER_WHENEVER = "profile:conditional-after-whenever"
 #: The CR's cross-references take the article: "consulte a regra 103.4", never "consulte regra".
 SEE_RULE_WITHOUT_ARTICLE = "profile:see-rule-without-article"
 #: "todos"/"todas" before a plural noun takes the article: "todos os oponentes".
-TODOS_WITHOUT_ARTICLE = "profile:todos-without-article"
+ALL_WITHOUT_ARTICLE = "profile:todos-without-article"
 #: "fazer com que" (to cause): "faz com o controlador" lost its "que".
 FAZ_COM_WITHOUT_QUE = "profile:faz-com-without-que"
 #: The plural of "tem"/"vem" takes the circumflex: "eles têm", "elas vêm".
@@ -172,7 +172,7 @@ _PT_EXTRA += (
     (SEE_RULE_WITHOUT_ARTICLE,
      [r"(?u)\b([Cc]onsulte|[Vv]eja) (regras?|seção|seções) (?=\d)", "\\1 a \\2",
       "A remissão leva o artigo (“consulte a regra 103.4”):", None]),
-    (TODOS_WITHOUT_ARTICLE,
+    (ALL_WITHOUT_ARTICLE,
      [r"(?u)\b([Tt]od)(os|as) (?!os\b|as\b|eles\b|elas\b|nós\b|vocês\b|que\b|estes\b|esses\b|aqueles\b|estas\b|"
       r"essas\b|aquelas\b|seus\b|suas\b|meus\b|minhas\b|nossos\b|nossas\b|menos\b|juntos\b|juntas\b)([a-zà-ú]{3,}s)\b",
       "\\1\\2 \\2 \\3", "“Todos” pede o artigo antes do substantivo:", None]),
@@ -193,7 +193,7 @@ _PT_EXTRA += (
 _PT_FAMILIES: dict[str, Family] = {
     SEE_RULE_WITHOUT_ARTICLE: Family(AGREEMENT, "a cross-reference without its article (\"consulte regra\")", True, 0, 0, 0,
                                      "the profile's rule; figures in the README (issue 24)"),
-    TODOS_WITHOUT_ARTICLE: Family(AGREEMENT, "\"todos\" without the article before its noun", True, 0, 0, 0,
+    ALL_WITHOUT_ARTICLE: Family(AGREEMENT, "\"todos\" without the article before its noun", True, 0, 0, 0,
                                   "the profile's rule; figures in the README (issue 24)"),
     FAZ_COM_WITHOUT_QUE: Family(VERB, "\"fazer com\" without \"que\"", True, 0, 0, 0,
                                 "the profile's rule; figures in the README (issue 24)"),

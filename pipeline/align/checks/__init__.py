@@ -15,6 +15,7 @@ from typing import Callable
 
 from ...findings import Check, Issue
 from ...model import Document, Rule
+from ..lexicon import lexicon
 from ..model import Row, pieces_of, segment_of
 from . import registry
 
@@ -78,6 +79,15 @@ class Context:
     @property
     def aligned(self) -> list[Pair]:
         return [p for p in self.pairs if p.target is not None and p.base is not None]
+
+    def lexicon(self, lang: str):
+        """The spelling lexicon of ``lang`` with the term base's accepted words, built once per
+        context (several checks read it)."""
+        key = ("lexicon", lang)
+        if key not in self.cache:
+            accept = frozenset(self.termbase.accept.get(lang, ())) if self.termbase else frozenset()
+            self.cache[key] = lexicon(lang, accept)
+        return self.cache[key]
 
     def unit_rows(self):
         """``(pair, unit span, placed unit)`` for every translated unit behind a row, in file

@@ -24,7 +24,6 @@ from collections import Counter, defaultdict
 from ...findings import Category, Check, DefectClass, Severity
 from ...profiles.words import word_profile
 from ...segment.hunspell import speller
-from ..lexicon import lexicon
 from ..text import words
 from .registry import register_pass
 
@@ -94,11 +93,7 @@ def run(ctx) -> list:
     dets = dict(wp.determiners)
     if not dets:
         return []
-    key = ("lexicon", ctx.lang)
-    if key not in ctx.cache:
-        accept = frozenset(ctx.termbase.accept.get(ctx.lang, ())) if ctx.termbase else frozenset()
-        ctx.cache[key] = lexicon(ctx.lang, accept)
-    stop = ctx.cache[key].function_words - wp.meaning_words
+    stop = ctx.lexicon(ctx.lang).function_words - wp.meaning_words
     units = [(p, p.target_text, _tokens(p.target_text)) for p in ctx.pairs if p.target is not None]
     learnt: dict[str, Counter] = defaultdict(Counter)
     pairs: Counter = Counter()
@@ -136,8 +131,8 @@ def run(ctx) -> list:
                     continue
                 bad = _conflict(adj, f)
                 nxt = toks[i + 2] if i + 2 < len(toks) and _adjacent(text, b, toks[i + 2]) else None
-                if nxt is not None and _conflict(adj, feats.of(nxt.text.casefold())) is None \
-                        and feats.of(nxt.text.casefold()) is not None:
+                after = feats.of(nxt.text.casefold()) if nxt is not None else None
+                if after is not None and _conflict(adj, after) is None:
                     continue  # "alvo múltiplas vezes": the adjective goes with the noun after it
                 if bad and not _agrees_with_head(toks, i, text, adj, feats, wp):
                     out.append(ctx.issue(ADJECTIVE, p, f"“{a.text} {b.text}”: “{b.text}” is {bad[0]}, but this "

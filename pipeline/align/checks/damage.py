@@ -19,7 +19,7 @@ from ...findings import Category, Check, DefectClass, Severity
 from .form import _QUOTE_RE, quote_style, style_counts
 from .registry import register_pass
 from ...text import NUMBER
-from ..lexicon import Lexicon, lexicon
+from ..lexicon import Lexicon
 from ..text import cap_phrases, english_names, fold, masked, normalize_sentence, sentences, words
 from ...profiles import PROFILES
 from ...segment.hunspell import speller
@@ -50,14 +50,6 @@ _FAMILY = {"(": "(", ")": "(", "[": "[", "]": "[", "{": "{", "}": "{"}
 STYLE_MAJORITY = 0.6
 _GLUE_KINDS = re.compile(r"glue|glued")
 _REPAIR = re.compile(r"'([^']+)'\s*->\s*'([^']+)'")
-
-
-def _lex(ctx, lang):
-    key = ("lexicon", lang)
-    if key not in ctx.cache:
-        accept = frozenset(ctx.termbase.accept.get(lang, ())) if ctx.termbase else frozenset()
-        ctx.cache[key] = lexicon(lang, accept)
-    return ctx.cache[key]
 
 
 def _unbalanced(text: str) -> list[tuple[str, int]]:
@@ -163,9 +155,9 @@ def _ingestion_glues(ctx) -> dict[str, list]:
 def run(ctx) -> list:
     out = []
     lang = ctx.lang
-    lex = _lex(ctx, lang)
+    lex = ctx.lexicon(lang)
     prof = PROFILES.get(lang)
-    en = None if prof is not None and prof.official else _lex(ctx, "en")
+    en = None if prof is not None and prof.official else ctx.lexicon("en")
     glues = _ingestion_glues(ctx)
     hun = speller(lang)
     doc_words = Counter(w.text.casefold() for p in ctx.pairs if p.target is not None for w in words(p.target_text))
