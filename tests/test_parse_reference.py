@@ -79,8 +79,8 @@ def test_fast_parser_gives_the_reference_model_on_every_edition():
     assert not differ, "\n".join(differ[:5])
 
 
-@pytest.mark.slow
 def test_every_editions_model_is_unchanged():
+    """(~12 s CPU: not slow-marked.  The reference comparison above, ~20 s more, is.)"""
     h = hashlib.sha256()
     for name, model in _fast_models().items():
         h.update(name.encode())
@@ -149,6 +149,25 @@ def test_the_hand_written_texts_reach_the_rare_cases():
     wrapped = official.parse_text(CASES["hard-wrapped"])
     assert wrapped.rule("100.2").text.count("100.1.") == 1 and wrapped.rule("105.5") is None
     assert any(r.layout.breaks for r in wrapped.rules)
+
+
+DATA = Path(__file__).resolve().parent / "data"
+#: The official-layout texts among the test data (made-up editions of the update tests).
+DATA_TEXTS = sorted(p.relative_to(DATA).as_posix() for p in DATA.rglob("*.txt")
+                    if official.looks_official(p.read_text(encoding="utf-8", errors="replace")))
+
+
+def test_the_test_data_holds_official_texts():
+    assert len(DATA_TEXTS) >= 2
+
+
+@pytest.mark.parametrize("rel", DATA_TEXTS)
+def test_fast_parser_gives_the_reference_model_on_the_test_data(rel):
+    p = DATA / rel
+    data = p.read_bytes()
+    fast = official.parse_text(decode_bytes(data, p), source=p, data=data).to_dict()
+    ref = reference.parse_text(decode_bytes(data, p), source=p, data=data).to_dict()
+    assert fast == ref, _first_difference(fast, ref)
 
 
 @pytest.mark.parametrize("name", ["2025-11-14.txt"])
