@@ -62,6 +62,21 @@ class WordProfile:
     #: English meaning words a translation may render by a word of another root ("only" by
     #: "a única criatura"), as prefixes: their presence counts as the rendering.
     meaning_renderings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # --- Predicate agreement (issue 24, agreement helper): the copula before a participle
+    # ("a habilidade pode ser removida"), read by :mod:`pipeline.align.checks.agreement`.
+    #: Forms of "ser"/"estar"/"ficar" with the number they carry.
+    copulas: tuple[tuple[str, str], ...] = ()
+    #: Modal verbs before an infinitive copula ("pode ser"), with their number, and that infinitive.
+    modals: tuple[tuple[str, str], ...] = ()
+    copula_infinitives: frozenset[str] = frozenset()
+    #: Prepositions (and their contractions with an article): a noun after one is not a subject.
+    prepositions: frozenset[str] = frozenset()
+    #: Subject pronouns and words that open a clause of their own ("quando", "qual"): a
+    #: predicate after one may have another subject than the clause's first noun.
+    subject_pronouns: frozenset[str] = frozenset()
+    clause_openers: frozenset[str] = frozenset()
+    #: The relative pronoun "que" (the predicate after it agrees with the noun before it).
+    relative: str = ""
 
     @cached_property
     def alias_words(self) -> frozenset[str]:
@@ -138,7 +153,7 @@ register(WordProfile(
     determiners_unreported=frozenset({"a"}),
     gendered_endings=(("os", ("m", "p")), ("as", ("f", "p")), ("o", ("m", "s")), ("a", ("f", "s"))),
     verb_forms=(r".+ndo", r".+[eií]ria", r".+[eií]rias"),
-    not_adjectives=frozenset("cujo cuja cujos cujas seja".split()),
+    not_adjectives=frozenset("cujo cuja cujos cujas seja tanto tanta".split()),  # "é tanto um artefato quanto"
     infinitives=("ar", "er", "ir"),
     of_words=frozenset("de do da dos das".split()),
     comma_words=frozenset("mas porém contudo todavia entretanto pois embora exceto salvo".split()),
@@ -147,6 +162,18 @@ register(WordProfile(
     finite_endings=("aram", "eram", "iram", "am", "em", "ou", "eu", "iu", "ia", "iam", "a", "e"),
     negations_before_verb=frozenset("não nunca se lhe lhes o a os as".split()),
     meaning_renderings=(("only", ("únic", "só", "exclusiv", "soment", "apena")),),
+    # Predicate agreement (issue 24): Bechara, concordância nominal do predicativo.
+    copulas=tuple((w, "s") for w in "é foi será seria seja for fosse está esteja estiver estava era fica "
+                  "ficar".split()) + tuple((w, "p") for w in "são foram serão seriam sejam forem fossem estão "
+                                              "estejam estiverem estavam eram ficam".split()),
+    modals=tuple((w, "s") for w in "pode deve poderia deveria possa".split())
+    + tuple((w, "p") for w in "podem devem poderiam deveriam possam".split()),
+    copula_infinitives=frozenset({"ser", "estar"}),
+    prepositions=frozenset("de do da dos das em no na nos nas ao aos à às com para por pelo pela pelos pelas "
+                           "sobre entre sem sob até desde contra num numa dum duma".split()),
+    subject_pronouns=frozenset("ele ela eles elas isso isto aquilo".split()),
+    clause_openers=frozenset("qual quais cujo cuja cujos cujas quando se enquanto porque caso como onde".split()),
+    relative="que",
 ))
 
 register(WordProfile(

@@ -88,24 +88,40 @@ def _adjacent(text: str, a, b) -> bool:
     return text[a.end:b.start] == " "
 
 
+class _Learnt:
+    """What the agreement checks learn from the whole translation, once per context: its
+    tokenised units, each adjacent word pair's count, and the nouns' features."""
+
+    def __init__(self, ctx, wp, dets: dict, stop: frozenset):
+        self.units = [(p, p.target_text, _tokens(p.target_text)) for p in ctx.pairs if p.target is not None]
+        learnt: dict[str, Counter] = defaultdict(Counter)
+        self.pairs: Counter = Counter()
+        for _p, text, toks in self.units:
+            for a, b in zip(toks, toks[1:]):
+                if not _adjacent(text, a, b):
+                    continue
+                al, bl = a.text.casefold(), b.text.casefold()
+                self.pairs[(al, bl)] += 1
+                if al in dets and al not in wp.determiners_other_reading and _noun_like(b.text, bl, dets, stop):
+                    learnt[bl][dets[al]] += 1
+        self.feats = _Features(learnt)
+
+
+def _learnt(ctx, wp, dets: dict, stop: frozenset) -> _Learnt:
+    key = ("agreement.learnt", ctx.lang)
+    if key not in ctx.cache:
+        ctx.cache[key] = _Learnt(ctx, wp, dets, stop)
+    return ctx.cache[key]
+
+
 def run(ctx) -> list:
     wp = word_profile(ctx.lang)
     dets = dict(wp.determiners)
     if not dets:
         return []
     stop = ctx.lexicon(ctx.lang).function_words - wp.meaning_words
-    units = [(p, p.target_text, _tokens(p.target_text)) for p in ctx.pairs if p.target is not None]
-    learnt: dict[str, Counter] = defaultdict(Counter)
-    pairs: Counter = Counter()
-    for _p, text, toks in units:
-        for a, b in zip(toks, toks[1:]):
-            if not _adjacent(text, a, b):
-                continue
-            al, bl = a.text.casefold(), b.text.casefold()
-            pairs[(al, bl)] += 1
-            if al in dets and al not in wp.determiners_other_reading and _noun_like(b.text, bl, dets, stop):
-                learnt[bl][dets[al]] += 1
-    feats = _Features(learnt)
+    lt = _learnt(ctx, wp, dets, stop)
+    units, pairs, feats = lt.units, lt.pairs, lt.feats
     hun = speller(ctx.lang)
     out = []
     for p, text, toks in units:
@@ -187,3 +203,129 @@ def _agrees_with_head(toks, i, text, adj, feats, wp) -> bool:
 
 # Lightproof's own agreement rules name some of the same pairs ("um criatura"): one finding each.
 register_pass(run, CHECKS, yields_to=("grammar.agreement",))
+
+
+# --- Predicate agreement (issue 24) -------------------------------------------------------------
+# A participle or adjective after "ser"/"estar" agrees with the subject, however far back it
+# stands: "Objetos que não estão na pilha ... não são controlados", "essa habilidade pode ser
+# removida".  Two subjects are read, each only where the reading is safe: the noun right before
+# a relative "que" ("habilidades que foram concedidas"), and the noun that opens the clause
+# ("Cards em algumas zonas normalmente são mantidos"), with nothing between it and the
+# predicate that could be a subject of its own (a pronoun, another clause, a verb outside a
+# relative, a noun outside a prepositional phrase that agrees with the participle).
+PREDICATE = Check("grammar.predicate", Category.GRAMMAR, Severity.WARNING,
+                  "A participle or adjective after \"ser\"/\"estar\" that does not agree in gender with its subject "
+                  "(\"a habilidade pode ser removido\", \"Objetos ... não são controladas\"), the subject's gender "
+                  "learnt from this translation's own determiners.", DefectClass.GRAMMAR)
+
+#: What closes a clause when walking back from the predicate to its subject.
+_CLAUSE_MARKS = ".;:,()“”\"\n"
+_SENTENCE_MARKS = ".;:()“”\"\n"
+
+
+def run_predicate(ctx) -> list:
+    wp = word_profile(ctx.lang)
+    dets = dict(wp.determiners)
+    hun = speller(ctx.lang)
+    if not dets or not wp.copulas or hun is None:
+        return []
+    stop = ctx.lexicon(ctx.lang).function_words - wp.meaning_words
+    lt = _learnt(ctx, wp, dets, stop)
+    copulas, modals = dict(wp.copulas), dict(wp.modals)
+    out = []
+    for p, text, toks in lt.units:
+        for i in range(2, len(toks)):
+            hit = _predicate(text, toks, i, wp, dets, stop, lt.feats, hun, copulas, modals)
+            if hit is None:
+                continue
+            s, noun, adj, f = hit
+            part = toks[i]
+            sugg = _inflect(part.text, adj, f, wp, hun)
+            out.append(ctx.issue(PREDICATE, p, f"“{part.text}” is {_GENDER[adj[0]]}, but its subject “{noun.text}” "
+                                 f"is {_GENDER[f[0]]} in this translation", (s, part.end), suggestion=sugg))
+    return out
+
+
+def _predicate(text, toks, i, wp, dets, stop, feats, hun, copulas, modals):
+    """(start of the span, subject token, participle features, subject features) when the
+    participle at ``i`` after a copula disagrees in gender with a subject read safely; else None."""
+    def gap(a: int, b: int) -> str:
+        return text[toks[a].end:toks[b].start]
+
+    def noun(j: int):
+        t = toks[j]
+        w = t.text.casefold()
+        return feats.of(w) if _noun_like(t.text, w, dets, stop) else None
+
+    def in_phrase(x: int, start: int) -> bool:
+        """Does a preposition open the noun phrase of token ``x``? ("em algumas zonas")"""
+        y = x - 1
+        while y > start and toks[y].text.casefold() in dets and toks[y].text.casefold() not in wp.prepositions:
+            y -= 1
+        return toks[y].text.casefold() in wp.prepositions or toks[x - 1].text.casefold() in wp.prepositions
+
+    w = toks[i].text.casefold()
+    prev = toks[i - 1].text.casefold()
+    if gap(i - 1, i) != " ":
+        return None
+    if prev in copulas:
+        num, k = copulas[prev], i - 1
+    elif prev in wp.copula_infinitives and toks[i - 2].text.casefold() in modals and gap(i - 2, i - 1) == " ":
+        num, k = modals[toks[i - 2].text.casefold()], i - 2
+    else:
+        return None
+    adj = _adjective(w, wp, hun)
+    if adj is None or adj[1] != num or feats.of(w) is not None:
+        return None
+    j = k - 1
+    if j >= 0 and toks[j].text.casefold() in wp.negations_before_verb and gap(j, j + 1) == " ":
+        j -= 1  # "não são"
+    if j < 0 or gap(j, j + 1) != " " or toks[j].text.casefold() in wp.subject_pronouns:
+        return None
+    if toks[j].text.casefold() == wp.relative:
+        # "N que é PART": the noun before "que", unless a noun of the participle's features
+        # stands earlier in the sentence (the antecedent may be it: "um card na pilha que foi conjurado").
+        if j < 1 or gap(j - 1, j) != " ":
+            return None
+        f = noun(j - 1)
+        if not f or f[1] != num or not f[0] or f[0] == adj[0]:
+            return None
+        q = j - 1
+        while q > 0 and not any(c in gap(q - 1, q) for c in _SENTENCE_MARKS):
+            q -= 1
+            if noun(q) == adj:
+                return None
+        return toks[j - 1].start, toks[j - 1], adj, f
+    # The clause's first noun: walk back to a clause mark.
+    q = j
+    while q > 0 and not any(c in gap(q - 1, q) for c in _CLAUSE_MARKS):
+        q -= 1
+    s = q + 1 if toks[q].text.casefold() in dets else q
+    if s > j or toks[q].text.casefold() in wp.prepositions - dets.keys():
+        return None
+    f = noun(s)
+    if not f or f[1] != num or not f[0] or f[0] == adj[0]:
+        return None
+    mid = [t.text.casefold() for t in toks[s + 1:k]]
+    if any(x in wp.subject_pronouns or x in wp.clause_openers for x in mid):
+        return None
+    before_rel = mid[:mid.index(wp.relative)] if wp.relative in mid else mid
+    if any(x in copulas or x in modals for x in before_rel):
+        return None  # another verb of the main clause: the predicate may be another's
+    if any(noun(x) == adj and not in_phrase(x, s) for x in range(s + 1, k)):
+        return None
+    return toks[q].start, toks[s], adj, f
+
+
+def _inflect(word: str, have: tuple[str, str], want: tuple[str | None, str | None], wp, hun) -> str | None:
+    """The participle in the subject's gender ("removido" -> "removida"), when the dictionary has it."""
+    ends = dict((feat, e) for e, feat in wp.gendered_endings)
+    old = ends.get(have)
+    new = ends.get((want[0], have[1]))
+    if old is None or new is None or not word.casefold().endswith(old):
+        return None
+    cand = word[:-len(old)] + new
+    return cand if cand in hun else None
+
+
+register_pass(run_predicate, [PREDICATE], yields_to=("grammar.agreement",))
