@@ -329,3 +329,79 @@ def _inflect(word: str, have: tuple[str, str], want: tuple[str | None, str | Non
 
 
 register_pass(run_predicate, [PREDICATE], yields_to=("grammar.agreement",))
+
+
+# --- A noun's gender as the team fixes it (issue 24) ---------------------------------------------
+# "mana" is feminine in the dictionary and in Lightproof, masculine in Magic's Portuguese ("um
+# mana", "mana genérico"); a translation that writes it both ways is inconsistent, and its own
+# majority says which way it chose.  The determiner check needs a 0.9 share to know a gender;
+# this one takes a clear majority (``TEAM_SHARE`` of at least ``TEAM_MIN`` uses) and names the
+# minority: a feminine determiner before the noun, or an adjective after it whose English stands
+# right before the same word in the English ("generic mana": the adjective is the noun's, not
+# that of a head before "de").
+TEAM_GENDER = Check("grammar.team-gender", Category.GRAMMAR, Severity.WARNING,
+                    "A noun given the gender this translation uses only in a minority of its uses (\"uma mana\" where "
+                    "it mostly writes \"um mana\", \"mana genérica\" for \"mana genérico\").", DefectClass.GRAMMAR)
+TEAM_SHARE = 0.7
+TEAM_MIN = 20
+#: Letters an adjective shares with its English cognate before the noun ("genérica"/"generic").
+COGNATE_PREFIX = 4
+
+
+def run_team_gender(ctx) -> list:
+    wp = word_profile(ctx.lang)
+    dets = dict(wp.determiners)
+    hun = speller(ctx.lang)
+    if not dets:
+        return []
+    stop = ctx.lexicon(ctx.lang).function_words - wp.meaning_words
+    lt = _learnt(ctx, wp, dets, stop)
+    fixed = {}
+    for w, c in sorted(lt.feats.counts.items()):
+        g = Counter()
+        for (gg, _n), k in c.items():
+            if gg:
+                g[gg] += k
+        if len(g) == 2:
+            top, k = g.most_common(1)[0]
+            # From MIN_SHARE on, the determiner check knows the gender and names the slips.
+            if k >= TEAM_MIN and TEAM_SHARE * sum(g.values()) <= k < MIN_SHARE * sum(g.values()):
+                fixed[w] = (top, k, sum(g.values()))
+    if not fixed:
+        return []
+    out = []
+    for p, text, toks in lt.units:
+        for i, t in enumerate(toks):
+            w = t.text.casefold()
+            if w not in fixed:
+                continue
+            gender, k, total = fixed[w]
+            why = f"this translation writes “{t.text}” {_GENDER[gender]} in {k} of its {total} uses"
+            if i and _adjacent(text, toks[i - 1], t):
+                d = toks[i - 1].text.casefold()
+                if d in dets and d not in wp.determiners_unreported and dets[d][0] and dets[d][0] != gender:
+                    out.append(ctx.issue(TEAM_GENDER, p, f"“{toks[i - 1].text} {t.text}”: {why}",
+                                         (toks[i - 1].start, t.end)))
+                    continue
+            if hun is None or i + 1 >= len(toks) or not _adjacent(text, t, toks[i + 1]):
+                continue
+            a = toks[i + 1]
+            adj = _adjective(a.text.casefold(), wp, hun)
+            if adj is None or adj[0] == gender or not _english_before(p.source_text, w, a.text):
+                continue
+            sugg = _inflect(a.text, adj, (gender, adj[1]), wp, hun)
+            out.append(ctx.issue(TEAM_GENDER, p, f"“{t.text} {a.text}”: {why}", (t.start, a.end),
+                                 suggestion=f"{t.text} {sugg}" if sugg else None))
+    return out
+
+
+def _english_before(source: str, noun: str, adjective: str) -> bool:
+    """Does the English put the adjective's cognate right before the same noun ("generic mana")?"""
+    from ..text import fold
+
+    stem = fold(adjective)[:COGNATE_PREFIX]
+    en = [t.text for t in words(source)]
+    return any(b.casefold() == noun and fold(a).startswith(stem) for a, b in zip(en, en[1:]))
+
+
+register_pass(run_team_gender, [TEAM_GENDER], yields_to=("grammar.agreement", "grammar.determiner"))
