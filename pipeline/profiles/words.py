@@ -77,6 +77,15 @@ class WordProfile:
     clause_openers: frozenset[str] = frozenset()
     #: The relative pronoun "que" (the predicate after it agrees with the noun before it).
     relative: str = ""
+    #: Subject–verb number: "cada" and what may stand between it and its noun ("cada outro
+    #: jogador"); the coordinators that make a subject plural ("cada X e cada Y"); plural finite
+    #: forms no ending rule finds ("são", "têm", "retêm"), and the plural endings whose singular
+    #: (the word less its last letter) is a word: "desencadeiam"/"desencadeia".
+    distributives: frozenset[str] = frozenset()
+    distributive_fillers: frozenset[str] = frozenset()
+    coordinators: frozenset[str] = frozenset()
+    plural_verbs: frozenset[str] = frozenset()
+    plural_verb_endings: tuple[str, ...] = ()
 
     @cached_property
     def alias_words(self) -> frozenset[str]:
@@ -174,6 +183,12 @@ register(WordProfile(
     subject_pronouns=frozenset("ele ela eles elas isso isto aquilo".split()),
     clause_openers=frozenset("qual quais cujo cuja cujos cujas quando se enquanto porque caso como onde".split()),
     relative="que",
+    distributives=frozenset({"cada"}),
+    distributive_fillers=frozenset("outro outra um uma".split()),
+    coordinators=frozenset("e ou nem".split()),
+    plural_verbs=frozenset("são estão têm vão foram eram serão estavam tinham ficam retêm mantêm contêm obtêm "
+                           "vêm detêm".split()),
+    plural_verb_endings=("am", "em"),
 ))
 
 register(WordProfile(

@@ -405,3 +405,85 @@ def _english_before(source: str, noun: str, adjective: str) -> bool:
 
 
 register_pass(run_team_gender, [TEAM_GENDER], yields_to=("grammar.agreement", "grammar.determiner"))
+
+
+# --- Subject–verb number (issue 24) --------------------------------------------------------------
+# "cada" makes its noun a singular subject ("cada outro jogador ... faz", never "fazem"), and a
+# relative "que" right after a singular head noun takes a singular verb ("habilidade que
+# desencadeia"): two readings where the subject is known without parsing.  A "cada" inside a
+# prepositional phrase ("em cada equipe") is not the subject; a head noun after a preposition
+# may be a complement ("pontos de dano que"); a copula after "que" may agree with what follows
+# it ("que não sejam aquelas").
+SUBJECT_VERB = Check("grammar.subject-verb", Category.GRAMMAR, Severity.WARNING,
+                     "A plural verb whose subject is singular: after \"cada\" + noun (\"cada terreno ... retêm\"), or "
+                     "after a singular noun and \"que\" (\"habilidade que desencadeiam\").", DefectClass.GRAMMAR)
+#: How many words after "cada N" its verb is looked for.
+EACH_WINDOW = 8
+
+
+def run_subject_verb(ctx) -> list:
+    wp = word_profile(ctx.lang)
+    dets = dict(wp.determiners)
+    hun = speller(ctx.lang)
+    if not dets or not wp.distributives or hun is None:
+        return []
+    stop = ctx.lexicon(ctx.lang).function_words - wp.meaning_words
+    lt = _learnt(ctx, wp, dets, stop)
+    copulas = dict(wp.copulas)
+    stops = wp.coordinators | wp.clause_openers | {wp.relative}
+
+    def plural(w: str) -> bool:
+        if w in wp.plural_verbs:
+            return True
+        return (w.endswith(wp.plural_verb_endings) and len(w) > 4 and w in hun and w[:-1] in hun and w not in dets
+                and lt.feats.of(w) is None and _adjective(w, wp, hun) is None)
+
+    def noun(t):
+        w = t.text.casefold()
+        return lt.feats.of(w) if _noun_like(t.text, w, dets, stop) else None
+
+    out = []
+    for p, text, toks in lt.units:
+        for i, t in enumerate(toks):
+            w = t.text.casefold()
+            if w in wp.distributives:
+                if i and toks[i - 1].text.casefold() in wp.prepositions and not any(
+                        c in text[toks[i - 1].end:t.start] for c in _CLAUSE_MARKS):
+                    continue  # "em cada equipe": not the subject
+                j = i + 1
+                if j < len(toks) and toks[j].text.casefold() in wp.distributive_fillers:
+                    j += 1
+                if j >= len(toks) or (noun(toks[j]) or (None, None))[1] != "s":
+                    continue
+                for k in range(j + 1, min(j + 1 + EACH_WINDOW, len(toks))):
+                    if any(c in text[toks[k - 1].end:toks[k].start] for c in _SENTENCE_MARKS):
+                        break
+                    v = toks[k].text.casefold()
+                    if v in stops:
+                        break
+                    if plural(v):
+                        out.append(ctx.issue(SUBJECT_VERB, p, f"“{toks[k].text}” is plural, but its subject "
+                                             f"“{t.text} … {toks[j].text}” is singular", (t.start, toks[k].end)))
+                        break
+                    if v in copulas or v in dict(wp.modals):
+                        break
+            elif w == wp.relative and 0 < i < len(toks) - 1 and _adjacent(text, toks[i - 1], t):
+                f = noun(toks[i - 1])
+                if not f or f[1] != "s":
+                    continue
+                y = i - 2
+                while y >= 0 and toks[y].text.casefold() in dets and toks[y].text.casefold() not in wp.prepositions:
+                    y -= 1
+                if y >= 0 and toks[y].text.casefold() in wp.prepositions:
+                    continue  # "pontos de dano que": the head may be before the preposition
+                k = i + 1
+                if toks[k].text.casefold() in wp.negations_before_verb and k + 1 < len(toks):
+                    k += 1
+                v = toks[k].text.casefold()
+                if plural(v) and v not in copulas:
+                    out.append(ctx.issue(SUBJECT_VERB, p, f"“{toks[k].text}” is plural, but “{toks[i - 1].text}”, "
+                                         f"the noun “{t.text}” stands for, is singular", (toks[i - 1].start, toks[k].end)))
+    return out
+
+
+register_pass(run_subject_verb, [SUBJECT_VERB], yields_to=("grammar.verb",))
