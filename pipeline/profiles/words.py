@@ -86,6 +86,14 @@ class WordProfile:
     coordinators: frozenset[str] = frozenset()
     plural_verbs: frozenset[str] = frozenset()
     plural_verb_endings: tuple[str, ...] = ()
+    #: Singular "they" (English): the singular person nouns it stands for ("a player ... they"),
+    #: the determiners that make them singular, "they" itself, and the words ending in "s" that
+    #: are not plural nouns ("this", "thus").  In the translation: the plural subject pronouns.
+    person_nouns: frozenset[str] = frozenset()
+    singular_determiners: frozenset[str] = frozenset()
+    they: str = ""
+    not_plurals: frozenset[str] = frozenset()
+    plural_pronouns: frozenset[str] = frozenset()
 
     @cached_property
     def alias_words(self) -> frozenset[str]:
@@ -132,6 +140,11 @@ register(WordProfile(
     aliases=((r"[^\W\d_]+n['’]t", "not"), (r"cannot", "not")),
     negations=frozenset("not no never none nothing nobody neither nor without".split()),
     negating_affix=r"(?:non|un)[^\W\d_]{3,}|[^\W\d_]{3,}less|unless|except|instead|rather|other|otherwise|only",
+    # Singular "they" (issue 24, grammar.singular-they).
+    person_nouns=frozenset("player opponent teammate controller owner".split()),
+    singular_determiners=frozenset("a an each that the another target any one this".split()),
+    they="they",
+    not_plurals=frozenset("this thus was has its his is as us does unless always perhaps whereas".split()),
 ))
 
 register(WordProfile(
@@ -189,6 +202,7 @@ register(WordProfile(
     plural_verbs=frozenset("são estão têm vão foram eram serão estavam tinham ficam retêm mantêm contêm obtêm "
                            "vêm detêm".split()),
     plural_verb_endings=("am", "em"),
+    plural_pronouns=frozenset("eles elas".split()),
 ))
 
 register(WordProfile(

@@ -487,3 +487,92 @@ def run_subject_verb(ctx) -> list:
 
 
 register_pass(run_subject_verb, [SUBJECT_VERB], yields_to=("grammar.verb",))
+
+
+# --- Singular "they" (issue 24) ------------------------------------------------------------------
+# The CR says "they" for one player ("If a player wishes to ..., they may do so"); the
+# translation writes "ele" for it, and a plural "eles podem" there makes the player several.
+# The English is the evidence: the sentence's "they" follows a singular person ("a player",
+# "each opponent") and no plural noun it could stand for; the translation's sentence of the same
+# place (the two sides split alike into as many sentences) has a plural subject pronoun.
+SINGULAR_THEY = Check("grammar.singular-they", Category.GRAMMAR, Severity.WARNING,
+                      "A plural pronoun (\"eles podem\") for the English singular \"they\" of one player (\"a player ... "
+                      "they may\").", DefectClass.GRAMMAR)
+
+
+def run_singular_they(ctx) -> list:
+    from ..text import sentences
+
+    wp, en = word_profile(ctx.lang), word_profile("en")
+    if not wp.plural_pronouns or not en.they:
+        return []
+    out = []
+    for p in ctx.aligned:
+        src, tgt = p.source_text, p.target_text
+        es, ts = sentences(src), sentences(tgt)
+        if len(es) != len(ts):
+            continue
+        for (ea, eb), (ta, tb) in zip(es, ts):
+            person = _singular_they(words(src[ea:eb]), en)
+            if person is None:
+                continue
+            toks = words(tgt[ta:tb])
+            for a, b in zip(toks, toks[1:]):
+                if a.text.casefold() in wp.plural_pronouns and not b.text[0].isupper():
+                    out.append(ctx.issue(SINGULAR_THEY, p, f"“{a.text}” is plural, but the English “{en.they}” here "
+                                         f"is one {person}", (ta + a.start, ta + b.end)))
+    return out
+
+
+def _singular_they(toks, en) -> str | None:
+    """The singular person an English sentence's "they" stands for, when nothing plural before
+    it could be its antecedent; else None."""
+    low = [t.text.casefold() for t in toks]
+    if en.they not in low:
+        return None
+    before = low[:low.index(en.they)]
+    person = None
+    for i, w in enumerate(before):
+        if w in en.person_nouns and i and before[i - 1] in en.singular_determiners:
+            person = w
+        elif w.endswith("s") and not w.endswith("ss") and len(w) > 3 and w not in en.not_plurals \
+                and not (i and before[i - 1] in en.person_nouns):  # "a player wishes": its verb
+            return None
+    return person
+
+
+register_pass(run_singular_they, [SINGULAR_THEY])
+
+
+# --- Number of a cross-reference's noun (issue 24) -----------------------------------------------
+# "nas regras 113.6" for "in rule 113.6": one rule number after the plural word (or several after
+# the singular one).  The English decides: it writes the same number after its singular word.
+REFERENCE_NUMBER = Check("grammar.reference-number", Category.GRAMMAR, Severity.WARNING,
+                         "\"regras\" before a single rule number the English calls \"rule\" (\"nas regras 113.6\" for "
+                         "\"in rule 113.6\").", DefectClass.GRAMMAR)
+_RULE_NUMBER = r"\d{3}(?:\.\d+[a-z]?)?"
+
+
+def run_reference_number(ctx) -> list:
+    from ...profiles import PROFILES
+
+    mine, en = PROFILES.get(ctx.lang), PROFILES.get("en")
+    if mine is None or en is None:
+        return []
+    plural = [w for w in mine.rule_words + mine.section_words if w.endswith("s")]
+    singular_en = [w for w in en.rule_words + en.section_words if not w.endswith("s")]
+    if not plural or not singular_en:
+        return []
+    pat = re.compile(rf"(?<![\w-])({'|'.join(map(re.escape, plural))}) ({_RULE_NUMBER})(?![\w.]*\s*(?:[,–-]|\b\w{{1,3}}\s+\d))")
+    out = []
+    for p in ctx.aligned:
+        for m in pat.finditer(p.target_text):
+            num = m.group(2)
+            said = rf"\b(?:{'|'.join(singular_en)}) {re.escape(num)}(?![\w.]*\d)"
+            if re.search(said, p.source_text, re.I) and not re.search(rf"\b\w+s {re.escape(num)}\b", p.source_text):
+                out.append(ctx.issue(REFERENCE_NUMBER, p, f"“{m.group(0)}”: one rule, and the English says "
+                                     f"“{re.search(said, p.source_text, re.I).group(0)}”", m.span()))
+    return out
+
+
+register_pass(run_reference_number, [REFERENCE_NUMBER], yields_to=("grammar.agreement",))
