@@ -22,9 +22,11 @@ import re
 from collections import Counter, defaultdict
 
 from ...findings import Category, Check, DefectClass, Severity
+from ...profiles import PROFILES
 from ...profiles.words import word_profile
+from ...rulenum import RULE_NUMBER_RE
 from ...segment.hunspell import speller
-from ..text import words
+from ..text import fold, sentences, words
 from .registry import register_pass
 
 DETERMINER = Check("grammar.determiner", Category.GRAMMAR, Severity.WARNING,
@@ -397,8 +399,6 @@ def run_team_gender(ctx) -> list:
 
 def _english_before(source: str, noun: str, adjective: str) -> bool:
     """Does the English put the adjective's cognate right before the same noun ("generic mana")?"""
-    from ..text import fold
-
     stem = fold(adjective)[:COGNATE_PREFIX]
     en = [t.text for t in words(source)]
     return any(b.casefold() == noun and fold(a).startswith(stem) for a, b in zip(en, en[1:]))
@@ -501,8 +501,6 @@ SINGULAR_THEY = Check("grammar.singular-they", Category.GRAMMAR, Severity.WARNIN
 
 
 def run_singular_they(ctx) -> list:
-    from ..text import sentences
-
     wp, en = word_profile(ctx.lang), word_profile("en")
     if not wp.plural_pronouns or not en.they:
         return []
@@ -550,12 +548,9 @@ register_pass(run_singular_they, [SINGULAR_THEY])
 REFERENCE_NUMBER = Check("grammar.reference-number", Category.GRAMMAR, Severity.WARNING,
                          "\"regras\" before a single rule number the English calls \"rule\" (\"nas regras 113.6\" for "
                          "\"in rule 113.6\").", DefectClass.GRAMMAR)
-_RULE_NUMBER = r"\d{3}(?:\.\d+[a-z]?)?"
 
 
 def run_reference_number(ctx) -> list:
-    from ...profiles import PROFILES
-
     mine, en = PROFILES.get(ctx.lang), PROFILES.get("en")
     if mine is None or en is None:
         return []
@@ -563,7 +558,7 @@ def run_reference_number(ctx) -> list:
     singular_en = [w for w in en.rule_words + en.section_words if not w.endswith("s")]
     if not plural or not singular_en:
         return []
-    pat = re.compile(rf"(?<![\w-])({'|'.join(map(re.escape, plural))}) ({_RULE_NUMBER})(?![\w.]*\s*(?:[,–-]|\b\w{{1,3}}\s+\d))")
+    pat = re.compile(rf"(?<![\w-])({'|'.join(map(re.escape, plural))}) ({RULE_NUMBER_RE.pattern})(?![\w.]*\s*(?:[,–-]|\b\w{{1,3}}\s+\d))")
     out = []
     for p in ctx.aligned:
         for m in pat.finditer(p.target_text):
