@@ -105,3 +105,23 @@ def test_plural_rule_word_before_one_rule_number():
           "See rule 113.6."]
     got = _findings(pt, "grammar.reference-number", en)
     assert [(i.rule, i.excerpt) for i in got] == [("100.1", "regras 113.6")]
+
+
+def test_glossary_term_plural_in_english_singular_in_the_translation():
+    """A bilingual PO's glossary: the term "Double-Faced Cards" rendered with a singular head."""
+    from pipeline.align.checks import Context, Pair
+    from pipeline.align.checks.agreement import run_term_number
+    from pipeline.align.model import Row, RowKind, RowMethod, RowStatus
+
+    usage = ["Esse card sai.", "Um card entra.", "Aquele card fica.", "Nenhum card conta.", "Esses cards saem."]
+    pairs = []
+    # The term is the row's first piece ("Double-Faced Cards"; a card, with "card" singular elsewhere).
+    for i, (pt, en) in enumerate([("Card Dupla Face", "Double-Faced Cards"), ("Cards Dupla Face", "Double-Faced Cards"),
+                                  ("Status", "Status")] + [(u, "The card.") for u in usage]):
+        kind = RowKind.GLOSSARY if i < 3 else RowKind.RULE
+        t = Rule(f"g{i}", pt, [], parent="100", level="subrule", order=i)
+        b = Rule(f"g{i}", en, [], parent="100", level="subrule", order=i)
+        pairs.append(Pair(Row(f"g{i}", f"g{i}", None, RowStatus.ALIGNED, RowMethod.UNIT, kind=kind), t, b, None))
+    ctx = Context("pt", _doc("pt", []), _doc("en", []), None, pairs)
+    got = run_term_number(ctx)
+    assert [(i.rule, i.excerpt) for i in got] == [("g0", "Card Dupla Face")]

@@ -26,6 +26,7 @@ from ...profiles import PROFILES
 from ...profiles.words import word_profile
 from ...rulenum import RULE_NUMBER_RE
 from ...segment.hunspell import speller
+from ..model import RowKind
 from ..text import fold, sentences, words
 from .registry import register_pass
 
@@ -571,3 +572,44 @@ def run_reference_number(ctx) -> list:
 
 
 register_pass(run_reference_number, [REFERENCE_NUMBER], yields_to=("grammar.agreement",))
+
+
+# --- A glossary term's number (issue 24) ---------------------------------------------------------
+# "Double-Faced Cards" is a plural term, its translation "Card Dupla Face" a singular one: the
+# English last word is a plural whose singular the English writes elsewhere ("card"), and the
+# translation's first word (its head) a noun this translation's determiners show singular.
+TERM_NUMBER = Check("grammar.term-number", Category.GRAMMAR, Severity.WARNING,
+                    "A glossary term plural in English (\"Double-Faced Cards\") whose translation's head noun is "
+                    "singular (\"Card Dupla Face\").", DefectClass.GRAMMAR)
+
+
+def run_term_number(ctx) -> list:
+    wp = word_profile(ctx.lang)
+    dets = dict(wp.determiners)
+    if not dets:
+        return []
+    stop = ctx.lexicon(ctx.lang).function_words - wp.meaning_words
+    lt = _learnt(ctx, wp, dets, stop)
+    english = {t.text.casefold() for p in ctx.aligned for t in words(p.source_text)}
+    out = []
+    for p in ctx.aligned:
+        if p.row.kind is not RowKind.GLOSSARY or not p.target_pieces or not p.source_pieces:
+            continue
+        (_, term), (_, mine) = p.source_pieces[0], p.target_pieces[0]
+        en, tw = words(term), words(mine)
+        if not en or not tw:
+            continue
+        last = en[-1].text.casefold()
+        if not (last.endswith("s") and not last.endswith("ss") and last[:-1] in english):
+            continue
+        head = tw[0]
+        f = lt.feats.of(head.text.casefold()) if _noun_like(head.text, head.text.casefold(), dets, stop) else None
+        if f and f[1] == "s":
+            at = p.target_text.find(mine)
+            if at >= 0:
+                out.append(ctx.issue(TERM_NUMBER, p, f"“{mine}”: the English term “{term}” is plural, “{head.text}” "
+                                     f"singular", (at, at + len(mine))))
+    return out
+
+
+register_pass(run_term_number, [TERM_NUMBER])
