@@ -303,6 +303,8 @@ def _predicate(text, toks, i, wp, dets, stop, feats, hun, copulas, modals):
     q = j
     while q > 0 and not any(c in gap(q - 1, q) for c in _CLAUSE_MARKS):
         q -= 1
+    if toks[q].text.casefold() in wp.clause_openers and q < j:
+        q += 1  # "Se um card ... estiver envolvida": the subject after the conjunction
     s = q + 1 if toks[q].text.casefold() in dets else q
     if s > j or toks[q].text.casefold() in wp.prepositions - dets.keys():
         return None
@@ -315,8 +317,13 @@ def _predicate(text, toks, i, wp, dets, stop, feats, hun, copulas, modals):
     before_rel = mid[:mid.index(wp.relative)] if wp.relative in mid else mid
     if any(x in copulas or x in modals for x in before_rel):
         return None  # another verb of the main clause: the predicate may be another's
-    if any(noun(x) == adj and not in_phrase(x, s) for x in range(s + 1, k)):
-        return None
+    rel = next((x for x in range(s + 1, k) if toks[x].text.casefold() == wp.relative), k)
+    after = toks[rel + 1].text.casefold() if rel < k else ""
+    if rel < k and (toks[rel - 1].text.casefold() in wp.prepositions
+                    or after not in wp.negations and (after in dets or noun(rel + 1))):
+        return None  # "em que cada deck é", "faz com que um card seja": a clause with a subject of its own
+    if any(noun(x) == adj and not in_phrase(x, s) for x in range(s + 1, rel)):
+        return None  # a noun of the participle's features could be the subject (not one inside a relative clause)
     return toks[q].start, toks[s], adj, f
 
 
