@@ -64,9 +64,13 @@ def test_plural_verb_after_cada_or_a_singular_noun_and_que():
     got = _findings(USAGE + ["Então cada terreno afetado pela habilidade retêm seus tipos.",
                              "Alguns objetos possuem habilidade que desencadeiam sempre.",
                              # "em cada terreno": not the subject; "pontos de dano que": the head is "pontos"
-                             "Os jogadores em cada terreno compram.", "Cada terreno afetado retém seus tipos."],
+                             "Os jogadores em cada terreno compram.", "Cada terreno afetado retém seus tipos.",
+                             # a plural noun and "que" with a singular verb; "na maioria dos objetos que tem":
+                             # the head, "maioria", may be the antecedent
+                             "Os objetos que não esteja no campo.", "Um número na maioria dos objetos que tem efeito."],
                     "grammar.subject-verb")
-    assert [i.excerpt for i in got] == ["cada terreno afetado pela habilidade retêm", "habilidade que desencadeiam"]
+    assert [i.excerpt for i in got] == ["cada terreno afetado pela habilidade retêm", "habilidade que desencadeiam",
+                                        "objetos que não esteja"]
 
 
 @needs_pt_speller

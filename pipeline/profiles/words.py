@@ -86,6 +86,8 @@ class WordProfile:
     coordinators: frozenset[str] = frozenset()
     plural_verbs: frozenset[str] = frozenset()
     plural_verb_endings: tuple[str, ...] = ()
+    #: Singular finite forms a plural subject must not take ("cards que tem" for "têm").
+    singular_verbs: frozenset[str] = frozenset()
     #: Singular "they" (English): the singular person nouns it stands for ("a player ... they"),
     #: the determiners that make them singular, "they" itself, and the words ending in "s" that
     #: are not plural nouns ("this", "thus").  In the translation: the plural subject pronouns.
@@ -202,6 +204,8 @@ register(WordProfile(
     plural_verbs=frozenset("são estão têm vão foram eram serão estavam tinham ficam retêm mantêm contêm obtêm "
                            "vêm detêm".split()),
     plural_verb_endings=("am", "em"),
+    singular_verbs=frozenset("tem é está pode deve possui há foi era será faz vai contém mantém seja tenha possa "
+                             "esteja".split()),
     plural_pronouns=frozenset("eles elas".split()),
 ))
 

@@ -258,7 +258,7 @@ def _predicate(text, toks, i, wp, dets, stop, feats, hun, copulas, modals):
     def noun(j: int):
         t = toks[j]
         w = t.text.casefold()
-        return feats.of(w) if _noun_like(t.text, w, dets, stop) else None
+        return _with_singular(feats, w) if _noun_like(t.text, w, dets, stop) else None
 
     def in_phrase(x: int, start: int) -> bool:
         """Does a preposition open the noun phrase of token ``x``? ("em algumas zonas")"""
@@ -325,6 +325,18 @@ def _predicate(text, toks, i, wp, dets, stop, feats, hun, copulas, modals):
     if any(noun(x) == adj and not in_phrase(x, s) for x in range(s + 1, rel)):
         return None  # a noun of the participle's features could be the subject (not one inside a relative clause)
     return toks[q].start, toks[s], adj, f
+
+
+def _with_singular(feats, w: str):
+    """A noun's features; a plural the determiners seldom show ("os"/"as" are not learnt from:
+    they are pronouns too) takes the gender of its singular ("permanentes": "permanente")."""
+    f = feats.of(w)
+    if (f is None or f[0] is None) and w.endswith("s") and len(w) > 3:
+        for sing in (w[:-1], w[:-2]):
+            g = feats.of(sing)
+            if g is not None and g[0] and g[1] == "s":
+                return g[0], "p"
+    return f
 
 
 def _inflect(word: str, have: tuple[str, str], want: tuple[str | None, str | None], wp, hun) -> str | None:
@@ -423,8 +435,9 @@ register_pass(run_team_gender, [TEAM_GENDER], yields_to=("grammar.agreement", "g
 # may be a complement ("pontos de dano que"); a copula after "que" may agree with what follows
 # it ("que não sejam aquelas").
 SUBJECT_VERB = Check("grammar.subject-verb", Category.GRAMMAR, Severity.WARNING,
-                     "A plural verb whose subject is singular: after \"cada\" + noun (\"cada terreno ... retêm\"), or "
-                     "after a singular noun and \"que\" (\"habilidade que desencadeiam\").", DefectClass.GRAMMAR)
+                     "A verb whose number is not its subject's: a plural after \"cada\" + noun (\"cada terreno ... "
+                     "retêm\"); after a noun and \"que\", a plural verb for a singular noun (\"habilidade que "
+                     "desencadeiam\") or a singular one for a plural noun (\"cards que não esteja\").", DefectClass.GRAMMAR)
 #: How many words after "cada N" its verb is looked for.
 EACH_WINDOW = 8
 
@@ -448,7 +461,7 @@ def run_subject_verb(ctx) -> list:
 
     def noun(t):
         w = t.text.casefold()
-        return lt.feats.of(w) if _noun_like(t.text, w, dets, stop) else None
+        return _with_singular(lt.feats, w) if _noun_like(t.text, w, dets, stop) else None
 
     out = []
     for p, text, toks in lt.units:
@@ -477,20 +490,25 @@ def run_subject_verb(ctx) -> list:
                         break
             elif w == wp.relative and 0 < i < len(toks) - 1 and _adjacent(text, toks[i - 1], t):
                 f = noun(toks[i - 1])
-                if not f or f[1] != "s":
+                if not f or not f[1]:
                     continue
                 y = i - 2
                 while y >= 0 and toks[y].text.casefold() in dets and toks[y].text.casefold() not in wp.prepositions:
                     y -= 1
-                if y >= 0 and toks[y].text.casefold() in wp.prepositions:
-                    continue  # "pontos de dano que": the head may be before the preposition
+                in_phrase = y >= 0 and toks[y].text.casefold() in wp.prepositions
                 k = i + 1
                 if toks[k].text.casefold() in wp.negations_before_verb and k + 1 < len(toks):
                     k += 1
                 v = toks[k].text.casefold()
-                if plural(v) and v not in copulas:
+                if f[1] == "s" and not in_phrase and plural(v) and v not in copulas:
                     out.append(ctx.issue(SUBJECT_VERB, p, f"“{toks[k].text}” is plural, but “{toks[i - 1].text}”, "
                                          f"the noun “{t.text}” stands for, is singular", (toks[i - 1].start, toks[k].end)))
+                elif f[1] == "p" and v in wp.singular_verbs and toks[k].text == v:
+                    # "pontos de dano que": the head before the preposition must be plural too
+                    if in_phrase and (y < 1 or (noun(toks[y - 1]) or (None, None))[1] != "p"):
+                        continue
+                    out.append(ctx.issue(SUBJECT_VERB, p, f"“{toks[k].text}” is singular, but “{toks[i - 1].text}”, "
+                                         f"the noun “{t.text}” stands for, is plural", (toks[i - 1].start, toks[k].end)))
     return out
 
 
