@@ -55,8 +55,12 @@ def test_participle_after_que_and_what_stands_between():
                              "Um subtipo que está correlacionada com o tipo.",
                              # another subject before the predicate: a pronoun, a clause of its own
                              "Um terreno entra quando ela é colocada na pilha.",
-                             "Habilidades que foram concedidas ao terreno ficam."], "grammar.predicate")
-    assert [i.excerpt for i in got] == ["habilidades que foram concedidos", "subtipo que está correlacionada"]
+                             "Habilidades que foram concedidas ao terreno ficam.",
+                             # the subject after the conjunction; a relative with a subject of its own
+                             "Se um terreno de fora do jogo estiver envolvida, nada muda.",
+                             "Uma habilidade em que cada terreno é colocado na pilha."], "grammar.predicate")
+    assert [i.excerpt for i in got] == ["habilidades que foram concedidos", "subtipo que está correlacionada",
+                                        "um terreno de fora do jogo estiver envolvida"]
 
 
 @needs_pt_speller

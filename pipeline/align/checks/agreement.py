@@ -43,6 +43,10 @@ MIN_EVIDENCE = 3
 MIN_SHARE = 0.9
 #: A determiner–noun or noun–adjective pair the document writes more often than this is usage.
 MAX_PAIR_USES = 2
+#: A noun whose gender the team fixes by a clear majority short of MIN_SHARE ("mana": 24 of 33
+#: masculine): grammar.team-gender names the minority, grammar.predicate reads the majority.
+TEAM_SHARE = 0.7
+TEAM_MIN = 20
 _GENDER = {"m": "masculine", "f": "feminine"}
 _NUMBER = {"s": "singular", "p": "plural"}
 
@@ -108,6 +112,19 @@ class _Learnt:
                 if al in dets and al not in wp.determiners_other_reading and _noun_like(b.text, bl, dets, stop):
                     learnt[bl][dets[al]] += 1
         self.feats = _Features(learnt)
+        #: noun -> (gender, uses of it, uses with a gender) where a clear majority, short of the
+        #: determiner check's share, fixes the gender (``TEAM_SHARE``, ``TEAM_MIN``: "mana").
+        self.team: dict[str, tuple[str, int, int]] = {}
+        for w, c in sorted(learnt.items()):
+            g = Counter()
+            for (gg, _n), k in c.items():
+                if gg:
+                    g[gg] += k
+            if len(g) == 2:
+                top, k = g.most_common(1)[0]
+                # From MIN_SHARE on, the determiner check knows the gender and names the slips.
+                if k >= TEAM_MIN and TEAM_SHARE * sum(g.values()) <= k < MIN_SHARE * sum(g.values()):
+                    self.team[w] = (top, k, sum(g.values()))
 
 
 def _learnt(ctx, wp, dets: dict, stop: frozenset) -> _Learnt:
@@ -176,7 +193,7 @@ def _conflict(have: tuple[str, str], want: tuple[str | None, str | None] | None)
     return None
 
 
-def _adjective(w: str, wp, hun) -> tuple[str, str] | None:
+def _adjective(w: str, wp, hun, verbs: bool = True) -> tuple[str, str] | None:
     """(gender, number) of a gendered adjective or participle, read off its ending when the
     word inflects in all four forms (válido, válida, válidos, válidas: verb forms such as
     "seja" or "tenha" do not); None for anything else, or a verb form."""
@@ -187,7 +204,7 @@ def _adjective(w: str, wp, hun) -> tuple[str, str] | None:
             stem = w[:-len(ending)]
             if not all(stem + e in hun for e, _ in wp.gendered_endings if e != ending):
                 return None
-            if any(stem + inf in hun for inf in wp.infinitives):
+            if verbs and any(stem + inf in hun for inf in wp.infinitives):
                 return None  # "ativa" is also "ativar"'s present: "o jogador ativa"
             return feat
     return None
@@ -238,7 +255,7 @@ def run_predicate(ctx) -> list:
     out = []
     for p, text, toks in lt.units:
         for i in range(2, len(toks)):
-            hit = _predicate(text, toks, i, wp, dets, stop, lt.feats, hun, copulas, modals)
+            hit = _predicate(text, toks, i, wp, dets, stop, lt.feats, hun, copulas, modals, lt.team)
             if hit is None:
                 continue
             s, noun, adj, f = hit
@@ -249,7 +266,7 @@ def run_predicate(ctx) -> list:
     return out
 
 
-def _predicate(text, toks, i, wp, dets, stop, feats, hun, copulas, modals):
+def _predicate(text, toks, i, wp, dets, stop, feats, hun, copulas, modals, team):
     """(start of the span, subject token, participle features, subject features) when the
     participle at ``i`` after a copula disagrees in gender with a subject read safely; else None."""
     def gap(a: int, b: int) -> str:
@@ -258,7 +275,12 @@ def _predicate(text, toks, i, wp, dets, stop, feats, hun, copulas, modals):
     def noun(j: int):
         t = toks[j]
         w = t.text.casefold()
-        return _with_singular(feats, w) if _noun_like(t.text, w, dets, stop) else None
+        if not _noun_like(t.text, w, dets, stop):
+            return None
+        f = _with_singular(feats, w)
+        if f is not None and f[0] is None and w in team:
+            return team[w][0], f[1]  # "Mana genérico ... pode ser paga": the team's gender
+        return f
 
     def in_phrase(x: int, start: int) -> bool:
         """Does a preposition open the noun phrase of token ``x``? ("em algumas zonas")"""
@@ -277,8 +299,8 @@ def _predicate(text, toks, i, wp, dets, stop, feats, hun, copulas, modals):
         num, k = modals[toks[i - 2].text.casefold()], i - 2
     else:
         return None
-    adj = _adjective(w, wp, hun)
-    if adj is None or adj[1] != num or feats.of(w) is not None:
+    adj = _adjective(w, wp, hun, verbs=False)  # after "ser", "paga" is the participle, not "pagar"'s present
+    if adj is None or adj[1] != num or feats.of(w) is not None or w in stop:  # "pode ser algo"
         return None
     j = k - 1
     if j >= 0 and toks[j].text.casefold() in wp.negations_before_verb and gap(j, j + 1) == " ":
@@ -364,8 +386,6 @@ register_pass(run_predicate, [PREDICATE], yields_to=("grammar.agreement",))
 TEAM_GENDER = Check("grammar.team-gender", Category.GRAMMAR, Severity.WARNING,
                     "A noun given the gender this translation uses only in a minority of its uses (\"uma mana\" where "
                     "it mostly writes \"um mana\", \"mana genérica\" for \"mana genérico\").", DefectClass.GRAMMAR)
-TEAM_SHARE = 0.7
-TEAM_MIN = 20
 #: Letters an adjective shares with its English cognate before the noun ("genérica"/"generic").
 COGNATE_PREFIX = 4
 
@@ -378,17 +398,7 @@ def run_team_gender(ctx) -> list:
         return []
     stop = ctx.lexicon(ctx.lang).function_words - wp.meaning_words
     lt = _learnt(ctx, wp, dets, stop)
-    fixed = {}
-    for w, c in sorted(lt.feats.counts.items()):
-        g = Counter()
-        for (gg, _n), k in c.items():
-            if gg:
-                g[gg] += k
-        if len(g) == 2:
-            top, k = g.most_common(1)[0]
-            # From MIN_SHARE on, the determiner check knows the gender and names the slips.
-            if k >= TEAM_MIN and TEAM_SHARE * sum(g.values()) <= k < MIN_SHARE * sum(g.values()):
-                fixed[w] = (top, k, sum(g.values()))
+    fixed = lt.team
     if not fixed:
         return []
     out = []
