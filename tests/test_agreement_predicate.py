@@ -133,3 +133,11 @@ def test_glossary_term_plural_in_english_singular_in_the_translation():
     ctx = Context("pt", _doc("pt", []), _doc("en", []), None, pairs)
     got = run_term_number(ctx)
     assert [(i.rule, i.excerpt) for i in got] == [("g0", "Card Dupla Face")]
+
+
+def test_singular_article_a_before_a_plural_subject():
+    usage = ["Essa reserva sai.", "Uma reserva entra.", "Aquela reserva fica.", "Nenhuma reserva conta."]
+    got = _findings(usage + ["No formato construído, a reservas pode conter cards.",
+                             "O efeito se aplica a reservas e decks."], "grammar.determiner")
+    # "a reservas pode": the subject, so the article; "a reservas e decks": the preposition.
+    assert [i.excerpt for i in got] == ["a reservas"]

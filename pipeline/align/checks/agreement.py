@@ -149,6 +149,13 @@ def run(ctx) -> list:
             if not _adjacent(text, a, b):
                 continue
             al, bl = a.text.casefold(), b.text.casefold()
+            if al in wp.determiners_unreported and _subject_article(text, toks, i, dets[al], feats, wp):
+                # "a reservas pode": not the preposition ("dano a criaturas", often written, so
+                # MAX_PAIR_USES does not apply), whose noun a singular verb cannot follow
+                out.append(ctx.issue(DETERMINER, p, f"“{a.text} {b.text}”: “{a.text}” is singular, but “{b.text}” "
+                                     f"is plural (and the verb “{toks[i + 2].text}” after it singular)",
+                                     (a.start, b.end)))
+                continue
             if pairs[(al, bl)] > MAX_PAIR_USES:
                 continue
             if al in dets:
@@ -174,6 +181,15 @@ def run(ctx) -> list:
                     out.append(ctx.issue(ADJECTIVE, p, f"“{a.text} {b.text}”: “{b.text}” is {bad[0]}, but this "
                                          f"translation writes “{a.text}” as {bad[1]}", (a.start, b.end)))
     return out
+
+
+def _subject_article(text: str, toks, i: int, feat: tuple[str, str], feats, wp) -> bool:
+    """"a reservas pode": a singular determiner with another reading (the preposition "a") before
+    a plural noun of its gender that a singular verb follows: the subject, so the article."""
+    if i + 2 >= len(toks) or not _adjacent(text, toks[i + 1], toks[i + 2]) or feat[1] != "s":
+        return False
+    f = _with_singular(feats, toks[i + 1].text.casefold())
+    return (f is not None and f[1] == "p" and f[0] == feat[0] and toks[i + 2].text in wp.singular_verbs)
 
 
 def _noun_like(raw: str, w: str, dets: dict, stop: frozenset) -> bool:
