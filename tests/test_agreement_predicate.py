@@ -78,6 +78,15 @@ def test_plural_verb_after_cada_or_a_singular_noun_and_que():
 
 
 @needs_pt_speller
+def test_verb_right_after_the_subject_that_opens_the_clause():
+    got = _findings(USAGE + ["Alguns objetos não tem custo.", "Tais terreno são colocados.",
+                             # the verb's subject is not the noun before it: "Um jogo de dois objetos é"
+                             "Um subtipo de dois objetos é raro.", "Alguns objetos não têm custo."],
+                    "grammar.subject-verb")
+    assert [i.excerpt for i in got] == ["objetos não tem", "terreno são"]
+
+
+@needs_pt_speller
 def test_the_gender_the_team_fixes_for_a_noun():
     masc = ["Adicione um mana.", "O mana sai.", "Esse mana fica.", "Aquele mana conta.", "Nenhum mana entra."] * 5
     # 20 masculine uses ("o" is also a pronoun: not counted), 4 feminine: a clear majority, not 0.9, and

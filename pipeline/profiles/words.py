@@ -88,6 +88,8 @@ class WordProfile:
     plural_verb_endings: tuple[str, ...] = ()
     #: Singular finite forms a plural subject must not take ("cards que tem" for "têm").
     singular_verbs: frozenset[str] = frozenset()
+    #: Plural determiners outside the gendered table ("tais custos", "ambos"): they open a subject.
+    plural_determiners: frozenset[str] = frozenset()
     #: Singular "they" (English): the singular person nouns it stands for ("a player ... they"),
     #: the determiners that make them singular, "they" itself, and the words ending in "s" that
     #: are not plural nouns ("this", "thus").  In the translation: the plural subject pronouns.
@@ -207,6 +209,7 @@ register(WordProfile(
     singular_verbs=frozenset("tem é está pode deve possui há foi era será faz vai contém mantém seja tenha possa "
                              "esteja".split()),
     plural_pronouns=frozenset("eles elas".split()),
+    plural_determiners=frozenset("tais ambos ambas".split()),
 ))
 
 register(WordProfile(

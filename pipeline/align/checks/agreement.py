@@ -454,16 +454,18 @@ register_pass(run_team_gender, [TEAM_GENDER], yields_to=("grammar.agreement", "g
 
 
 # --- Subject–verb number (issue 24) --------------------------------------------------------------
-# "cada" makes its noun a singular subject ("cada outro jogador ... faz", never "fazem"), and a
-# relative "que" right after a singular head noun takes a singular verb ("habilidade que
-# desencadeia"): two readings where the subject is known without parsing.  A "cada" inside a
+# "cada" makes its noun a singular subject ("cada outro jogador ... faz", never "fazem"); a
+# relative "que" right after a head noun takes its number ("habilidade que desencadeia"); a
+# noun opening its clause, alone or after one determiner, is the subject of a verb right after it
+# ("Alguns objetos não têm"): three readings where the subject is known without parsing.  A "cada" inside a
 # prepositional phrase ("em cada equipe") is not the subject; a head noun after a preposition
 # may be a complement ("pontos de dano que"); a copula after "que" may agree with what follows
 # it ("que não sejam aquelas").
 SUBJECT_VERB = Check("grammar.subject-verb", Category.GRAMMAR, Severity.WARNING,
                      "A verb whose number is not its subject's: a plural after \"cada\" + noun (\"cada terreno ... "
                      "retêm\"); after a noun and \"que\", a plural verb for a singular noun (\"habilidade que "
-                     "desencadeiam\") or a singular one for a plural noun (\"cards que não esteja\").", DefectClass.GRAMMAR)
+                     "desencadeiam\") or a singular one for a plural noun (\"cards que não esteja\"); right after a subject "
+                     "that opens its clause (\"Alguns objetos não tem\").", DefectClass.GRAMMAR)
 #: How many words after "cada N" its verb is looked for.
 EACH_WINDOW = 8
 
@@ -514,6 +516,18 @@ def run_subject_verb(ctx) -> list:
                         break
                     if v in copulas or v in dict(wp.modals):
                         break
+            elif _clause_subject(text, toks, i, dets, wp) and i + 1 < len(toks) and (f := noun(t)) and f[1]:
+                # "Alguns objetos não tem", "Tais custo são": a subject opening its clause, its verb right after it
+                k = i + 1
+                if toks[k].text.casefold() in wp.negations and k + 1 < len(toks) and _adjacent(text, t, toks[k]):
+                    k += 1
+                if not all(_adjacent(text, toks[x], toks[x + 1]) for x in range(i, k)):
+                    continue
+                v = toks[k].text
+                if f[1] == "p" and v in wp.singular_verbs or f[1] == "s" and v in wp.plural_verbs:
+                    have, want = ("singular", "plural") if f[1] == "p" else ("plural", "singular")
+                    out.append(ctx.issue(SUBJECT_VERB, p, f"“{v}” is {have}, but its subject “{t.text}” is {want}",
+                                         (t.start, toks[k].end)))
             elif w == wp.relative and 0 < i < len(toks) - 1 and _adjacent(text, toks[i - 1], t):
                 f = noun(toks[i - 1])
                 if not f or not f[1]:
@@ -538,7 +552,18 @@ def run_subject_verb(ctx) -> list:
     return out
 
 
-register_pass(run_subject_verb, [SUBJECT_VERB], yields_to=("grammar.verb",))
+def _clause_subject(text: str, toks, i: int, dets: dict, wp) -> bool:
+    """Does the word at ``i`` open its clause, alone or after one determiner ("Alguns objetos")?"""
+    def opens(x: int) -> bool:
+        return x == 0 or any(c in text[toks[x - 1].end:toks[x].start] for c in _CLAUSE_MARKS)
+
+    if opens(i):
+        return True
+    d = toks[i - 1].text.casefold()
+    return (d in dets or d in wp.plural_determiners) and _adjacent(text, toks[i - 1], toks[i]) and opens(i - 1)
+
+
+register_pass(run_subject_verb, [SUBJECT_VERB], yields_to=("grammar.verb", "grammar.agreement", "grammar.determiner"))
 
 
 # --- Singular "they" (issue 24) ------------------------------------------------------------------
