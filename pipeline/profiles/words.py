@@ -62,6 +62,15 @@ class WordProfile:
     #: English meaning words a translation may render by a word of another root ("only" by
     #: "a única criatura"), as prefixes: their presence counts as the rendering.
     meaning_renderings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # --- omission.dropped-modifier (issue 24, helper "omit") ---
+    #: The closed class of English modifiers and quantifying adverbs whose every occurrence a
+    #: translation must render ("each other player", "any such actions", "can also have"):
+    #: counted, not only looked for (:func:`pipeline.align.wordlex.counted`).
+    counted_modifiers: frozenset[str] = frozenset()
+    #: Phrases (regexes over the English, the counted word included) in which such a word is
+    #: rendered by structure, not by a word of its own: "other than" (a negation), "each other"
+    #: and "one another" (a reciprocal).
+    counted_exempt: tuple[str, ...] = ()
 
     @cached_property
     def alias_words(self) -> frozenset[str]:
@@ -108,6 +117,11 @@ register(WordProfile(
     aliases=((r"[^\W\d_]+n['’]t", "not"), (r"cannot", "not")),
     negations=frozenset("not no never none nothing nobody neither nor without".split()),
     negating_affix=r"(?:non|un)[^\W\d_]{3,}|[^\W\d_]{3,}less|unless|except|instead|rather|other|otherwise|only",
+    # --- omission.dropped-modifier (issue 24, helper "omit") ---
+    counted_modifiers=frozenset("other another only also still yet already again instead such both back "
+                                "longer".split()),
+    counted_exempt=(r"\bother\s+than\b", r"\beach\s+other\b(?!\s+[^\W\d_]+)", r"\bone\s+another\b",
+                    r"\bsuch\s+as\b", r"\bsuch\s+that\b", r"\bas\s+well\s+as\b", r"^also,"),
 ))
 
 register(WordProfile(

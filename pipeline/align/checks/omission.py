@@ -39,7 +39,12 @@ DROPPED_WORD = Check("omission.dropped-word", Category.OMISSION, Severity.INFO,
                      "A meaning-bearing English word (\"only\", \"also\", \"still\", \"back\", \"another\") with no "
                      "rendering in the translated sentence, although the translation renders it visibly "
                      "almost everywhere else.", DefectClass.OMISSION)
-CHECKS = [DROPPED, ADDED, DROPPED_WORD]
+DROPPED_MODIFIER = Check("omission.dropped-modifier", Category.OMISSION, Severity.INFO,
+                         "The English sentence has a meaning-bearing modifier (\"other\", \"such\", \"also\", "
+                         "\"legendary\", \"mana\" of \"mana cost\") more times than the translated sentence has "
+                         "any of its renderings, although the translation renders it that often almost everywhere "
+                         "else; the finding sits on the counterpart of the word it modifies.", DefectClass.OMISSION)
+CHECKS = [DROPPED, ADDED, DROPPED_WORD, DROPPED_MODIFIER]
 
 #: A single dropped word is reported only when the translation renders it this reliably elsewhere:
 #: these small words are often rendered by structure ("each" by a plural), so the bar is higher
@@ -191,6 +196,7 @@ def run(ctx) -> list:
         out.extend(neg.check(ctx, u, units))
         found = _dropped_runs(ctx, lex, u, t_keys, wt, ps, pt, linked_src)
         out.extend(found or _dropped_words(ctx, lex, u, t_keys, wt, ps, pt, linked_src, meaning))
+    out.extend(_dropped_modifiers(ctx, lex))
     return out
 
 
@@ -325,6 +331,166 @@ def _dropped_runs(ctx, lex, u, t_keys, wt, ps, pt, linked) -> list:
         out.append(ctx.issue(DROPPED, u.pair, f"the English says “{shown}”; no rendering of it (usually {usual}) "
                              "here", span))
     return out
+
+
+# --- omission.dropped-modifier: counting, not presence (issue 24, helper "omit") ---------------
+#
+# A modifier dropped beside a kept head ("each other player" -> "cada jogador", "their back
+# faces" -> "suas faces", "in its mana cost" -> "em seu custo") leaves the sentence looking
+# complete: the word's rendering is often still in the sentence for another occurrence, so
+# presence tells nothing.  Counting does: the English has the word n times, the translation has
+# fewer words that render it (the renderings learnt by :func:`wordlex.counted`), in the sentence
+# and in the whole piece (a word moved to the next sentence is not dropped).
+
+#: Closed-class modifiers: how reliably the translation renders each occurrence elsewhere
+#: (the real PO: "also" 0.94, "other" 0.85 once "other than" and the reciprocal are set aside).
+CLASS_RELIABILITY = 0.8
+#: Any other English word counts only as the modifier of a multiword game term: a game term of
+#: its own (a one-word entry of the glossary: "mana", "legendary"), written in lower case directly
+#: before a content word, the two together in at least TERM_UNITS units ("mana cost", "legendary
+#: permanents"), and rendered this reliably in them.  Other attributive words ("delayed",
+#: "converted", "unspent") have synonyms and paraphrases the counts cannot tell from a loss.
+TERM_RELIABILITY = 0.9
+TERM_UNITS = 3
+#: A counterpart of the head with a rendering of the modifier this many content words away is kept
+#: (a modifier sits next to its head: "custo de mana", "permanentes lendárias", "outro jogador").
+NEAR = 1
+
+
+def _exempt(source: str, start: int, end: int, patterns) -> bool:
+    return any(m.start() <= start and end <= m.end() for p in patterns for m in re.finditer(p, source, re.IGNORECASE))
+
+
+def _dropped_modifiers(ctx, lex) -> list:
+    cw = wordlex.counted(ctx, MIN_UNITS)
+    en = word_profile("en")
+    closed = {wordlex.stem(w, "en") for w in en.counted_modifiers}
+    stop, _ = wordlex._content_filter("en")
+    negs = {wordlex.stem(w, "en") for w in en.negations}
+    pieces: dict = {}
+    terms = _terms(cw, stop)
+    glossary = {wordlex.stem(t.casefold(), "en") for t in (ctx.term_renderings or {}) if t.isalpha()}
+    terms = {bg: idx for bg, idx in terms.items() if bg[0] in glossary}
+    said: set = set()
+    neg_affix = re.compile(en.negating_affix, re.IGNORECASE) if en.negating_affix else None
+    en_negs = negs | {wordlex.stem(w, "en") for w, _ in en.aliases if w.isalpha()} | {"not"}
+    tg_negs = {wordlex.stem(w, ctx.lang) for w in word_profile(ctx.lang).negations}
+    for i, u in enumerate(cw.units):
+        pieces.setdefault((id(u.pair), _piece_of(u)), []).append(i)
+    out = []
+    for (_pid, _pc), idx in pieces.items():
+        for i in idx:
+            u = cw.units[i]
+            seen = set()
+            for n, (k, w, a, b) in enumerate(cw.src[i]):
+                if k in seen or k not in cw.renderings or k in negs:
+                    continue
+                nxt = cw.src[i][n + 1] if n + 1 < len(cw.src[i]) else None
+                if k in closed:
+                    seen.add(k)
+                    if _exempt(u.source, a, b, en.counted_exempt):
+                        continue
+                    bar = CLASS_RELIABILITY
+                    need = sum(1 for x in cw.src[i] if x[0] == k and not _exempt(u.source, x[2], x[3], en.counted_exempt))
+                elif nxt is None or (k, nxt[0]) not in terms or u.source[b:nxt[2]].strip() or not w.islower():
+                    continue  # not the modifier of a game term (a card name is capitalised)
+                else:
+                    bar = TERM_RELIABILITY
+                    if _term_reliability(cw, terms[(k, nxt[0])], k, i) < bar:
+                        continue
+                    # The word's occurrences as a term's modifier ("activated abilities activated": one).
+                    need = sum(1 for bg in _bigrams(cw.src[i], u.source, stop) if bg[0] == k and bg in terms)
+                have = cw.rendered(i, k)
+                if have >= need:
+                    seen.add(k)
+                    continue
+                if sum(cw.src_count[j][k] for j in idx) <= sum(cw.rendered(j, k) for j in idx):
+                    seen.add(k)
+                    continue
+                if cw.reliability(k, i) < bar:
+                    seen.add(k)
+                    continue
+                if k in closed and neg_affix and neg_affix.fullmatch(w) and _negates_more(cw, i, en_negs, tg_negs):
+                    continue  # "only if" as "a não ser que": a negation renders it
+                issue = _modifier_issue(ctx, cw, lex, i, n, need, have, k not in closed)
+                if issue is None:
+                    continue  # a term whose head here keeps its modifier: try the next occurrence
+                seen.add(k)
+                if (id(u.pair), issue.message) not in said:  # a sentence repeated in two pieces
+                    said.add((id(u.pair), issue.message))
+                    out.append(issue)
+    return out
+
+
+def _negates_more(cw, i: int, en_negs: set, tg_negs: set) -> bool:
+    """The translated sentence has more negating words than the English one."""
+    en = sum(1 for k, w, *_ in cw.src[i] if k in en_negs or w.casefold().endswith(("n't", "n’t")))
+    return sum(1 for k, *_ in cw.tgt[i] if k in tg_negs) > en
+
+
+def _bigrams(toks, source: str, stop):
+    for x, y in zip(toks, toks[1:]):
+        if x[1].islower() and y[1].casefold() not in stop and x[1].casefold() not in stop and not source[x[3]:y[2]].strip():
+            yield x[0], y[0]
+
+
+def _terms(cw, stop) -> dict:
+    """The English two-word game terms: (modifier key, head key) -> the units holding them."""
+    held: dict = {}
+    for i, toks in enumerate(cw.src):
+        for bg in dict.fromkeys(_bigrams(toks, cw.units[i].source, stop)):
+            held.setdefault(bg, []).append(i)
+    return {bg: idx for bg, idx in held.items() if len(idx) >= TERM_UNITS}
+
+
+def _term_reliability(cw, idx: list, k: str, leave_out: int) -> float:
+    idx = [i for i in idx if i != leave_out]
+    return sum(cw.rendered(i, k) >= cw.src_count[i][k] for i in idx) / len(idx) if idx else 0.0
+
+
+def _modifier_issue(ctx, cw, lex, i: int, n: int, need: int, have: int, term: bool):
+    u = cw.units[i]
+    k, w, a, b = cw.src[i][n]
+    span = _modifier_span(cw, lex, i, n, term)
+    if term and span is None:
+        return None
+    # The English around the word (two words either side), so the reviewer finds it.
+    words = u.source.split()
+    pos = len(u.source[:a].split())
+    shown = " ".join(words[max(0, pos - 2):pos + 3])
+    usual = ", ".join(f"“{cw.shown(x)}”" for x in cw.top(k)[:2])
+    times = "" if need == 1 else f" {need} times, the translation {have}"
+    return ctx.issue(DROPPED_MODIFIER, u.pair, f"the English says “{w}” (“{shown}”){times}; no rendering of it "
+                     f"(usually {usual}) here", span)
+
+
+def _modifier_span(cw, lex, i: int, n: int, term: bool):
+    """Where the dropped modifier belongs: for a term's modifier, the counterpart of its head
+    (the next content word) with no rendering of the modifier near it; for an adverb, the
+    words between its neighbours' counterparts ("Um card pode ter" for "A card can also have")."""
+    u = cw.units[i]
+    k, _w, a, b = cw.src[i][n]
+    tg = u.tgt
+    linked: dict[int, list[int]] = {}
+    for si, tj in u.links:
+        linked.setdefault(si, []).append(tj)
+    bare = [j for j in range(len(tg)) if not any(
+        cw.rendered_key(x.key, x.text, k) for x in tg[max(0, j - NEAR):j + NEAR + 1])]
+    right = [si for si, t in enumerate(u.src) if t.start >= b and si in linked]
+    left = [si for si, t in enumerate(u.src) if t.end <= a and si in linked]
+    if term:
+        # Only a kept head shows a dropped modifier: no counterpart of the head, no finding.
+        js = [j for j in linked[right[0]] if j in bare] if right and u.src[right[0]].start == cw.src[i][n + 1][2] else []
+        if not js:
+            return None
+        t = tg[js[0]]
+        return (u.t_offset + t.start, u.t_offset + t.end)
+    if left and right:
+        gaps = sorted((y - x, x, y) for x in linked[left[-1]] for y in linked[right[0]] if y >= x)
+        if gaps and gaps[0][0] <= HOLE + 2:
+            _, x, y = gaps[0]
+            return (u.t_offset + tg[x].start, u.t_offset + tg[y].end)
+    return None
 
 
 register_pass(run, CHECKS)
