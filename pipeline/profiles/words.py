@@ -17,6 +17,29 @@ from . import PROFILES
 
 
 @dataclass(frozen=True)
+class PhraseFact:
+    """A phrase a translation must carry over, as counts (issue 24, helper "omit"): the English
+    ``english`` (a regex) is rendered by ``rendering``; ``kind`` says what a mismatch is:
+
+    - ``flipped``: the English has ``english`` more times than the translation has ``rendering``,
+      and the translation has ``flipped`` (the antonym's rendering) more times than the English
+      has ``english_other`` (the antonym): "before" as "após", "one or more" as "mais de um";
+    - ``dropped``: the English has it more times than the translation has a rendering; the
+      finding sits on ``anchor`` ("no longer" as a plain "não");
+    - ``added``: the translation has ``rendering`` more times than the English has ``english``
+      ("pode" where the English states: "allows" as "pode permitir").
+    """
+
+    kind: str
+    english: str
+    rendering: str
+    english_other: str = ""
+    flipped: str = ""
+    anchor: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class WordProfile:
     lang: str
     #: Stop words that are still meaning-bearing for the checks (kept as content words).
@@ -71,6 +94,8 @@ class WordProfile:
     #: rendered by structure, not by a word of its own: "other than" (a negation), "each other"
     #: and "one another" (a reciprocal).
     counted_exempt: tuple[str, ...] = ()
+    #: Phrase facts of the target language (:class:`PhraseFact`), checked sentence by sentence.
+    phrase_facts: tuple[PhraseFact, ...] = ()
 
     @cached_property
     def alias_words(self) -> frozenset[str]:
@@ -161,6 +186,29 @@ register(WordProfile(
     finite_endings=("aram", "eram", "iram", "am", "em", "ou", "eu", "iu", "ia", "iam", "a", "e"),
     negations_before_verb=frozenset("não nunca se lhe lhes o a os as".split()),
     meaning_renderings=(("only", ("únic", "só", "exclusiv", "soment", "apena")),),
+    # --- phrase facts (issue 24, helper "omit"): antonyms and states a sentence must keep ---
+    phrase_facts=(
+        PhraseFact("flipped", r"\bbefore\b", r"\bantes\b|\banterior", r"\b(?:after|then|once|following|later)\b",
+                   r"\bap[oó]s\b|\bdepois\b|\bposterior", note="“before” rendered as “after”"),
+        PhraseFact("flipped", r"\bafter\b", r"\bap[oó]s\b|\bdepois\b|\bposterior|\bseguinte",
+                   r"\b(?:before|prior|earlier)\b", r"\bantes\b|\banterior", note="“after” rendered as “before”"),
+        PhraseFact("flipped", r"\bone or more\b", r"\bum(?:a)? ou mais\b", r"\bmore than one\b",
+                   r"\bmais de um(?:a)?\b", note="“one or more” rendered as “more than one”"),
+        PhraseFact("flipped", r"\bmore than one\b", r"\bmais de um(?:a)?\b", r"\bone or more\b",
+                   r"\bum(?:a)? ou mais\b", note="“more than one” rendered as “one or more”"),
+        # Having priority is a state, receiving it an event (rule 117: a player receives priority,
+        # then has it until passing).
+        PhraseFact("flipped", r"\b(?:has|have|had|having) priority\b",
+                   r"\b(?:tem|têm|tenha|tenham|tiver|tiverem|ter|tinha|possui|possuem|possua|possuir|com) (?:a )?prioridade\b",
+                   r"\b(?:receives?|received|receiving|gets?|got) priority\b", r"\breceb\w* (?:a )?prioridade\b",
+                   note="“has priority” (a state) rendered as “receives priority” (an event)"),
+        PhraseFact("dropped", r"\bno longer\b", r"\bmais\b|\bdeix\w*|\bjá não\b|\bcess\w*|\bvolt\w*", anchor=r"\bnão\b",
+                   note="“no longer” rendered as a plain negation"),
+        PhraseFact("added", r"\b(?:may|might|can|could|cannot|can['’]t|couldn['’]t|able|possible|option(?:al)?|"
+                   r"must not|mustn['’]t|gets? to|allowed to)\b",
+                   r"\b(?:pode|podem|poderá|poderão|poderia|poderiam|possa|possam|puder|puderem|pudesse|pudessem)\b",
+                   note="a possibility (“pode”) the English does not state"),
+    ),
 ))
 
 register(WordProfile(
