@@ -379,13 +379,15 @@ class Counted:
             return sum(1 for k, w, *_ in self.tgt[i] if k in r or w.casefold().startswith(pre))
         return sum(n for k, n in self.tgt_count[i].items() if k in r)
 
-    def reliability(self, key: str, leave_out: int | None = None) -> float:
+    def reliability(self, key: str, leave_out: int | None = None, need=None) -> float:
         """The share of the units holding ``key`` whose translation renders it at least as many
-        times as the English has it — without the unit judged (a defect must not lower the bar)."""
-        idx = [i for i in self.holders.get(key, ()) if i != leave_out]
+        times as the English has it (``need(i)`` when given: the occurrences that count) —
+        without the unit judged (a defect must not lower the bar)."""
+        need = need or (lambda i: self.src_count[i][key])
+        idx = [i for i in self.holders.get(key, ()) if i != leave_out and need(i)]
         if not idx:
             return 0.0
-        return sum(self.rendered(i, key) >= self.src_count[i][key] for i in idx) / len(idx)
+        return sum(self.rendered(i, key) >= need(i) for i in idx) / len(idx)
 
 
 def counted(ctx, min_units: int = 4) -> Counted:
@@ -411,6 +413,25 @@ def counted(ctx, min_units: int = 4) -> Counted:
         top = lex.en.top(k)
         if n >= min_units and top:
             owned.setdefault(top[0], set()).add(k)
+    t_holders: dict = defaultdict(list)
+    for i, t in enumerate(tc):
+        for x in t:
+            t_holders[x].append(i)
+    best: dict = {}
+
+    def best_english(t: str) -> set:
+        # Competitive linking: a target key renders the English keys it keeps the closest company
+        # with ("pode" goes with "may", not with the "also" beside it), ties kept.
+        if t not in best:
+            co: Counter = Counter()
+            for i in t_holders[t]:
+                co.update(sc[i].keys())
+            dice = {e: 2 * m / (len(holders[e]) + len(t_holders[t])) for e, m in co.items()
+                    if len(holders[e]) >= min_units}
+            top = max(dice.values(), default=0)
+            best[t] = {e for e, d in dice.items() if d == top}
+        return best[t]
+
     renderings, ranked = {}, {}
     for k, idx in sorted(holders.items()):
         if len(idx) < min_units:
@@ -419,7 +440,8 @@ def counted(ctx, min_units: int = 4) -> Counted:
         for i in idx:
             co.update(tc[i].keys())
         dice = {t: 2 * m / (len(idx) + tdf[t]) for t, m in co.items() if m >= MIN_LINKS}
-        r = {t for t, d in dice.items() if d >= DICE and (owned.get(t, {k}) <= {k} or t in lex.en.renderings.get(k, {}))}
+        r = {t for t, d in dice.items() if d >= DICE and (owned.get(t, {k}) <= {k} or t in lex.en.renderings.get(k, {}))
+             and k in best_english(t)}
         top = lex.en.top(k)
         if top:
             r.add(top[0])

@@ -39,7 +39,7 @@ DROPPED_WORD = Check("omission.dropped-word", Category.OMISSION, Severity.INFO,
                      "A meaning-bearing English word (\"only\", \"also\", \"still\", \"back\", \"another\") with no "
                      "rendering in the translated sentence, although the translation renders it visibly "
                      "almost everywhere else.", DefectClass.OMISSION)
-DROPPED_MODIFIER = Check("omission.dropped-modifier", Category.OMISSION, Severity.INFO,
+DROPPED_MODIFIER = Check("omission.dropped-modifier", Category.OMISSION, Severity.WARNING,
                          "The English sentence has a meaning-bearing modifier (\"other\", \"such\", \"also\", "
                          "\"legendary\", \"mana\" of \"mana cost\") more times than the translated sentence has "
                          "any of its renderings, although the translation renders it that often almost everywhere "
@@ -350,7 +350,7 @@ CLASS_RELIABILITY = 0.8
 #: before a content word, the two together in at least TERM_UNITS units ("mana cost", "legendary
 #: permanents"), and rendered this reliably in them.  Other attributive words ("delayed",
 #: "converted", "unspent") have synonyms and paraphrases the counts cannot tell from a loss.
-TERM_RELIABILITY = 0.9
+TERM_RELIABILITY = 0.95
 TERM_UNITS = 3
 #: A counterpart of the head with a rendering of the modifier this many content words away is kept
 #: (a modifier sits next to its head: "custo de mana", "permanentes lendárias", "outro jogador").
@@ -369,8 +369,8 @@ def _dropped_modifiers(ctx, lex) -> list:
     negs = {wordlex.stem(w, "en") for w in en.negations}
     pieces: dict = {}
     terms = _terms(cw, stop)
-    glossary = {wordlex.stem(t.casefold(), "en") for t in (ctx.term_renderings or {}) if t.isalpha()}
-    terms = {bg: idx for bg, idx in terms.items() if bg[0] in glossary}
+    # The word itself, not its stem: "activation" is not the glossary's "Activate".
+    glossary = {t.casefold() for t in (ctx.term_renderings or {}) if t.isalpha()}
     said: set = set()
     neg_affix = re.compile(en.negating_affix, re.IGNORECASE) if en.negating_affix else None
     en_negs = negs | {wordlex.stem(w, "en") for w, _ in en.aliases if w.isalpha()} | {"not"}
@@ -391,8 +391,9 @@ def _dropped_modifiers(ctx, lex) -> list:
                     if _exempt(u.source, a, b, en.counted_exempt):
                         continue
                     bar = CLASS_RELIABILITY
-                    need = sum(1 for x in cw.src[i] if x[0] == k and not _exempt(u.source, x[2], x[3], en.counted_exempt))
-                elif nxt is None or (k, nxt[0]) not in terms or u.source[b:nxt[2]].strip() or not w.islower():
+                    need = _closed_need(cw, i, k, en.counted_exempt)
+                elif (nxt is None or (k, nxt[0]) not in terms or u.source[b:nxt[2]].strip() or not w.islower()
+                      or w not in glossary):
                     continue  # not the modifier of a game term (a card name is capitalised)
                 else:
                     bar = TERM_RELIABILITY
@@ -407,7 +408,11 @@ def _dropped_modifiers(ctx, lex) -> list:
                 if sum(cw.src_count[j][k] for j in idx) <= sum(cw.rendered(j, k) for j in idx):
                     seen.add(k)
                     continue
-                if cw.reliability(k, i) < bar:
+                if k in closed:
+                    r = cw.reliability(k, i, lambda j, k=k: _closed_need(cw, j, k, en.counted_exempt))
+                else:
+                    r = cw.reliability(k, i)
+                if r < bar:
                     seen.add(k)
                     continue
                 if k in closed and neg_affix and neg_affix.fullmatch(w) and _negates_more(cw, i, en_negs, tg_negs):
@@ -420,6 +425,12 @@ def _dropped_modifiers(ctx, lex) -> list:
                     said.add((id(u.pair), issue.message))
                     out.append(issue)
     return out
+
+
+def _closed_need(cw, i: int, k: str, exempt) -> int:
+    """The occurrences of ``k`` in unit ``i`` a translation must render (not "other than")."""
+    src = cw.units[i].source
+    return sum(1 for x in cw.src[i] if x[0] == k and not _exempt(src, x[2], x[3], exempt))
 
 
 def _negates_more(cw, i: int, en_negs: set, tg_negs: set) -> bool:
