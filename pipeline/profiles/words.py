@@ -94,6 +94,9 @@ class WordProfile:
     #: rendered by structure, not by a word of its own: "other than" (a negation), "each other"
     #: and "one another" (a reciprocal).
     counted_exempt: tuple[str, ...] = ()
+    #: Counted modifiers a translation may render by a negation ("only if" -> "a não ser que"):
+    #: not counted in a sentence the translation negates more than the English does.
+    counted_negatable: frozenset[str] = frozenset()
     #: Phrase facts of the target language (:class:`PhraseFact`), checked sentence by sentence.
     phrase_facts: tuple[PhraseFact, ...] = ()
 
@@ -147,6 +150,7 @@ register(WordProfile(
                                 "longer".split()),
     counted_exempt=(r"\bother\s+than\b", r"\beach\s+other\b(?!\s+[^\W\d_]+)", r"\bone\s+another\b",
                     r"\bsuch\s+as\b", r"\bsuch\s+that\b", r"\bas\s+well\s+as\b", r"^also,"),
+    counted_negatable=frozenset({"only"}),
 ))
 
 register(WordProfile(

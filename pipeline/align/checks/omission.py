@@ -372,7 +372,6 @@ def _dropped_modifiers(ctx, lex) -> list:
     # The word itself, not its stem: "activation" is not the glossary's "Activate".
     glossary = {t.casefold() for t in (ctx.term_renderings or {}) if t.isalpha()}
     said: set = set()
-    neg_affix = re.compile(en.negating_affix, re.IGNORECASE) if en.negating_affix else None
     en_negs = negs | {wordlex.stem(w, "en") for w, _ in en.aliases if w.isalpha()} | {"not"}
     tg_negs = {wordlex.stem(w, ctx.lang) for w in word_profile(ctx.lang).negations}
     for i, u in enumerate(cw.units):
@@ -415,7 +414,7 @@ def _dropped_modifiers(ctx, lex) -> list:
                 if r < bar:
                     seen.add(k)
                     continue
-                if k in closed and neg_affix and neg_affix.fullmatch(w) and _negates_more(cw, i, en_negs, tg_negs):
+                if w.casefold() in en.counted_negatable and _negates_more(cw, i, en_negs, tg_negs):
                     continue  # "only if" as "a não ser que": a negation renders it
                 issue = _modifier_issue(ctx, cw, lex, i, n, need, have, k not in closed)
                 if issue is None:
