@@ -112,3 +112,21 @@ def test_phrase_facts(fresh_cache):
     r = [_rid(pairs, p) for p in DEFECTS[3:]]
     assert found == sorted([("meaning.flipped", r[0], "após"), ("meaning.flipped", r[1], "mais de um"),
                             ("omission.dropped-phrase", r[2], "não"), ("omission.added-modal", r[3], "pode")])
+
+
+def test_phrase_facts_spell_or_ability_and_added_condition(fresh_cache):
+    from pipeline.align.checks import phrases
+
+    extra = [
+        ("A player chooses the spell or ability that the mana is spent on.",
+         "Um jogador escolhe a mágica na qual o mana é gasto."),  # "or ability" dropped
+        ("The player reveals a card, then the creature attacks.",
+         "Se o jogador revela um card, então a criatura ataca."),  # a condition added
+        ("If the player reveals a card, the creature attacks.",
+         "Se o jogador revela um card, a criatura ataca."),  # faithful
+        ("A spell or ability resolves.", "Uma mágica ou habilidade resolve."),  # faithful
+    ]
+    pairs = BASE + extra
+    found = sorted((i.check, i.rule, i.excerpt) for i in phrases.run(_context(pairs)))
+    assert found == [("omission.added-modal", _rid(pairs, extra[1]), "Se"),
+                     ("omission.dropped-phrase", _rid(pairs, extra[0]), "mágica")]

@@ -37,6 +37,8 @@ class PhraseFact:
     flipped: str = ""
     anchor: str = ""
     note: str = ""
+    #: Judged in the sentence alone (a sentence's opening word), not also over the whole piece.
+    sentence_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -208,6 +210,13 @@ register(WordProfile(
                    note="“has priority” (a state) rendered as “receives priority” (an event)"),
         PhraseFact("dropped", r"\bno longer\b", r"\bmais\b|\bdeix\w*|\bjá não\b|\bcess\w*|\bvolt\w*", anchor=r"\bnão\b",
                    note="“no longer” rendered as a plain negation"),
+        # The rules' fixed pair: a spell or an ability, both (rule 113, 111).
+        PhraseFact("dropped", r"\bspells? or abilit(?:y|ies)\b", r"\bmágicas? (?:ou|e) habilidades?\b",
+                   anchor=r"\bmágicas?\b(?! (?:ou|e) habilidade)", note="“spell or ability” rendered as “spell” alone"),
+        # A sentence opened by "Se" states a condition the English must have.
+        PhraseFact("added", r"\b(?:if|when|whenever|unless|once|while|as long as|in case|provided|whether|until|"
+                   r"after|before|as|should|otherwise|even)\b", r"^\s*(?:Exemplo:\s*)?Se\b",
+                   note="a condition (“Se”) the English sentence does not state", sentence_only=True),
         PhraseFact("added", r"\b(?:may|might|can|could|cannot|can['’]t|couldn['’]t|able|possible|option(?:al)?|"
                    r"must not|mustn['’]t|gets? to|allowed to)\b",
                    r"\b(?:pode|podem|poderá|poderão|poderia|poderiam|possa|possam|puder|puderem|pudesse|pudessem)\b",

@@ -28,7 +28,8 @@ DROPPED_PHRASE = Check("omission.dropped-phrase", Category.OMISSION, Severity.WA
                        DefectClass.OMISSION)
 ADDED_MODAL = Check("omission.added-modal", Category.OMISSION, Severity.WARNING,
                     "The translated sentence says something may happen (\"pode\") more times than the English "
-                    "sentence has a word of possibility (may, can, able …): a rule stated as a possibility.",
+                    "sentence has a word of possibility (may, can, able …), or opens with a condition (\"Se\") "
+                    "the English does not state: a rule stated as a possibility or a condition.",
                     DefectClass.ADDITION)
 CHECKS = [FLIPPED, DROPPED_PHRASE, ADDED_MODAL]
 
@@ -66,6 +67,8 @@ def run(ctx) -> list:
 def _judge(ctx, f, u, piece_src: str, piece_tgt: str):
     s, t = u.source, u.target
     where = None
+    if f.sentence_only:
+        piece_src, piece_tgt = s, t
     if f.kind == "flipped":
         for a, b in ((s, t), (piece_src, piece_tgt)):
             if not (_n(f.english, a) > _n(f.rendering, b) and _n(f.flipped, b) > _n(f.english_other, a)):
