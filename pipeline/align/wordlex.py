@@ -330,13 +330,22 @@ _ALL_WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 
 
 def all_keys(text: str, lang: str) -> list[tuple[str, str, int, int]]:
-    """Every word of ``text`` (function words too) as ``(key, word, start, end)``; an English
-    possessive is its noun ("player's"), a contracted negation stays whole ("can't")."""
+    """Every word of ``text`` (function words too) as ``(key, word, start, end)``, apostrophes as
+    :func:`tokens` reads them: a possessive is its noun ("player's"), "d'água" keeps its noun, an
+    alias of the profile (a contracted negation, "can't") stays whole under its word's key."""
+    wp = word_profile(lang)
     out = []
     for m in _ALL_WORDS.finditer(_split_hyphens(text)):
         w, off = m.group(), m.start()
-        if ("'" in w or "’" in w) and lang == "en" and not w.casefold().endswith(("n't", "n’t")):
-            w = _APOSTROPHE.split(w)[0]
+        if "'" in w or "’" in w:
+            alias = wp.alias(w) if wp.aliases else None
+            if alias is not None:
+                out.append((stem(alias, lang), w, off, off + len(w)))
+                continue
+            parts = _APOSTROPHE.split(w)
+            part = max(parts, key=len) if len(parts[0]) <= 1 else parts[0]
+            off += w.find(part)
+            w = part
         out.append((stem(w.casefold(), lang), w, off, off + len(w)))
     return out
 

@@ -185,6 +185,7 @@ def run(ctx) -> list:
     neg = _Negation(lex, ctx.lang)
     en = word_profile("en")
     meaning = en.droppable
+    told: set = set()  # (pair, English word) a dropped-word finding already names
     out = []
     for u in lex.units:
         if u.pair is None:
@@ -195,12 +196,12 @@ def run(ctx) -> list:
         linked_src = {u.src[i].key for i, _ in u.links}
         out.extend(neg.check(ctx, u, units))
         found = _dropped_runs(ctx, lex, u, t_keys, wt, ps, pt, linked_src)
-        out.extend(found or _dropped_words(ctx, lex, u, t_keys, wt, ps, pt, linked_src, meaning))
-    out.extend(_dropped_modifiers(ctx, lex))
+        out.extend(found or _dropped_words(ctx, lex, u, t_keys, wt, ps, pt, linked_src, meaning, told))
+    out.extend(_dropped_modifiers(ctx, lex, told))
     return out
 
 
-def _dropped_words(ctx, lex, u, t_keys, wt, ps, pt, linked, meaning: frozenset) -> list:
+def _dropped_words(ctx, lex, u, t_keys, wt, ps, pt, linked, meaning: frozenset, told: set) -> list:
     """The profile's meaning-bearing small words, one at a time (negations are the negation
     check's): "referred only to", "can also have", "their back faces"."""
     out = []
@@ -216,6 +217,7 @@ def _dropped_words(ctx, lex, u, t_keys, wt, ps, pt, linked, meaning: frozenset) 
         usual = ", ".join(f"“{lex.tgt.shown(r)}”" for r in lex.en.top(tok.key)[:2])
         out.append(ctx.issue(DROPPED_WORD, u.pair, f"the English says “{tok.text}”; no rendering of it "
                              f"(usually {usual}) here", span))
+        told.add((id(u.pair), tok.text.casefold()))
     return out
 
 
@@ -361,7 +363,7 @@ def _exempt(source: str, start: int, end: int, patterns) -> bool:
     return any(m.start() <= start and end <= m.end() for p in patterns for m in re.finditer(p, source, re.IGNORECASE))
 
 
-def _dropped_modifiers(ctx, lex) -> list:
+def _dropped_modifiers(ctx, lex, told: set = frozenset()) -> list:
     cw = wordlex.counted(ctx, MIN_UNITS)
     en = word_profile("en")
     closed = {wordlex.stem(w, "en") for w in en.counted_modifiers}
@@ -372,7 +374,7 @@ def _dropped_modifiers(ctx, lex) -> list:
     # The word itself, not its stem: "activation" is not the glossary's "Activate".
     glossary = {t.casefold() for t in (ctx.term_renderings or {}) if t.isalpha()}
     said: set = set()
-    en_negs = negs | {wordlex.stem(w, "en") for w, _ in en.aliases if w.isalpha()} | {"not"}
+    en_negs = negs | {wordlex.stem(w, "en") for _, w in en.aliases}  # "can't" is keyed "not"
     tg_negs = {wordlex.stem(w, ctx.lang) for w in word_profile(ctx.lang).negations}
     for i, u in enumerate(cw.units):
         pieces.setdefault((id(u.pair), _piece_of(u)), []).append(i)
@@ -382,8 +384,8 @@ def _dropped_modifiers(ctx, lex) -> list:
             u = cw.units[i]
             seen = set()
             for n, (k, w, a, b) in enumerate(cw.src[i]):
-                if k in seen or k not in cw.renderings or k in negs:
-                    continue
+                if k in seen or k not in cw.renderings or k in negs or (id(u.pair), w.casefold()) in told:
+                    continue  # (a word the dropped-word check already names there is told once)
                 nxt = cw.src[i][n + 1] if n + 1 < len(cw.src[i]) else None
                 if k in closed:
                     seen.add(k)
@@ -434,7 +436,7 @@ def _closed_need(cw, i: int, k: str, exempt) -> int:
 
 def _negates_more(cw, i: int, en_negs: set, tg_negs: set) -> bool:
     """The translated sentence has more negating words than the English one."""
-    en = sum(1 for k, w, *_ in cw.src[i] if k in en_negs or w.casefold().endswith(("n't", "n’t")))
+    en = sum(1 for k, *_ in cw.src[i] if k in en_negs)
     return sum(1 for k, *_ in cw.tgt[i] if k in tg_negs) > en
 
 
