@@ -130,3 +130,13 @@ def test_phrase_facts_spell_or_ability_and_added_condition(fresh_cache):
     found = sorted((i.check, i.rule, i.excerpt) for i in phrases.run(_context(pairs)))
     assert found == [("omission.added-modal", _rid(pairs, extra[1]), "Se"),
                      ("omission.dropped-phrase", _rid(pairs, extra[0]), "mágica")]
+
+
+def test_owner_rendered_as_controller_is_flipped(fresh_cache):
+    from pipeline.align.checks import phrases
+
+    extra = [("The owner of the card draws a card.", "O controlador do card compra um card."),
+             ("The owner of the creature reveals it.", "O dono da criatura a revela.")]
+    pairs = BASE + extra
+    found = sorted((i.check, i.rule, i.excerpt) for i in phrases.run(_context(pairs)))
+    assert found == [("meaning.flipped", _rid(pairs, extra[0]), "controlador")]
