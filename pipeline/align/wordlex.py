@@ -456,7 +456,11 @@ def counted(ctx, min_units: int = 4) -> Counted:
             r.add(top[0])
         if r:
             renderings[k] = frozenset(r)
-            ranked[k] = tuple(sorted(r, key=lambda t: (-dice.get(t, 0), t)))
+            # Shown to the reviewer: the renderings that keep the closest company, the first and
+            # any other at least half as close ("também", not the "consulte" of "see also").
+            order = sorted(r, key=lambda t: (-dice.get(t, 0), t))
+            first = dice.get(order[0], 0)
+            ranked[k] = tuple(t for n, t in enumerate(order) if n == 0 or dice.get(t, 0) >= max(DICE, first / 2))
     written: dict = defaultdict(Counter)
     for t in tgt:
         for k, w, *_ in t:

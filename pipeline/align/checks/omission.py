@@ -213,12 +213,25 @@ def _dropped_words(ctx, lex, u, t_keys, wt, ps, pt, linked, meaning: frozenset, 
             continue  # "only" as "a única criatura"
         if not _missing(tok, i, lex.en, lex.tgt, t_keys, wt, ps, pt, u.tgt, linked, WORD_RELIABILITY):
             continue
-        span = _hole(u, i, i, lex)
+        span = _hole(u, i, i, lex) or _head_span(u, i, lex)
         usual = ", ".join(f"“{lex.tgt.shown(r)}”" for r in lex.en.top(tok.key)[:2])
         out.append(ctx.issue(DROPPED_WORD, u.pair, f"the English says “{tok.text}”; no rendering of it "
                              f"(usually {usual}) here", span))
         told.add((id(u.pair), tok.text.casefold()))
     return out
+
+
+def _head_span(u: wordlex.Unit, i: int, lex):
+    """The counterpart of the word right after ``u.src[i]`` (the head a modifier stands before:
+    "their back faces" -> "suas faces") with no rendering of the modifier beside it."""
+    if i + 1 >= len(u.src) or u.source[u.src[i].end:u.src[i + 1].start].strip():
+        return None
+    rend = lex.en.renderings.get(u.src[i].key, {})
+    for si, tj in u.links:
+        if si == i + 1 and not any(t.key in rend for t in u.tgt[max(0, tj - NEAR):tj + NEAR + 1]):
+            t = u.tgt[tj]
+            return (u.t_offset + t.start, u.t_offset + t.end)
+    return None
 
 
 _WORD = re.compile(r"[^\W\d_]+")
@@ -374,6 +387,7 @@ def _dropped_modifiers(ctx, lex, told: set = frozenset()) -> list:
     # The word itself, not its stem: "activation" is not the glossary's "Activate".
     glossary = {t.casefold() for t in (ctx.term_renderings or {}) if t.isalpha()}
     said: set = set()
+    affix = re.compile(en.negating_affix, re.IGNORECASE) if en.negating_affix else None
     en_negs = negs | {wordlex.stem(w, "en") for _, w in en.aliases}  # "can't" is keyed "not"
     tg_negs = {wordlex.stem(w, ctx.lang) for w in word_profile(ctx.lang).negations}
     for i, u in enumerate(cw.units):
@@ -416,9 +430,9 @@ def _dropped_modifiers(ctx, lex, told: set = frozenset()) -> list:
                 if r < bar:
                     seen.add(k)
                     continue
-                if w.casefold() in en.counted_negatable and _negates_more(cw, i, en_negs, tg_negs):
+                if w.casefold() in en.counted_negatable and _negates_more(cw, i, en_negs, tg_negs, affix, en.counted_modifiers):
                     continue  # "only if" as "a não ser que": a negation renders it
-                issue = _modifier_issue(ctx, cw, lex, i, n, need, have, k not in closed)
+                issue = _modifier_issue(ctx, cw, lex, i, n, need, have, k not in closed, en.counted_exempt)
                 if issue is None:
                     continue  # a term whose head here keeps its modifier: try the next occurrence
                 seen.add(k)
@@ -434,9 +448,12 @@ def _closed_need(cw, i: int, k: str, exempt) -> int:
     return sum(1 for x in cw.src[i] if x[0] == k and not _exempt(src, x[2], x[3], exempt))
 
 
-def _negates_more(cw, i: int, en_negs: set, tg_negs: set) -> bool:
-    """The translated sentence has more negating words than the English one."""
-    en = sum(1 for k, *_ in cw.src[i] if k in en_negs)
+def _negates_more(cw, i: int, en_negs: set, tg_negs: set, affix, counted: frozenset) -> bool:
+    """The translated sentence has more negating words than the English one has negations,
+    negating affixes included ("nontoken" -> "que não seja ficha"; not the counted words the
+    affix pattern also lists)."""
+    en = sum(1 for k, w, *_ in cw.src[i] if k in en_negs or (
+        affix is not None and w.casefold() not in counted and affix.fullmatch(w)))
     return sum(1 for k, *_ in cw.tgt[i] if k in tg_negs) > en
 
 
@@ -460,16 +477,32 @@ def _term_reliability(cw, idx: list, k: str, leave_out: int) -> float:
     return sum(cw.rendered(i, k) >= cw.src_count[i][k] for i in idx) / len(idx) if idx else 0.0
 
 
-def _modifier_issue(ctx, cw, lex, i: int, n: int, need: int, have: int, term: bool):
+def _modifier_issue(ctx, cw, lex, i: int, n: int, need: int, have: int, term: bool, exempt=()):
     u = cw.units[i]
     k, w, a, b = cw.src[i][n]
-    span = _modifier_span(cw, lex, i, n, term)
-    if term and span is None:
-        return None
-    # The English around the word (two words either side), so the reviewer finds it.
+    if term:
+        span = _modifier_span(cw, lex, i, n, term)
+        if span is None:
+            return None
+        occurrences = [n]
+    else:
+        # The occurrences that count; the first whose place in the translation holds no
+        # rendering of the word is where it was dropped (the others may be rendered).
+        occurrences = [m for m, x in enumerate(cw.src[i]) if x[0] == k and not _exempt(u.source, x[2], x[3], exempt)]
+        span = None
+        for m in occurrences:
+            got = _modifier_span(cw, lex, i, m, term)
+            if got and not any(cw.rendered_key(tk, tw, k) for tk, tw, ta, tb in cw.tgt[i]
+                               if got[0] <= u.t_offset + ta and u.t_offset + tb <= got[1]):
+                span = got
+                break
+    # The English around each occurrence (two words either side), so the reviewer finds it.
     words = u.source.split()
-    pos = len(u.source[:a].split())
-    shown = " ".join(words[max(0, pos - 2):pos + 3])
+    shown = []
+    for m in occurrences[:3]:
+        pos = len(u.source[:cw.src[i][m][2]].split())
+        shown.append(" ".join(words[max(0, pos - 2):pos + 3]))
+    shown = "”; “".join(dict.fromkeys(shown))
     usual = ", ".join(f"“{cw.shown(x)}”" for x in cw.top(k)[:2])
     times = "" if need == 1 else f" {need} times, the translation {have}"
     return ctx.issue(DROPPED_MODIFIER, u.pair, f"the English says “{w}” (“{shown}”){times}; no rendering of it "
