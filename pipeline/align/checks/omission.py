@@ -16,6 +16,14 @@ iguais"):
   linked or rendered anywhere near, although the team renders each of them elsewhere, and
   whose neighbours' counterparts sit next to each other in the translation — the hole a
   dropped list item or clause leaves ("such as booster packs").
+
+And one counted, not looked for (``omission.dropped-modifier``): a meaning-bearing modifier — the
+profile's closed class ("other", "also", "still", "only", "instead" …) or a one-word glossary term
+standing before a term's head ("mana" of "mana cost", "legendary" of "legendary permanents") —
+that the English sentence has more times than the translated sentence has any of its renderings
+(learnt by association over whole sentences, :func:`wordlex.counted`), in the sentence and in
+its piece, although the translation renders it that often almost everywhere else.  Presence
+tells nothing there ("Cada outro jogador … cada jogador"), counts do.
 """
 
 from __future__ import annotations

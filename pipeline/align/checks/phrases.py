@@ -90,7 +90,11 @@ def _judge(ctx, f, u, piece_src: str, piece_tgt: str):
         return None
     span = (u.t_offset + where[0], u.t_offset + where[1])
     said = _first(f.english, s)
-    english = f" (“{s[said[0]:said[1]]}”)" if said else ""
+    english = ""
+    if said and f.kind != "added":
+        ce, cr = _n(f.english, s), _n(f.rendering, t)
+        counts = f", {ce} times; rendered {cr}" if ce > 1 else ""
+        english = f" (the English “{s[said[0]:said[1]]}”{counts})"
     return ctx.issue(check, u.pair, f"{f.note}{english}: “{t[where[0]:where[1]]}”", span)
 
 
