@@ -121,6 +121,15 @@ def _finite_verb(w: str, wp, hun) -> bool:
     return False
 
 
+def finite_verb_test(lang: str):
+    """``word -> bool``: :func:`_finite_verb` with the language's word profile and Hunspell, or
+    None when the language has no dictionary."""
+    wp, hun = word_profile(lang), speller(lang)
+    if hun is None:
+        return None
+    return lambda w: _finite_verb(w.casefold(), wp, hun)
+
+
 def _usual_links(u, lex) -> list[tuple[int, int]]:
     """The unit's links that are one-to-one and the English word's usual rendering."""
     src_n: dict[int, int] = {}
