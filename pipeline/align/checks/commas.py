@@ -20,6 +20,7 @@ from ...profiles import PROFILES
 from ...profiles.words import word_profile
 from ...segment.hunspell import speller
 from .. import wordlex
+from ..lexicon import _stop_words
 from .registry import register_pass
 
 EXTRA = Check("form.extra-comma", Category.FORM, Severity.INFO,
@@ -28,7 +29,17 @@ EXTRA = Check("form.extra-comma", Category.FORM, Severity.INFO,
 MISSING = Check("form.missing-comma", Category.FORM, Severity.INFO,
                 "No comma between the renderings of two English words the English separates with one "
                 "(a parenthetical left open?).", DefectClass.PUNCTUATION)
-CHECKS = [EXTRA, MISSING]
+SUBJECT = Check("form.subject-comma", Category.FORM, Severity.WARNING,
+                "A comma between a subject and its verb (\"a ficha que está em outra zona, deixa de existir\"): the "
+                "English has no punctuation between the two words and the translation keeps their order.",
+                DefectClass.PUNCTUATION)
+CHECKS = [EXTRA, MISSING, SUBJECT]
+
+#: A translation's gap holding one comma, perhaps after a closing bracket or quote.
+_COMMA_GAP = re.compile(r"^(?:\s*[^\W\d_]+){0,2}[”\"’)]*,\s+([^\W\d_]+\s+){0,3}$")
+#: The English between a subject's last word and its verb: no clause mark (a closing bracket or
+#: quote, which the translation closes too, is part of the subject).
+_EN_CLAUSE_MARK = re.compile(r"[,;:.!?(\[—–]")
 
 _PUNCT = re.compile(r"[,;:.!?()\[\]—–\"“”«»]")
 def _one_comma(gap: str) -> bool:
@@ -83,6 +94,57 @@ def run(ctx) -> list:
             a, b = u.t_offset + u.tgt[j].start, u.t_offset + u.tgt[j + 1].end
             out.append(ctx.issue(EXTRA, u.pair, f"comma in “{u.target[u.tgt[j].start:u.tgt[j + 1].end]}”; the "
                                  f"English has none: “{u.source[u.src[i1].start:u.src[i2].end]}”", (a, b)))
+    out.extend(_subject_commas(ctx, lex, wp, hun, joins_en, set_off))
+    return out
+
+
+def _subject_commas(ctx, lex, wp, hun, joins_en, set_off) -> list:
+    """A comma in the translation right before a finite verb whose English counterpart follows
+    the counterpart of the word before the comma with no punctuation between (the subject and
+    its verb, a few words apart: "the first mulligan a player takes doesn't count")."""
+    from .clauses import _ordered_links
+
+    out = []
+    if hun is None:
+        return out
+    stop = _stop_words(ctx.lang)
+    for u in lex.units:
+        if u.pair is None or not u.links:
+            continue
+        s_of: dict[int, list[int]] = {}
+        for i, j in _ordered_links(u):
+            if u.tgt[j].key in lex.en.renderings.get(u.src[i].key, {}):  # the word's usual rendering
+                s_of.setdefault(j, []).append(i)
+        for j in range(len(u.tgt) - 1):
+            g = _gap(u.target, u.tgt[j], u.tgt[j + 1])
+            m = _COMMA_GAP.match(g)
+            if not m or "\n" in g:
+                continue
+            after = [w.casefold() for w in u.target[u.tgt[j].end + g.index(",") + 1:].split()[:4]]
+            if not after or after[0] in set_off:
+                continue
+            verb = next((w for w in after if w not in wp.negations_before_verb), "")
+            if not _finite_verb(verb, wp, hun) or (verb in stop and verb not in wp.finite_verbs):
+                continue  # "esta" (this) is not "está"
+            # the English words on either side: the subject's last, the verb's or its participle's
+            jv = next((k for k in (j + 1, j + 2) if k < len(u.tgt) and k in s_of), None)
+            if jv is None:
+                continue
+            ivs, ibs = s_of[jv], s_of.get(j, [])
+            if len(ivs) != 1 or len(ibs) != 1:
+                continue
+            ib, iv = ibs[0], ivs[0]
+            if not 0 <= ib < iv or iv - ib > 8:
+                continue
+            sg = u.source[u.src[ib].end:u.src[iv].start]
+            if _EN_CLAUSE_MARK.search(sg) or set(re.findall(r"\w+", sg.casefold())) & joins_en or "\n" in sg:
+                continue
+            c = u.t_offset + u.tgt[j].end + g.index(",")
+            a, b = u.t_offset + u.tgt[j].start, c + 1 + len(g.split(",", 1)[1].rstrip()) if g.split(",", 1)[1].strip() \
+                else u.t_offset + u.tgt[j + 1].end
+            out.append(ctx.issue(SUBJECT, u.pair, f"comma in “{u.target[a - u.t_offset:b - u.t_offset]}” between a "
+                                 f"subject and its verb; the English has none: “{u.source[u.src[ib].start:u.src[iv].end]}”",
+                                 (a, b)))
     return out
 
 
