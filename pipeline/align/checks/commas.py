@@ -94,8 +94,11 @@ def run(ctx) -> list:
             a, b = u.t_offset + u.tgt[j].start, u.t_offset + u.tgt[j + 1].end
             out.append(ctx.issue(EXTRA, u.pair, f"comma in “{u.target[u.tgt[j].start:u.tgt[j + 1].end]}”; the "
                                  f"English has none: “{u.source[u.src[i1].start:u.src[i2].end]}”", (a, b)))
-    out.extend(_subject_commas(ctx, lex, wp, hun, joins_en, set_off))
-    return out
+    # A subject's comma is named once, by the sharper check.
+    subj = _subject_commas(ctx, lex, wp, hun, joins_en, set_off)
+    taken = {(i.rule, i.span[0]) for i in subj if i.span}
+    out = [i for i in out if not (i.check == EXTRA.id and i.span and (i.rule, i.span[0]) in taken)]
+    return out + subj
 
 
 def _subject_commas(ctx, lex, wp, hun, joins_en, set_off) -> list:
