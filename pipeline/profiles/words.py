@@ -62,6 +62,11 @@ class WordProfile:
     #: English meaning words a translation may render by a word of another root ("only" by
     #: "a única criatura"), as prefixes: their presence counts as the rendering.
     meaning_renderings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # -- punctuation of clause connectives (issue 24, form.connective-comma) --
+    #: Connective adverbs the language's grammar sets off with a comma before them when they
+    #: join or interrupt a clause ("…permanente, porém permanece"; "…batalha e, portanto, não");
+    #: written straight after a word, the comma is missing.
+    comma_before_connectives: frozenset[str] = frozenset()
 
     @cached_property
     def alias_words(self) -> frozenset[str]:
@@ -147,6 +152,8 @@ register(WordProfile(
     finite_endings=("aram", "eram", "iram", "am", "em", "ou", "eu", "iu", "ia", "iam", "a", "e"),
     negations_before_verb=frozenset("não nunca se lhe lhes o a os as".split()),
     meaning_renderings=(("only", ("únic", "só", "exclusiv", "soment", "apena")),),
+    # -- punctuation of clause connectives (issue 24) --
+    comma_before_connectives=frozenset("porém contudo todavia entretanto portanto".split()),
 ))
 
 register(WordProfile(

@@ -170,3 +170,25 @@ def type_dash(ctx, c):
                 a, b = off + m.start() - len(before[0]), off + m.end() + len(after[0])
                 yield ctx.issue(c, pair, f"“{t[a - off:b - off]}”: the English type line has a long dash (—) here",
                                 (a, b), suggestion=f"{before[0]} — {after[0]}")
+
+
+# -- a connective written straight after a word ------------------------------------------------
+
+@check("form.connective-comma", Category.FORM, Severity.WARNING, DefectClass.PUNCTUATION,
+       "No comma before a connective the language sets off (\"permanente porém permanece\", \"batalha portanto "
+       "não\"): the comma is missing.")
+def connective_comma(ctx, c):
+    wp = word_profile(ctx.lang)
+    prof = PROFILES.get(ctx.lang)
+    words = sorted(wp.comma_before_connectives)
+    if not words or prof is None:
+        return
+    conj = {w.casefold() for w in prof.conjunctions}
+    pat = re.compile(rf"([^\W\d_]+) +({'|'.join(map(re.escape, words))})(?!\w)", re.I)
+    for pair in ctx.aligned:
+        for off, t in pair.target_pieces:
+            for m in pat.finditer(t):
+                if m.group(1).casefold() in conj:
+                    continue  # "e portanto": the conjunction joins; a comma pair is optional there
+                yield ctx.issue(c, pair, f"“{m.group()}”: a comma goes before “{m.group(2)}”",
+                                (off + m.start(), off + m.end()), suggestion=f"{m.group(1)}, {m.group(2)}")
