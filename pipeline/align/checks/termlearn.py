@@ -132,6 +132,53 @@ def run(ctx) -> list:
     return out
 
 
+def aligned_span(ctx, pair, term: str, renderings) -> tuple[int, int] | None:
+    """The span, in the pair's translated segment, of the words the learnt lexicon aligns with
+    the English ``term`` where they are none of ``renderings`` (the first occurrence found)."""
+    key = "termlearn.units_by_pair"
+    if key not in ctx.cache:
+        lex = wordlex.learn(ctx)
+        by: dict[int, list] = {}
+        for u in lex.units:
+            if u.pair is not None:
+                by.setdefault(id(u.pair), []).append(u)
+        ctx.cache[key] = (lex, by)
+    lex, by = ctx.cache[key]
+    ek = _keys(term, "en")
+    tk = tuple(k for r in renderings for k in _keys(r, ctx.lang))
+    if not ek:
+        return None
+    from .clauses import _ordered_links
+
+    for u in by.get(id(pair), ()):
+        hits = _find_seq([t.key for t in u.src], ek)
+        for at in hits:
+            span = _aligned(u, at, len(ek), lex, tk)
+            if span is not None:
+                return span
+        # Links the lexicon does not attest ("cast" -> "jogar"): the words between the counterparts
+        # of the term's neighbours, a word repeated on both sides paired in order.
+        attested = {(i, j) for i, j in _ordered_links(u) if u.tgt[j].key in lex.en.renderings.get(u.src[i].key, {})}
+        raw = {wordlex.stem(w.casefold(), "en") for w in re.findall(r"[^\W\d_]+", u.source)}
+        to_tgt: dict[int, list[int]] = {}
+        for i, j in attested:
+            to_tgt.setdefault(i, []).append(j)
+        for at in hits:
+            left = next((to_tgt[k] for k in range(at - 1, -1, -1) if k in to_tgt), None)
+            right = next((to_tgt[k] for k in range(at + len(ek), len(u.src)) if k in to_tgt), None)
+            if not (left and right):
+                continue
+            gaps = sorted((b - a, a, b) for a in left for b in right if b > a + 1)
+            if not gaps or gaps[0][0] > len(ek) + 1:
+                continue
+            _, a, b = gaps[0]
+            # a word whose own usual English is written in the sentence renders that, not the term
+            js = [j for j in range(a + 1, b) if not set(lex.tgt.top(u.tgt[j].key)[:2]) & raw]
+            if js and not any(u.tgt[j].key in tk for j in js):
+                return (u.t_offset + u.tgt[js[0]].start, u.t_offset + u.tgt[js[-1]].end)
+    return None
+
+
 @lru_cache(maxsize=2048)
 def _english_re(term: str) -> re.Pattern:
     t = re.escape(term)
