@@ -24,7 +24,9 @@ from collections import Counter
 from functools import lru_cache
 
 from ...findings import Category, Check, DefectClass, Severity
-from .registry import register_pass
+from ...profiles.words import word_profile
+from ..model import RowKind
+from .registry import check, register_pass
 from ..lexicon import lexicon
 from ..termbase import find_all
 from .. import wordlex
@@ -42,6 +44,9 @@ CHECKS = [MINORITY, ENGLISH_LEFT]
 MIN_KEPT = 5
 #: The majority rendering's share of the rules with the term (fitted on the real PO).
 MIN_SHARE = 0.8
+
+
+_WORDS = re.compile(r"[^\W\d_]+")
 
 
 def _keys(text: str, lang: str) -> tuple[str, ...]:
@@ -238,3 +243,32 @@ def _between(u, at: int, n: int, lex, attested) -> list[int]:
 
 
 register_pass(run, CHECKS)
+
+
+# -- a verb headword rendered as a noun ---------------------------------------------------------
+
+@check("terminology.headword-verb", Category.TERMINOLOGY, Severity.WARNING, DefectClass.TERM,
+       "A glossary headword the English defines as a verb (\"To send a creature into combat\") rendered as a "
+       "noun (\"Ataque\" beside \"Bloquear\"), although the translated definition reads it as a verb.")
+def headword_verb(ctx, c):
+    wp = word_profile(ctx.lang)
+    if not wp.infinitives:
+        return
+    for pair in ctx.aligned:
+        if pair.row.kind is not RowKind.GLOSSARY:
+            continue
+        tp, sp = pair.target_pieces, pair.source_pieces
+        if len(tp) < 2 or len(sp) < 2:
+            continue
+        (off, term), (_d, tdef) = tp[0], tp[1]
+        en_term, en_def = sp[0][1], sp[1][1]
+        # The English defines a verb ("To send …") and the translation's definition opens with an
+        # infinitive too ("Enviar …"): the team reads the headword as a verb, as its other ones.
+        if not en_def.startswith("To ") or not term.strip() or term.strip().casefold() == en_term.strip().casefold():
+            continue
+        first_def = (_WORDS.findall(tdef) or [""])[0].casefold()
+        first = _WORDS.search(term)
+        if first is None or not first_def.endswith(wp.infinitives) or first.group().casefold().endswith(wp.infinitives):
+            continue
+        yield ctx.issue(c, pair, f"“{term.strip()}” for the verb “{en_term.strip()}”: the definition reads it as a verb "
+                        f"(“{first_def}”); the glossary's verb headwords are infinitives", (off + first.start(), off + first.end()))
