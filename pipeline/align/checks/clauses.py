@@ -16,8 +16,9 @@ import re
 from ...findings import Category, Check, DefectClass, Severity
 from ...profiles import PROFILES
 from ...profiles.words import word_profile
+from ...text import NUMBER
 from .. import wordlex
-from .commas import _usual_links
+from .commas import _ordered_links
 from .registry import check, register_pass
 
 SPLICE = Check("form.comma-splice", Category.FORM, Severity.WARNING,
@@ -73,21 +74,6 @@ def splices(ctx) -> list:
     return out
 
 
-def _ordered_links(u) -> list[tuple[int, int]]:
-    """The unit's links, with a word repeated as often on both sides ("words; all words" and
-    "palavras, todas as palavras") paired in order rather than each to each."""
-    pairs = {(u.src[i].key, u.tgt[j].key) for i, j in u.links}
-    out = set()
-    for sk, tk in sorted(pairs):
-        ss = [i for i, t in enumerate(u.src) if t.key == sk]
-        ts = [j for j, t in enumerate(u.tgt) if t.key == tk]
-        if len(ss) == len(ts):
-            out.update(zip(ss, ts))
-        else:
-            out.update((i, j) for i, j in u.links if u.src[i].key == sk and u.tgt[j].key == tk)
-    return sorted(out)
-
-
 def _split_point(u, linked: dict[int, set[int]], i: int, window: int = 3, near: int = 3) -> int | None:
     """The translation's gap (after its word ``p``) holding a bare comma that parts the renderings
     of the English words up to ``i`` from those after it: the nearest linked word before the
@@ -122,7 +108,7 @@ register_pass(splices, [SPLICE])
 # -- a rule's title after its number ---------------------------------------------------------
 
 #: "rule 702, “Keyword Abilities”": a rule number, a comma, its quoted title.
-_EN_TITLE = re.compile(r"(?<![\d.])(\d{3}(?:\.\d+[a-z]?)?), [“\"]")
+_EN_TITLE = re.compile(rf"(?<![\d.])({NUMBER}), [“\"]")
 
 
 def _pieces(pair):

@@ -105,8 +105,6 @@ def _subject_commas(ctx, lex, wp, hun, joins_en, set_off) -> list:
     """A comma in the translation right before a finite verb whose English counterpart follows
     the counterpart of the word before the comma with no punctuation between (the subject and
     its verb, a few words apart: "the first mulligan a player takes doesn't count")."""
-    from .clauses import _ordered_links
-
     out = []
     if hun is None:
         return out
@@ -184,6 +182,21 @@ def _finite_verb(w: str, wp, hun) -> bool:
             if any(stem + inf in hun for inf in wp.infinitives):
                 return True
     return False
+
+
+def _ordered_links(u) -> list[tuple[int, int]]:
+    """The unit's links, with a word repeated as often on both sides ("words; all words" and
+    "palavras, todas as palavras") paired in order rather than each to each."""
+    pairs = {(u.src[i].key, u.tgt[j].key) for i, j in u.links}
+    out = set()
+    for sk, tk in sorted(pairs):
+        ss = [i for i, t in enumerate(u.src) if t.key == sk]
+        ts = [j for j, t in enumerate(u.tgt) if t.key == tk]
+        if len(ss) == len(ts):
+            out.update(zip(ss, ts))
+        else:
+            out.update((i, j) for i, j in u.links if u.src[i].key == sk and u.tgt[j].key == tk)
+    return sorted(out)
 
 
 def finite_verb_test(lang: str):

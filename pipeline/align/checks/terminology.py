@@ -10,6 +10,7 @@ from ...diff.renamed_terms import renamed_terms
 from ...findings import Category, Check, DefectClass, Severity
 from .registry import register_pass
 from ..termbase import find_all
+from .termlearn import aligned_span
 
 RENAMED = Check("terminology.renamed", Category.TERMINOLOGY, Severity.WARNING,
                 "The translation uses the rendering of an English term the current edition has renamed "
@@ -83,8 +84,6 @@ def _history_renames(ctx, seen: set) -> list:
 def _aligned_span(ctx, pair, term: str, approved) -> tuple[int, int] | None:
     """The span of the translation's words aligned with the English term in this rule (the
     lexicon learnt from the translation, :func:`.termlearn.aligned_span`), or None."""
-    from .termlearn import aligned_span
-
     return aligned_span(ctx, pair, term, [a.rstrip("*") for a in approved])
 
 

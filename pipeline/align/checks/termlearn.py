@@ -26,6 +26,7 @@ from functools import lru_cache
 from ...findings import Category, Check, DefectClass, Severity
 from ...profiles.words import word_profile
 from ..model import RowKind
+from .commas import _ordered_links
 from .registry import check, register_pass
 from ..lexicon import lexicon
 from ..termbase import find_all
@@ -153,8 +154,6 @@ def aligned_span(ctx, pair, term: str, renderings) -> tuple[int, int] | None:
     tk = tuple(k for r in renderings for k in _keys(r, ctx.lang))
     if not ek:
         return None
-    from .clauses import _ordered_links
-
     for u in by.get(id(pair), ()):
         hits = _find_seq([t.key for t in u.src], ek)
         for at in hits:
