@@ -53,6 +53,13 @@ def test_connective_comma():
     assert [(i.excerpt, i.suggestion) for i in got] == [("permanente porém", "permanente, porém")]
 
 
+def test_then_needs_its_comma_where_the_english_sets_it_off():
+    got = _findings([("If you control a Forest and an Exotic Orchard, then each one can add mana.",
+                      "Se você controlar uma Floresta e um Exotic Orchard então cada um pode gerar mana."),
+                     ("Then the player draws a card.", "O jogador então compra um card.")], "form.connective-comma")
+    assert [(i.excerpt, i.suggestion) for i in got] == [("Orchard então", "Orchard, então")]
+
+
 needs_pt_speller = pytest.mark.skipif(speller("pt") is None, reason="no pt_BR Hunspell dictionary (Debian hunspell-pt-br)")
 
 

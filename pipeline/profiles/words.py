@@ -67,6 +67,9 @@ class WordProfile:
     #: join or interrupt a clause ("…permanente, porém permanece"; "…batalha e, portanto, não");
     #: written straight after a word, the comma is missing.
     comma_before_connectives: frozenset[str] = frozenset()
+    #: Connectives that need the comma only where they open the main clause after a condition:
+    #: (the word, the English word the English sets off the same way, ", then").
+    comma_when_english_has: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def alias_words(self) -> frozenset[str]:
@@ -154,6 +157,7 @@ register(WordProfile(
     meaning_renderings=(("only", ("únic", "só", "exclusiv", "soment", "apena")),),
     # -- punctuation of clause connectives (issue 24) --
     comma_before_connectives=frozenset("porém contudo todavia entretanto portanto".split()),
+    comma_when_english_has=(("então", "then"),),
 ))
 
 register(WordProfile(

@@ -171,9 +171,17 @@ def connective_comma(ctx, c):
         return
     conj = {w.casefold() for w in prof.conjunctions}
     pat = re.compile(rf"([^\W\d_]+) +({'|'.join(map(re.escape, words))})(?!\w)", re.I)
+    # "então" needs the comma where it opens the main clause, which the English marks (", then")
+    echoed = [(re.compile(rf"([^\W\d_]+) +({re.escape(w)})(?!\w)", re.I), re.compile(rf",\s+{re.escape(w)}(?!\w)", re.I),
+               re.compile(rf",\s+{re.escape(e)}\b"))
+              for w, e in wp.comma_when_english_has]
     for pair in ctx.aligned:
-        for off, t in pair.target_pieces:
-            for m in pat.finditer(t):
+        for (off, t), (_so, s) in _pieces(pair) or [(tp, (0, "")) for tp in pair.target_pieces]:
+            found = list(pat.finditer(t))
+            for bare, set_off, english in echoed:
+                if len(english.findall(s)) > len(set_off.findall(t)):  # the English sets off more of them
+                    found += [m for m in bare.finditer(t)]
+            for m in sorted(found, key=lambda m: m.start()):
                 if m.group(1).casefold() in conj:
                     continue  # "e portanto": the conjunction joins; a comma pair is optional there
                 yield ctx.issue(c, pair, f"“{m.group()}”: a comma goes before “{m.group(2)}”",
