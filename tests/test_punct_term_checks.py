@@ -108,3 +108,12 @@ def test_real_po_comma_splices_subject_commas_and_terms(po_issues):
     assert not any((i.rule, i.span) in subj for i in po_issues if i.check == "form.extra-comma")
     # "Em seguida, o evento": a comma after an opening adverb is no splice
     assert not any(i.check == "form.comma-splice" and "seguida" in (i.excerpt or "") for i in po_issues)
+
+
+def test_name_kept_once_and_translated_once():
+    got = _findings([("A player controls Psychic Vortex. The player may pay Psychic Vortex’s cost.",
+                      "Um jogador controla Psychic Vortex. O jogador pode pagar o custo de Vórtice Psíquico."),
+                     ("A player controls Psychic Vortex. The player may pay Psychic Vortex’s cost.",
+                      "Um jogador controla Psychic Vortex. O jogador pode pagar o custo de Psychic Vortex.")],
+                    "terminology.name-mixed")
+    assert [(i.excerpt, i.suggestion) for i in got] == [("Vórtice Psíquico", "Psychic Vortex")]

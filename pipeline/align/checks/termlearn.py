@@ -271,3 +271,31 @@ def headword_verb(ctx, c):
             continue
         yield ctx.issue(c, pair, f"“{term.strip()}” for the verb “{en_term.strip()}”: the definition reads it as a verb "
                         f"(“{first_def}”); the glossary's verb headwords are infinitives", (off + first.start(), off + first.end()))
+
+
+# -- a name kept in English once and translated once --------------------------------------------
+
+#: Two or more capitalised words in a row: a card's name ("Psychic Vortex", "Vórtice Psíquico").
+_NAME = re.compile(r"(?<![\w-])[^\W\d_a-zß-ÿ][\w-]+(?: [^\W\d_a-zß-ÿ][\w-]+)+")
+
+
+@check("terminology.name-mixed", Category.TERMINOLOGY, Severity.WARNING, DefectClass.TERM,
+       "A name the English repeats is kept in English in one place of the translated unit and translated in "
+       "another (\"Psychic Vortex … Vórtice Psíquico\"): one form throughout.")
+def name_mixed(ctx, c):
+    for pair in ctx.aligned:
+        s, t = pair.source_text, pair.target_text
+        counts = Counter(m.group() for m in _NAME.finditer(s))
+        for name, n in sorted(counts.items()):
+            kept = len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", t))
+            if n < 2 or not 0 < kept < n:
+                continue
+            # the other place: a capitalised name of the translation the English does not have, in
+            # mid-sentence (not a sentence's or a quotation's first words)
+            other = [m for m in _NAME.finditer(t) if m.group() not in s and m.start() > 1
+                     and t[:m.start()].rstrip()[-1:] not in ".:“\"(!?"]
+            if len(other) != 1:
+                continue
+            m = other[0]
+            yield ctx.issue(c, pair, f"“{m.group()}”: the translation keeps “{name}” in English elsewhere in this "
+                            f"text (the English names it {n} times)", m.span(), suggestion=name)
