@@ -132,6 +132,10 @@ def _subject_commas(ctx, lex, wp, hun, joins_en, set_off) -> list:
             if jv is None:
                 continue
             ivs, ibs = s_of[jv], s_of.get(j, [])
+            if len(ivs) == 1 and (len(ibs) != 1 or ibs[0] >= ivs[0]):
+                # a word both languages write alike ("mulligan", "card"): the same word before the verb
+                same = [i for i, t in enumerate(u.src) if t.text.casefold() == u.tgt[j].text.casefold() and i < ivs[0]]
+                ibs = same[-1:] if same else ibs
             if len(ivs) != 1 or len(ibs) != 1:
                 continue
             ib, iv = ibs[0], ivs[0]
