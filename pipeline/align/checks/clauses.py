@@ -23,7 +23,8 @@ from .registry import check, register_pass
 
 SPLICE = Check("form.comma-splice", Category.FORM, Severity.WARNING,
                "Two clauses joined by a bare comma where the English ends the first with a semicolon or a full "
-               "stop (a comma splice: \"palavras, todas as palavras\" for \"words; all words\").",
+               "stop, or joins them with \", and\"/\", or\" (a comma splice: \"palavras, todas as palavras\" for "
+               "\"words; all words\"; \"jogadores, permanentes de Aura são\" for \"players, and Aura permanents are\").",
                DefectClass.PUNCTUATION)
 
 #: The English ends a clause here: a semicolon, or a full stop (a closing quote may follow it)
@@ -40,7 +41,10 @@ def splices(ctx) -> list:
     wp = word_profile(ctx.lang)
     # Words that make a comma the right mark: a conjunction ("e", "ou") or one the comma goes
     # before ("mas", "porém", "pois").
-    joiners = {w.casefold() for w in prof.conjunctions} | set(wp.comma_words)
+    joiners = {w.casefold() for w in prof.conjunctions} | set(wp.comma_words) | set(wp.comma_before_connectives)
+    en = PROFILES.get("en")
+    # ", and" joining two clauses: the translation's bare comma drops the conjunction
+    en_join = re.compile(rf"^\s*,\s+(?:{'|'.join(re.escape(w) for w in en.conjunctions if '/' not in w)})\s+(?:\w+\s+){{0,1}}$") if en else None
     lex = wordlex.learn(ctx)
     out = []
     for u in lex.units:
@@ -52,12 +56,18 @@ def splices(ctx) -> list:
         seen: set[int] = set()
         for i in range(len(u.src) - 1):
             eg = u.source[u.src[i].end:u.src[i + 1].start]
-            if not _EN_BREAK.match(eg):
+            joined = en_join is not None and en_join.match(eg) is not None
+            if not _EN_BREAK.match(eg) and not joined:
                 continue
             p = _split_point(u, linked, i)
             if p is None:
                 continue
             gap = u.target[u.tgt[p].end:u.tgt[p + 1].start]
+            if _in_list(u, p):
+                continue
+            # the words at the break are rendered on their side of the comma, when they are rendered
+            if any(j > p for j, srcs in linked.items() if i in srcs) or any(j <= p for j, srcs in linked.items() if i + 1 in srcs):
+                continue
             k = gap.find(",")
             words = gap[k + 1:].split() + [u.tgt[p + 1].text]
             if p in seen:
@@ -65,13 +75,25 @@ def splices(ctx) -> list:
             seen.add(p)
             if any(w.casefold() in joiners for w in words) or len(words) > 4:
                 continue
-            mark = ";" if ";" in eg else "."
             a = u.t_offset + u.tgt[p].start
             b = u.t_offset + u.tgt[p + 1].end
             shown = u.target[u.tgt[p].start:u.tgt[p + 1].end]
+            said = u.source[u.src[i].start:u.src[i + 1].end]
+            if joined:
+                out.append(ctx.issue(SPLICE, u.pair, f"“{shown}”: a bare comma where the English joins with "
+                                     f"“{eg.strip()}”: “{said}” (the conjunction is lost)", (a, b)))
+                continue
+            mark = ";" if ";" in eg else "."
             out.append(ctx.issue(SPLICE, u.pair, f"“{shown}”: a comma joins two clauses; the English ends the first "
-                                 f"with “{mark}”: “{u.source[u.src[i].start:u.src[i + 1].end]}”", (a, b)))
+                                 f"with “{mark}”: “{said}”", (a, b)))
     return out
+
+
+def _in_list(u, p: int) -> bool:
+    """The comma after word ``p`` is one of a list's ("Elfo, Exército, Fada"): another comma in
+    the gap just before or just after."""
+    return ((p > 0 and "," in u.target[u.tgt[p - 1].end:u.tgt[p].start])
+            or (p + 2 < len(u.tgt) and "," in u.target[u.tgt[p + 1].end:u.tgt[p + 2].start]))
 
 
 def _split_point(u, linked: dict[int, set[int]], i: int, window: int = 3, near: int = 3) -> int | None:
