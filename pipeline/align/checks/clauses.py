@@ -1,8 +1,9 @@
 """Punctuation the English gives as evidence: where the English ends a clause (a semicolon, a
-sentence break) and the translation joins the next clause with a bare comma (a comma splice:
-"palavras, todas as palavras" for "words; all words"), the comma before a quoted rule title
-("regra 905, “Draft de Conspiracy”"), and the long dash of a type line ("Terreno Criatura —
-Floresta", not a hyphen).
+sentence break, or ", and") and the translation joins the next clause with a bare comma (a
+comma splice: "palavras, todas as palavras" for "words; all words"), the comma before a quoted
+rule title ("regra 905, “Draft de Conspiracy”"), the long dash of a type line ("Terreno
+Criatura — Floresta", not a hyphen), and the comma before a connective ("permanente, porém";
+the words are the profile's).
 
 The clause pairs are found with the lexicon learnt from the translation itself
 (:mod:`pipeline.align.wordlex`): the English words on either side of the break, and their

@@ -9,6 +9,11 @@ controlador e o dono daquela criatura podem"), both visible as a comma the Engli
 have, or lacks.  The words are paired by the lexicon learnt from the translation itself
 (:mod:`pipeline.align.wordlex`); only links that are the English word's usual rendering count,
 and a list's "and"/"or" (where the Portuguese drops the serial comma) is left alone.
+
+``form.subject-comma`` is the sharper form of the first: the comma stands right before a finite
+verb and the English counterparts of the words on either side of it are a few words apart with
+no punctuation between ("the first mulligan a player takes doesn't count"); a word both
+languages write alike ("mulligan") is paired with itself when the lexicon's link strays.
 """
 
 from __future__ import annotations
