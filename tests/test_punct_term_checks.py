@@ -123,3 +123,12 @@ def test_name_kept_once_and_translated_once():
                       "Um jogador controla Psychic Vortex. O jogador pode pagar o custo de Psychic Vortex.")],
                     "terminology.name-mixed")
     assert [(i.excerpt, i.suggestion) for i in got] == [("Vórtice Psíquico", "Psychic Vortex")]
+
+
+def test_bracket_split_in_two():
+    got = _findings([("The event becomes [5 damage is dealt to the defending player, the defending player gains 5 life].",
+                      "O evento torna-se [5 pontos de dano são causados ao jogador defensor. O jogador defensor ganha 5 pontos de vida]."),
+                     ("The event becomes [the player loses 5 life, the player gains 5 life].",
+                      "O evento torna-se [o jogador perde 5 pontos de vida, o jogador ganha 5 pontos de vida].")],
+                    "form.bracket-split")
+    assert [i.excerpt for i in got] == ["defensor. O"]

@@ -209,3 +209,33 @@ def connective_comma(ctx, c):
                     continue  # "e portanto": the conjunction joins; a comma pair is optional there
                 yield ctx.issue(c, pair, f"“{m.group()}”: a comma goes before “{m.group(2)}”",
                                 (off + m.start(), off + m.end()), suggestion=f"{m.group(1)}, {m.group(2)}")
+
+
+# -- one bracketed clause split in two ---------------------------------------------------------------
+
+_BRACKETS = (re.compile(r"\[([^\[\]]*)\]"), re.compile(r"\(([^()]*)\)"))
+_INNER_BREAK = re.compile(r"(?<!\d)[.;]\s+\S")
+
+
+@check("form.bracket-split", Category.FORM, Severity.WARNING, DefectClass.PUNCTUATION,
+       "A bracketed event or parenthesis the English writes as one sentence split in two by the translation "
+       "(\"[… ao jogador defensor. O jogador defensor ganha …]\" for \"[… to the defending player, the defending "
+       "player gains …]\").")
+def bracket_split(ctx, c):
+    for pair in ctx.aligned:
+        for (off, t), (_so, s) in _pieces(pair):
+            for pat in _BRACKETS:
+                bs, bt = list(pat.finditer(s)), list(pat.finditer(t))
+                if len(bs) != len(bt):
+                    continue  # the brackets do not pair one to one
+                for ms, mt in zip(bs, bt):
+                    if _INNER_BREAK.search(ms.group(1)):
+                        continue
+                    m = _INNER_BREAK.search(mt.group(1))
+                    if m is None:
+                        continue
+                    a = off + mt.start(1) + m.start()
+                    left = _WORD.findall(mt.group(1)[:m.start()])[-1:]
+                    a -= len(left[0]) if left else 0
+                    yield ctx.issue(c, pair, f"“{t[a - off:off + mt.start(1) + m.end() - off]}…”: the English writes "
+                                    "this bracket as one sentence", (a, off + mt.start(1) + m.end()))
