@@ -137,6 +137,14 @@ class WordProfile:
     counted_negatable: frozenset[str] = frozenset()
     #: Phrase facts of the target language (:class:`PhraseFact`), checked sentence by sentence.
     phrase_facts: tuple[PhraseFact, ...] = ()
+    # -- punctuation of clause connectives (issue 24, form.connective-comma) --
+    #: Connective adverbs the language's grammar sets off with a comma before them when they
+    #: join or interrupt a clause ("…permanente, porém permanece"; "…batalha e, portanto, não");
+    #: written straight after a word, the comma is missing.
+    comma_before_connectives: frozenset[str] = frozenset()
+    #: Connectives that need the comma only where they open the main clause after a condition:
+    #: (the word, the English word the English sets off the same way, ", then").
+    comma_when_english_has: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def alias_words(self) -> frozenset[str]:
@@ -301,6 +309,9 @@ register(WordProfile(
                    r"\b(?:pode|podem|poderá|poderão|poderia|poderiam|possa|possam|puder|puderem|pudesse|pudessem)\b",
                    note="a possibility (“pode”) the English does not state"),
     ),
+    # -- punctuation of clause connectives (issue 24) --
+    comma_before_connectives=frozenset("porém contudo todavia entretanto portanto".split()),
+    comma_when_english_has=(("então", "then"),),
 ))
 
 register(WordProfile(
