@@ -86,6 +86,16 @@ def _ending_change(a: str, b: str) -> bool:
     return False
 
 
+def _first_person_slip(s: str, v: str, prof, words) -> bool:
+    """``s`` is a first-person verb form of the verb ``v`` is a form of, one the profile says rules
+    text never writes ("permiti" of "permitir", for "permite")."""
+    for mine, meant, infinitive in prof.first_person_slips if prof else ():
+        stem_ = s[:-len(mine)]
+        if s.endswith(mine) and v == stem_ + meant and stem_ + infinitive in words:
+            return True
+    return False
+
+
 def _cased(word: str, like: str) -> str:
     return word[:1].upper() + word[1:] if like[:1].isupper() else word
 
@@ -101,6 +111,8 @@ def real_word(ctx, c):
     lex = wordlex.learn(ctx)
     counts = _counts(ctx)
     links = _surface_links(lex)
+    prof = spelling_profile(ctx.lang)
+    words = ctx.lexicon(ctx.lang).words
     by_fold: dict[str, list[str]] = defaultdict(list)
     for w in sorted(counts):
         by_fold[fold(w)].append(w)
@@ -130,7 +142,8 @@ def real_word(ctx, c):
                 ratio = ACCENT_RATIO if accent else EDIT_RATIO
                 if counts[v] < max(FREQUENT, ratio * counts[s]):
                     continue
-                if not accent and (_ending_change(s, v) or wordlex.stem(s, ctx.lang) == wordlex.stem(v, ctx.lang)):
+                if not accent and (_ending_change(s, v) or wordlex.stem(s, ctx.lang) == wordlex.stem(v, ctx.lang)) \
+                        and not _first_person_slip(s, v, prof, words):
                     continue
                 for e in src_forms:
                     got = links.get(e)
@@ -321,3 +334,83 @@ def prefix_hyphen(ctx, c):
             fixed = f"{m.group(1)} {m.group(2)}"
             yield ctx.issue(c, p, f"“{m.group()}”: the prefix “{prefix}” is written apart ({source}; this "
                             f"translation writes it apart {n_apart}×)", m.span(), suggestion=fixed)
+
+
+#: A term written capitalised this often (and this many times as often as in lower case) in the
+#: units whose English capitalises it mid-sentence is the team's capitalised term.
+TERM_CASE_MIN = 5
+TERM_CASE_RATIO = 4
+_ONE_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _mid_sentence(text: str, word: str) -> list:
+    """``word``'s occurrences (any case) that do not start a sentence, a quotation or a line."""
+    out = []
+    for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text, re.IGNORECASE):
+        before = text[:m.start()].rstrip()
+        if before and before[-1] not in ".:;!?“\"«(\n":
+            out.append(m)
+    return out
+
+
+@check("damage.term-case", Category.DAMAGE, Severity.WARNING, DefectClass.SPELLING,
+       "A game term the English capitalises mid-sentence (a subtype: \"an Equipment\") written in lower case, "
+       "where this translation capitalises its rendering (\"Equipamento\") everywhere else.")
+def term_case(ctx, c):
+    terms = sorted((t, r) for t, r in (ctx.term_renderings or {}).items()
+                   if _ONE_WORD.fullmatch(t) and t[:1].isupper() and _ONE_WORD.fullmatch(r) and r[:1].isupper())
+    if not terms:
+        return
+    written: dict[str, Counter] = defaultdict(Counter)
+    lower: dict[str, list] = defaultdict(list)
+    for p in ctx.aligned:
+        for t, r in terms:
+            ems = _mid_sentence(p.source_text, t)
+            if not ems or any(m.group()[:1].islower() for m in ems):
+                continue  # the English writes it in lower case here too ("attack" the verb)
+            for m in _mid_sentence(p.target_text, r):
+                up = m.group()[:1].isupper()
+                written[t][up] += 1
+                if not up:
+                    lower[t].append((p, m))
+    for t, r in terms:
+        n = written[t]
+        if n[True] >= TERM_CASE_MIN and n[True] >= TERM_CASE_RATIO * n[False]:
+            for p, m in lower[t]:
+                fixed = m.group()[:1].upper() + m.group()[1:]
+                yield ctx.issue(c, p, f"“{m.group()}”: the English writes “{t}” capitalised and this translation "
+                                f"writes “{r}” capitalised {n[True]}× (in lower case {n[False]}×)", m.span(),
+                                suggestion=fixed)
+
+
+@check("damage.accent", Category.DAMAGE, Severity.WARNING, DefectClass.SPELLING,
+       "A word against an accent rule of the orthography that a dictionary cannot see in a hyphenated "
+       "form (\"permití-lo\": an -ir infinitive before -lo takes no accent).")
+def accent(ctx, c):
+    prof = spelling_profile(ctx.lang)
+    if prof is None or not prof.accent_rules:
+        return
+    rules = [(re.compile(rx), rep, why) for rx, rep, why in prof.accent_rules]
+    for p in ctx.aligned:
+        for m in _WORD.finditer(p.target_text):
+            for rx, rep, why in rules:
+                if rx.match(m.group()):
+                    fixed = rx.sub(rep, m.group())
+                    yield ctx.issue(c, p, f"“{m.group()}”: {why}", m.span(), suggestion=fixed)
+                    break
+
+
+_HEAD_LETTER = re.compile(r"([^\W\d_])\s+(?=[A-ZÀ-Ý])")
+
+
+@check("damage.stray-letter", Category.DAMAGE, Severity.WARNING, DefectClass.SPELLING,
+       "A subrule's letter written twice: the text after \"113.10a\" starts with a lone \"a\" before a "
+       "capitalised word (\"113.10a a Um efeito\"), which the English does not.")
+def stray_letter(ctx, c):
+    for p in ctx.aligned:
+        rid = str(p.row.id or "")
+        m = _HEAD_LETTER.match(p.target_text)
+        if m and rid[-1:].isalpha() and rid[:1].isdigit() and m.group(1) == rid[-1] \
+                and not _HEAD_LETTER.match(p.source_text):
+            yield ctx.issue(c, p, f"“{m.group(1)}” after the rule number {rid}: its letter written twice",
+                            (m.start(1), m.end(1)))
