@@ -301,6 +301,12 @@ def name_case(ctx, c):
                                 m.span(2), suggestion=mid.lower())
 
 
+def _stem_in(st: str, keys: set) -> bool:
+    """``st`` is one of ``keys``, or one holds the other ("tradicional" / "tradicion": the
+    stemmer cuts the singular and the plural differently)."""
+    return st in keys or any(len(k) >= 5 and len(st) >= 5 and (k.startswith(st) or st.startswith(k)) for k in keys)
+
+
 @check("damage.prefix-hyphen", Category.DAMAGE, Severity.WARNING, DefectClass.SPELLING,
        "A prefix the orthography writes apart, hyphenated (\"não-básico\": \"não básico\" since the 1990 "
        "Orthographic Agreement), in a translation that also writes it apart.")
@@ -327,7 +333,7 @@ def prefix_hyphen(ctx, c):
                 continue
             keys = {k for b in bases for k in lex.en.renderings.get(b, {})}
             n_apart += sum(1 for m in apart.finditer(p.target_text)
-                           if wordlex.stem(m.group(1).casefold(), ctx.lang) in keys)
+                           if _stem_in(wordlex.stem(m.group(1).casefold(), ctx.lang), keys))
         if not n_apart:
             continue  # the document hyphenates it throughout: its style, not a slip
         for p, m in found:
