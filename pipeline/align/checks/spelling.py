@@ -344,7 +344,7 @@ def prefix_hyphen(ctx, c):
 
 #: A term written capitalised this often (and this many times as often as in lower case) in the
 #: units whose English capitalises it mid-sentence is the team's capitalised term.
-TERM_CASE_MIN = 5
+TERM_CASE_MIN = 4
 TERM_CASE_RATIO = 4
 _ONE_WORD = re.compile(r"[^\W\d_]+")
 
