@@ -370,7 +370,10 @@ def term_case(ctx, c):
     written: dict[str, Counter] = defaultdict(Counter)
     lower: dict[str, list] = defaultdict(list)
     for p in ctx.aligned:
+        here = {m.group().casefold() for m in _PIECE.finditer(p.source_text)}
         for t, r in terms:
+            if t.casefold() not in here:
+                continue
             ems = _mid_sentence(p.source_text, t)
             if not ems or any(m.group()[:1].islower() for m in ems):
                 continue  # the English writes it in lower case here too ("attack" the verb)
