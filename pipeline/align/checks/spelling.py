@@ -112,7 +112,7 @@ def real_word(ctx, c):
     counts = _counts(ctx)
     links = _surface_links(lex)
     prof = spelling_profile(ctx.lang)
-    words = ctx.lexicon(ctx.lang).words
+    words = known = ctx.lexicon(ctx.lang).words
     by_fold: dict[str, list[str]] = defaultdict(list)
     for w in sorted(counts):
         by_fold[fold(w)].append(w)
@@ -132,8 +132,8 @@ def real_word(ctx, c):
                 continue
             if u.target[t.start - 1:t.start] in ("-", "'", "’") or u.target[t.end:t.end + 1] in ("-", "'", "’"):
                 continue  # part of a hyphenated word or a clitic form ("comprá-lo")
-            if t.text not in hun:
-                continue  # a non-word: damage.typo's
+            if t.text not in hun and s not in known:
+                continue  # a non-word to both dictionaries: damage.typo's
             cands = [(v, True) for v in by_fold[fold(s)] if v != s]
             near = process.extract(s, frequent.get(s[:1], []), scorer=OSA.distance, score_cutoff=1, limit=None)
             cands += [(v, False) for v, _d, _i in near if v != s and fold(v) != fold(s)]
