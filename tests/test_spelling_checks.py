@@ -164,3 +164,10 @@ def test_real_po_spelling_findings(po_issues):
             ("damage.typo", "Aflingir", "Afligir")} <= got
     # Translated names the dictionary lacks are the team's renderings, not typos.
     assert not {"Vorme", "Megamorfose", "Mantícora"} & {i.excerpt for i in po_issues if i.check.startswith("damage.")}
+
+
+@needs_pt_speller
+def test_a_hyphenated_word_whose_part_lost_its_hyphen():
+    pairs = [("This is a state-based action.", "Esta é uma ação baseadano-estado."),
+             ("Another state-based action.", "Outra ação baseada-no-estado.")]
+    assert _findings(pairs, "damage.glued") == [("baseadano", "baseada-no")]

@@ -244,6 +244,21 @@ def run(ctx) -> list:
         protect = [s for _, s in english_names(text)]
         protect += [s for n, s in cap_phrases(text) if fold(n) in src_fold]  # names kept in English
         body = masked(text, protect)
+        # A hyphenated word ("baseada-no-estado") whose part lost its hyphen ("baseadano-estado"):
+        # the part splits into two words, one a function word, and neither dictionary knows it.
+        for w in words(body):
+            if "-" not in w.text:
+                continue
+            off = w.start
+            for part in w.text.split("-"):
+                lp = part.casefold()
+                if part.isalpha() and len(lp) >= 5 and lp not in lex.words and lp not in src_words \
+                        and not (en is not None and lp in en.words) and not (hun is not None and part in hun):
+                    parts = _split(part, lex)
+                    if parts and (hun is None or (parts[0] in hun and parts[1] in hun)):
+                        add(GLUED, f"“{part}” in “{w.text}” reads as “{parts[0]}-{parts[1]}”", (off, off + len(part)),
+                            suggestion=f"{parts[0]}-{parts[1]}")
+                off += len(part) + 1
         run_: list = []
         for w in words(body) + [None]:
             eng = False
