@@ -233,10 +233,14 @@ def name_typo(ctx, c):
                 continue
             if hun is not None and (w in hun or lw in hun):
                 continue
+            if not w.isascii():
+                continue  # a name adapted to the language ("Mantícora" for Manticore), not copied
             limit = 1 if len(w) < 8 else 2
             hit = process.extractOne(w, names, scorer=OSA.distance, score_cutoff=limit)
             if hit is None or hit[0] == w:
                 continue
+            if p.target_text[m.end():].lstrip().startswith("(") and hit[0] in p.target_text[m.end():m.end() + 80]:
+                continue  # "Triscelavite (Triskelavite)": a localized name with its English one
             yield ctx.issue(c, p, f"“{w}” is no word; the English has “{hit[0]}”", m.span(), suggestion=hit[0])
 
 
