@@ -28,6 +28,9 @@ class SpellingProfile:
     #: form, ending of the form meant, ending of the infinitive both belong to): "permiti" is
     #: "permite" when "permitir" is a verb.
     first_person_slips: tuple[tuple[str, str, str], ...] = ()
+    #: The letters a word's gender changes ("certos" / "certas"): two words one such letter apart
+    #: are forms of one word, not a slip.
+    gender_letters: str = ""
 
 
 SPELLING_PROFILES: dict[str, SpellingProfile] = {}
@@ -51,6 +54,7 @@ register(SpellingProfile(
                    "an -ir infinitive before -lo/-la takes no accent (“permiti-lo”; “destruí-lo” keeps it in hiatus)"),),
     # The preterite's first person of an -ir verb ("permiti", "instruí") against the present's third.
     first_person_slips=(("i", "e", "ir"), ("í", "i", "ir")),
+    gender_letters="ao",
 ))
 
 

@@ -33,7 +33,7 @@ from ...findings import Category, DefectClass, Severity
 from ...profiles.spelling import spelling_profile
 from ...segment.hunspell import speller
 from .. import wordlex
-from ..text import fold
+from ..text import NAME_JOINERS, fold
 from .registry import check
 
 #: A word the translation writes at most this often may be a slip for a frequent neighbour.
@@ -75,14 +75,14 @@ def _surface_links(lex) -> dict[str, Counter]:
     return out
 
 
-def _ending_change(a: str, b: str) -> bool:
+def _ending_change(a: str, b: str, gender: str) -> bool:
     """The two words differ in their last two letters (an inflection: permite / permita,
-    marcados / marcador), or only by an o/a (a gender: certos / certas, ambos / ambas)."""
+    marcados / marcador), or only by the profile's gender letters (certos / certas, ambos / ambas)."""
     if a[-2:] != b[-2:]:
         return True
-    if len(a) == len(b):
+    if len(a) == len(b) and gender:
         diff = [(x, y) for x, y in zip(a, b) if x != y]
-        return len(diff) == 1 and set(diff[0]) <= {"a", "o"}
+        return len(diff) == 1 and set(diff[0]) <= set(gender)
     return False
 
 
@@ -113,6 +113,7 @@ def real_word(ctx, c):
     links = _surface_links(lex)
     prof = spelling_profile(ctx.lang)
     words = known = ctx.lexicon(ctx.lang).words
+    gender = prof.gender_letters if prof else ""
     by_fold: dict[str, list[str]] = defaultdict(list)
     for w in sorted(counts):
         by_fold[fold(w)].append(w)
@@ -142,7 +143,7 @@ def real_word(ctx, c):
                 ratio = ACCENT_RATIO if accent else EDIT_RATIO
                 if counts[v] < max(FREQUENT, ratio * counts[s]):
                     continue
-                if not accent and (_ending_change(s, v) or wordlex.stem(s, ctx.lang) == wordlex.stem(v, ctx.lang)) \
+                if not accent and (_ending_change(s, v, gender) or wordlex.stem(s, ctx.lang) == wordlex.stem(v, ctx.lang)) \
                         and not _first_person_slip(s, v, prof, words):
                     continue
                 for e in src_forms:
@@ -245,8 +246,8 @@ def name_typo(ctx, c):
 
 
 #: A name of the English: capitalised words joined by spaces, a colon or lower-case joiners.
-_EN_NAME = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*(?:(?::? | (?:of|the|and|a|an|to|in|from|with|for|on|at|by) )"
-                      r"(?:(?:of|the|and|a|an|to|in|from|with|for|on|at|by) )*[A-Z][\w'’-]*)+")
+_JOINERS = "|".join(sorted(NAME_JOINERS))
+_EN_NAME = re.compile(rf"(?<![\w'’-])[A-Z][\w'’-]*(?:(?::? | (?:{_JOINERS}) )(?:(?:{_JOINERS}) )*[A-Z][\w'’-]*)+")
 def _en_names(src: str) -> list[str]:
     """The English's names of two words or more, and their runs of two words or more that start
     and end capitalised ("Magic: The Gathering" of "Magic: The Gathering Tournament Rules")."""
