@@ -18,7 +18,15 @@ Gathering").  These checks learn what the word should be from the translation it
   capitals, or a name the translation writes with a lower-case joiner ("Gigante de Duas
   Cabeças") written once with a capital one;
 - ``damage.prefix-hyphen``: a prefix the orthography writes apart (the language's spelling
-  profile, :mod:`pipeline.profiles.spelling`) hyphenated, where the document also writes it apart.
+  profile, :mod:`pipeline.profiles.spelling`) hyphenated, where the document also writes it apart;
+- ``damage.term-case`` (info): a term the English capitalises mid-sentence ("an Equipment")
+  written in lower case where the translation capitalises its rendering nearly everywhere;
+- ``damage.accent``: the profile's accent rules a dictionary cannot see in a hyphenated form
+  ("permití-lo");
+- ``damage.stray-letter``: a subrule's letter written twice after its number ("113.10a a Um").
+
+Measured on the real pt-BR PO (issue 24, round 4): 27 findings of these checks, 36 of the 37
+spelling defects of the recall draws 1–4 named with damage.typo and damage.glued (fitted).
 """
 
 from __future__ import annotations
