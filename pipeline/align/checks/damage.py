@@ -120,6 +120,31 @@ def _typo_of(w: str, lex, vocab: _Vocab) -> str | None:
 NON_WORD_MAX_USES = 2
 
 
+#: A word that reads as English is a typo only next to a word the document writes this often.
+ENGLISH_TYPO_MIN_USES = 5
+
+
+def _capital_typo_candidate(w, lw: str, src_words: set, doc_words: Counter, hun) -> bool:
+    """A capitalised word worth a Hunspell look: a word (not an acronym), not in the English
+    (names are copied), rare in the document, and rejected by Hunspell as written and in lower case."""
+    return (w.text.isalpha() and len(lw) >= 5 and not w.text.isupper() and fold(lw) not in src_words
+            and doc_words[lw] <= NON_WORD_MAX_USES and w.text not in hun and lw not in hun)
+
+
+def _rendering_near(lw: str, rendered: dict, src_fold: str) -> str | None:
+    """The team's rendering of a term of this English rule one edit from ``lw`` ("aflingir":
+    "Afligir", for "Afflict"); None when there is none (Hunspell's suggestions, ~0.4 s a word,
+    are not needed: the term base says what the word should be)."""
+    from rapidfuzz.distance import OSA  # noqa: PLC0415 - as in _best_suggestion
+
+    for r, terms in sorted(rendered.items()):
+        if " " not in r and OSA.distance(r, fold(lw)) == 1:
+            for t, written in terms:
+                if re.search(rf"(?<!\w){re.escape(fold(t))}(?!\w)", src_fold):
+                    return written
+    return None
+
+
 def _best_suggestion(word: str, suggestions: list[str], doc_words: Counter, vocab: "_Vocab") -> str | None:
     """What the word should be: of Hunspell's suggestions that this document writes, the one it
     writes most ("joadores": Hunspell puts "joa dores" first, the document writes "jogadores" 91
@@ -163,6 +188,10 @@ def run(ctx) -> list:
     doc_words = Counter(w.text.casefold() for p in ctx.pairs if p.target is not None for w in words(p.target_text))
     doc_vocab = _Vocab(sorted(w for w, n in doc_words.items() if n >= 2 and len(w) >= 4))
     ratios = []
+    # The team's rendering of each English glossary term -> the terms (a capitalised typo's evidence).
+    rendered: dict[str, list[tuple[str, str]]] = {}
+    for term, tr in sorted((ctx.term_renderings or {}).items()):
+        rendered.setdefault(fold(tr), []).append((term, tr))
     # The document's own quotation style, when it has one: only units that depart from it are told.
     styles = style_counts(ctx)
     top = styles.most_common(1)
@@ -196,6 +225,7 @@ def run(ctx) -> list:
             a = m.end() - 1
             add(GLUED, f"“{text[max(0, m.start()):m.end() + 6].strip()}”: a number glued to a word", (m.start(), min(len(text), m.end() + 1)))
         src_tokens = set(src.split())
+        src_words = {fold(m) for m in re.findall(r"[^\W\d_]+", src)}
         for m in _PUNCT_GLUE.finditer(text):
             tok = _token_at(text, m.start())
             if tok in src_tokens or "/" in tok or "{" in tok:
@@ -214,6 +244,21 @@ def run(ctx) -> list:
         protect = [s for _, s in english_names(text)]
         protect += [s for n, s in cap_phrases(text) if fold(n) in src_fold]  # names kept in English
         body = masked(text, protect)
+        # A hyphenated word ("baseada-no-estado") whose part lost its hyphen ("baseadano-estado"):
+        # the part splits into two words, one a function word, and neither dictionary knows it.
+        for w in words(body):
+            if "-" not in w.text:
+                continue
+            off = w.start
+            for part in w.text.split("-"):
+                lp = part.casefold()
+                if part.isalpha() and len(lp) >= 5 and lp not in lex.words and lp not in src_words \
+                        and not (en is not None and lp in en.words) and not (hun is not None and part in hun):
+                    parts = _split(part, lex)
+                    if parts and (hun is None or (parts[0] in hun and parts[1] in hun)):
+                        add(GLUED, f"“{part}” in “{w.text}” reads as “{parts[0]}-{parts[1]}”", (off, off + len(part)),
+                            suggestion=f"{parts[0]}-{parts[1]}")
+                off += len(part) + 1
         run_: list = []
         for w in words(body) + [None]:
             eng = False
@@ -241,9 +286,32 @@ def run(ctx) -> list:
                             if sugg:
                                 add(TYPO, f"“{w.text}” is not in the {lang} Hunspell dictionary; “{sugg}”?",
                                     (w.start, w.end), suggestion=sugg)
+                elif not known and not eng and hun is not None and w.text[:1].isupper() and _capital_typo_candidate(
+                        w, lw, src_words, doc_words, hun) and not any(a <= w.start < b for a, b in flagged):
+                    # A capitalised non-word ("Aflingir", a keyword's name): names are kept out by
+                    # the English (a name it has), the English lexicon and Hunspell's proper
+                    # names; what is left is reported only one letter from the team's rendering
+                    # of a term of the English rule ("Afflict": "Afligir"); a translated name the
+                    # dictionary lacks ("Vorme" for Wurm, "Megamorfose") is a rendering itself.
+                    sugg = None if fold(lw) in rendered else _rendering_near(lw, rendered, src_fold)
+                    if sugg:
+                        add(TYPO, f"“{w.text}” is not in the {lang} Hunspell dictionary; “{sugg}”?",
+                            (w.start, w.end), suggestion=sugg)
             if eng:
                 run_.append(w)
                 continue
+            if len(run_) == 1 and hun is not None:
+                # One English-looking word among Portuguese ones ("zona de commando"): an English
+                # word the English does not have, that Hunspell rejects, one letter from a word the
+                # document writes often ("comando") is a typo, not English left in.
+                x = run_[0]
+                lx = x.text.casefold()
+                near = doc_vocab.lex.nearest(lx, 1) if len(lx) >= 5 and x.text.islower() else None
+                if near and near in lex.words and doc_words[near] >= ENGLISH_TYPO_MIN_USES \
+                        and doc_words[lx] <= NON_WORD_MAX_USES and fold(lx) not in src_words \
+                        and x.text not in hun and not any(a <= x.start < b for a, b in flagged):
+                    add(TYPO, f"“{x.text}” is English, not in the English rule; “{near}”?", (x.start, x.end),
+                        suggestion=near)
             if len(run_) >= 3 and sum(1 for x in run_ if x.text.islower()) >= 2:
                 a, b = run_[0].start, run_[-1].end
                 add(UNTRANSLATED, f"“{text[a:b]}” looks like untranslated English", (a, b))
