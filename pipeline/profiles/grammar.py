@@ -287,3 +287,143 @@ PT = register(GrammarProfile(
     families=_PT_FAMILIES,
     extra=_PT_EXTRA,
 ))
+
+
+# --- Mood, regência and garbled constructions (issue 24; helper "mood") --------------------
+# Read by pipeline.align.checks.syntax.  Each entry is a rule of Portuguese grammar a Brazilian
+# reviewer would cite (Bechara, Moderna Gramática Portuguesa; Celso Pedro Luft, Dicionário
+# Prático de Regência Verbal), never a quote of one translation's sentence.  Verb forms are
+# recognised with Hunspell (a conditional is a word ending in -ria/-riam whose stem is an
+# infinitive the dictionary knows), so the lists below hold only what Hunspell cannot tell.
+
+
+@dataclass(frozen=True)
+class MoodFacts:
+    """What the mood checks need of a language."""
+
+    #: Endings of the conditional (futuro do pretérito), 3rd person: "adicionaria", "mudariam";
+    #: the stem left is the infinitive (adicionar, mudar).
+    conditional_endings: tuple[str, ...] = ()
+    #: Irregular conditionals: stem -> infinitive ("faria" -> fazer).
+    irregular_conditional: dict = field(default_factory=dict)
+    #: Infinitive endings (a stem is an infinitive when it ends so and Hunspell knows it).
+    infinitive_endings: tuple[str, ...] = ()
+    #: The conditional "if" (se): Portuguese puts the subjunctive in the "se" clause, never the
+    #: conditional ("Se um efeito adicionaria mana" → "Se um efeito fosse adicionar mana").
+    if_word: str = ""
+    #: Words before "se" that make it the conjunction (else "se" at a sentence start or after a
+    #: comma); "como se" (as if) takes the imperfect subjunctive too.
+    if_openers: tuple[str, ...] = ()
+    #: Conjunctions that always take the subjunctive (Bechara §: conjunções subordinativas
+    #: concessivas, condicionais, finais, temporais de anterioridade): never a conditional nor
+    #: an indicative after them.  "caso" and "embora" are the grammar profile's own rules above.
+    subjunctive_conjunctions: tuple[str, ...] = ()
+    #: Present indicative forms that cannot be a subjunctive (the common verbs of the CR).
+    present_indicative: tuple[str, ...] = ()
+    #: Words that end the clause the mood is read in (a relative or another conjunction starts a
+    #: clause of its own: "Se um efeito que seria criado afeta…").
+    clause_breakers: tuple[str, ...] = ()
+    #: The English evidence of a hypothetical: "If a player would…".
+    english_if: str = ""
+    english_would: str = ""
+    #: "fosse"/"fossem" + infinitive, the form the translation uses for "if … would".
+    subjunctive_aux: tuple[str, str] = ("", "")
+    #: Present subjunctive forms that need "que" after "para" ("para tenham" → "para que tenham").
+    subjunctive_after_para: tuple[str, ...] = ()
+    final_preposition: str = ""
+    #: Subject pronouns that cannot be a verb's object in the written standard ("coloca ela" →
+    #: "a coloca", "colocá-la"); words after the pronoun that show it is not a subject.
+    subject_pronouns: tuple[str, ...] = ()
+    after_object: tuple[str, ...] = ()
+    #: Linking verbs: the pronoun after them is a predicate ("pode ser ele"), not an object.
+    linking_verbs: tuple[str, ...] = ()
+    #: The opener after which "se" + a verb right away is still "if" ("como se existisse").
+    as_if_opener: str = ""
+    #: Modal verbs: their "if" form is not "fosse" + infinitive ("poderia" → "puder"), so no fix is offered.
+    modal_verbs: tuple[str, ...] = ()
+
+
+PT_MOOD = MoodFacts(
+    conditional_endings=("riam", "ria"),
+    irregular_conditional={"fa": "fazer", "tra": "trazer", "di": "dizer"},
+    infinitive_endings=("ar", "er", "ir"),
+    if_word="se",
+    if_openers=("como", "e", "ou", "mas", "só", "somente", "apenas", "mesmo", "exceto"),
+    subjunctive_conjunctions=("antes que", "a menos que", "a não ser que", "para que", "sem que", "mesmo que",
+                              "a fim de que", "contanto que", "ainda que", "nem que"),
+    present_indicative=("é", "são", "está", "estão", "tem", "têm", "pode", "podem", "há", "possui", "possuem",
+                        "fica", "ficam", "vai", "vão", "faz", "fazem", "controla", "controlam"),
+    clause_breakers=("que", "quem", "qual", "quais", "cujo", "cuja", "cujos", "cujas", "onde", "quando", "então",
+                     "enquanto", "porque", "pois", "se", "mas"),
+    english_if=r"\b(?:if|as though|as if|unless|before|until|even if|in case)\b",
+    english_would=r"\b(?:would|could|might|should)\b|\bwouldn[’']t\b|\bcouldn[’']t\b",
+    subjunctive_aux=("fosse", "fossem"),
+    subjunctive_after_para=("seja", "sejam", "tenha", "tenham", "possa", "possam", "esteja", "estejam", "haja",
+                            "faça", "façam", "venha", "venham", "fique", "fiquem"),
+    final_preposition="para",
+    subject_pronouns=("ele", "ela", "eles", "elas"),
+    after_object=("no", "na", "nos", "nas", "em", "como", "mesmo", "mesma", "mesmos", "mesmas", "ao", "à", "aos",
+                  "às", "de", "do", "da", "dos", "das", "para", "sob", "sobre"),
+    linking_verbs=("ser", "estar", "ficar", "parecer", "permanecer", "continuar", "tornar"),
+    as_if_opener="como",
+    modal_verbs=("poder", "dever"),
+)
+
+
+@dataclass(frozen=True)
+class PatternRule:
+    """One construction rule: ``pattern`` over the translation (the span: group ``bad``, else the
+    whole match), ``fix`` a replacement of that span (``\\g<n>`` allowed; "" when none is sure),
+    ``english`` a pattern the English must match (the evidence that the construction is the
+    one the rule is about), ``check`` which check reports it."""
+
+    check: str
+    pattern: str
+    message: str
+    fix: str = ""
+    english: str = ""
+
+
+#: The checks of pipeline.align.checks.syntax (their ids).
+REGENCIA = "grammar.regencia"
+GARBLED = "grammar.garbled"
+MOOD = "grammar.mood"
+OBJECT_PRONOUN = "grammar.object-pronoun"
+
+PT_PATTERNS = (
+    # Regência (Luft): "permitir a alguém fazer algo": the person is the indirect object.
+    PatternRule(REGENCIA, r"(?i)\bpermit\w* (?P<bad>(?P<art>o|os) (?P<noun>[a-zà-ú]+))(?= [a-zà-ú]+(?:ar|er|ir)\b)",
+                "“permitir” takes “a” before the person allowed (“permite ao jogador exilar”)", "a\\g<art> \\g<noun>"),
+    # "instruir alguém a fazer algo", not "instruir alguém que faça".
+    PatternRule(REGENCIA, r"(?i)\binstru\w+ (?:o|a|os|as|um|uma|seu|sua|cada) [a-zà-ú]+ (?P<bad>que) [a-zà-ú]+",
+                "“instruir alguém” takes “a” + infinitive (“instrui o jogador a revelar”), not “que”"),
+    # A reduction or an increase by an amount: "reduzido em 2", "aumentado em {1}"; "por" is the agent.
+    PatternRule(REGENCIA, r"(?i)\b(?:reduzid|aumentad|diminuíd)[oa]s? (?P<bad>por)(?= (?:(?:uma|essa|esta|aquela|a) )?"
+                r"(?:quantidade|\d|\{|X\b))", "a change by an amount takes “em” (“reduzido em {1}”, “reduzido em "
+                "uma quantidade”); “por” names who reduces", "em", r"(?i)\b(?:reduced|increased|decreased) by\b"),
+    # Idioms: "in part" is "em parte"; "regardless of" is "independentemente de".
+    PatternRule(REGENCIA, r"(?i)\bem (?P<bad>partes)\b", "“in part” is “em parte” (singular)", "parte",
+                r"(?i)\bin part\b"),
+    PatternRule(REGENCIA, r"(?i)\b(?P<bad>indiferente) (?=d[oae]s?\b)", "“regardless of” is “independentemente de” "
+                "(“indiferente a” means “not caring about”)", "independentemente", r"(?i)\bregardless\b"),
+    # Crase: never before a demonstrative "essa/esta" nor a personal pronoun ("à essa" → "a essa").
+    PatternRule(REGENCIA, r"(?<![\w-])(?P<bad>[àÀ]) (?=(?:essa|essas|esta|estas|ela|elas)\b)",
+                "no crase before “essa”, “esta” or a personal pronoun (“a essa”)", "a"),
+    # Garbled constructions: a determiner after "qualquer" ("qualquer o alvo").
+    PatternRule(GARBLED, r"(?i)\bqualquer (?P<bad>(?:o|a|os|as))\b(?= [a-zà-ú])",
+                "“qualquer” takes no article after it: a stray word (“qualquer alvo”)", ""),
+    # A demonstrative and an indefinite article together ("aquela uma quantidade").
+    PatternRule(GARBLED, r"(?i)\b(?P<bad>(?:aquel|ess|est)(?:e|a|es|as) (?:um|uma))\b(?= [a-zà-ú])",
+                "a demonstrative and an indefinite article together: one is a stray word", ""),
+    # "um ou mais um mana": the count is "um ou mais".
+    PatternRule(GARBLED, r"(?i)\b(?:um|uma|dois|duas|três) ou mais (?P<bad>um|uma)\b(?= [a-zà-ú])",
+                "“um ou mais” is followed by its noun: a stray “um”", ""),
+    # Two forms of "ser"/"estar" in a row ("não é seja").
+    PatternRule(GARBLED, r"(?i)\b(?P<bad>(?:é|são|está|estão|era|foi) (?:seja|sejam|esteja|estejam|for|forem|fosse"
+                r"|fossem))\b", "two forms of “ser”/“estar” in a row: one is a stray word", ""),
+    # The clitic twice ("se referir-se").
+    PatternRule(GARBLED, r"(?i)\b(?P<bad>se [a-zà-ú]+-se)\b", "the clitic “se” twice (“se referir-se”): keep one", ""),
+)
+
+#: lang -> (mood facts, construction rules) for pipeline.align.checks.syntax.
+SYNTAX: dict[str, tuple[MoodFacts, tuple[PatternRule, ...]]] = {"pt": (PT_MOOD, PT_PATTERNS)}
