@@ -317,6 +317,8 @@ class MoodFacts:
     #: Conjunctions that always take the subjunctive (Bechara §: conjunções subordinativas
     #: concessivas, condicionais, finais, temporais de anterioridade): never a conditional nor
     #: an indicative after them.  "caso" and "embora" are the grammar profile's own rules above.
+    #: "mesmo se" (even if) takes the future or imperfect subjunctive ("mesmo se for", "mesmo se
+    #: pudesse"), as the translation itself writes it almost everywhere.
     subjunctive_conjunctions: tuple[str, ...] = ()
     #: Present indicative forms that cannot be a subjunctive (the common verbs of the CR).
     present_indicative: tuple[str, ...] = ()
@@ -350,7 +352,7 @@ PT_MOOD = MoodFacts(
     if_word="se",
     if_openers=("como", "e", "ou", "mas", "só", "somente", "apenas", "mesmo", "exceto"),
     subjunctive_conjunctions=("antes que", "a menos que", "a não ser que", "para que", "sem que", "mesmo que",
-                              "a fim de que", "contanto que", "ainda que", "nem que"),
+                              "a fim de que", "contanto que", "ainda que", "nem que", "mesmo se"),
     present_indicative=("é", "são", "está", "estão", "tem", "têm", "pode", "podem", "há", "possui", "possuem",
                         "fica", "ficam", "vai", "vão", "faz", "fazem", "controla", "controlam"),
     clause_breakers=("que", "quem", "qual", "quais", "cujo", "cuja", "cujos", "cujas", "onde", "quando", "então",
@@ -401,6 +403,13 @@ PT_PATTERNS = (
     PatternRule(REGENCIA, r"(?i)\b(?:reduzid|aumentad|diminuíd)[oa]s? (?P<bad>por)(?= (?:(?:uma|essa|esta|aquela|a) )?"
                 r"(?:quantidade|\d|\{|X\b))", "a change by an amount takes “em” (“reduzido em {1}”, “reduzido em "
                 "uma quantidade”); “por” names who reduces", "em", r"(?i)\b(?:reduced|increased|decreased) by\b"),
+    # "anexar a": a relative clause keeps the preposition before "que" ("a criatura a que a Aura está
+    # anexada"; "que … está anexada" leaves "anexada" without its complement).
+    PatternRule(REGENCIA, r"(?i)(?<!\ba )(?<!\bà )(?<!\bao )(?<!\bem )\b(?P<bad>que) (?:(?!que\b)[^\W\d_][\w-]* ){1,5}"
+                r"(?:está|estão|esteja|estejam|estava|estavam|estiver|estiverem|fica|ficar|for|é) anexad[oa]s?\b"
+                r"(?! (?:a|à|ao|aos|às|em|nele|nela)\b)",
+                "“anexado a”: the relative needs the preposition (“a que … está anexada”)", "a que",
+                r"(?i)\battached to\b"),
     # Idioms: "in part" is "em parte"; "regardless of" is "independentemente de".
     PatternRule(REGENCIA, r"(?i)\bem (?P<bad>partes)\b", "“in part” is “em parte” (singular)", "parte",
                 r"(?i)\bin part\b"),
@@ -421,6 +430,21 @@ PT_PATTERNS = (
     # Two forms of "ser"/"estar" in a row ("não é seja").
     PatternRule(GARBLED, r"(?i)\b(?P<bad>(?:é|são|está|estão|era|foi) (?:seja|sejam|esteja|estejam|for|forem|fosse"
                 r"|fossem))\b", "two forms of “ser”/“estar” in a row: one is a stray word", ""),
+    # "considerado" + a finite verb: the predicate of "considerar" is a noun, an adjective or
+    # "como" + gerund ("é considerado como não tendo características"), never a finite verb.
+    PatternRule(GARBLED, r"(?i)\bconsiderad[oa]s? (?P<bad>(?:não )?(?:possui|possuem|tem|têm|é|são|está|estão|pode|"
+                r"podem|exige|exigem|controla|controlam))\b",
+                "“considerado” followed by a finite verb: the construction is broken (“considerado como não "
+                "tendo”, or “considera-se que … não possui”)", ""),
+    # The impersonal passive with a "que" clause is invariable: "é considerado que …"; a participle
+    # agreeing with a subject ("é considerada que exige") mixes two constructions.
+    PatternRule(GARBLED, r"(?i)\b(?:é|são|foi|foram|será|serão) (?P<bad>considerad(?:a|os|as) que)\b",
+                "a participle agreeing with the subject cannot take a “que” clause (“ainda é "
+                "considerada como exigindo”, or “considera-se que … exige”)", ""),
+    # "to the left of" is "à esquerda de": the position is relative to the thing ("à esquerda da linha").
+    PatternRule(REGENCIA, r"(?i)\bà (?:esquerda|direita) (?P<bad>n(?P<g>[oa]s?))\b",
+                "“à esquerda/à direita” takes “de” (“à esquerda da linha de tipo”)", "d\\g<g>",
+                r"(?i)\bto the (?:left|right) of\b"),
     # The clitic twice ("se referir-se").
     PatternRule(GARBLED, r"(?i)\b(?P<bad>se [a-zà-ú]+-se)\b", "the clitic “se” twice (“se referir-se”): keep one", ""),
 )
