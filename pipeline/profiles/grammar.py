@@ -445,6 +445,16 @@ PT_PATTERNS = (
     PatternRule(REGENCIA, r"(?i)\bà (?:esquerda|direita) (?P<bad>n(?P<g>[oa]s?))\b",
                 "“à esquerda/à direita” takes “de” (“à esquerda da linha de tipo”)", "d\\g<g>",
                 r"(?i)\bto the (?:left|right) of\b"),
+    # A verb and its own passive in one clause ("coloca a habilidade é colocada na pilha"): two
+    # drafts of the sentence left together.
+    PatternRule(GARBLED, r"(?i)\b(?P<v>[a-zà-ú]{4,})[aeo]m? (?:(?!que\b)[a-zà-ú-]+ ){1,3}(?P<bad>(?:é|são|foi|será|seja) "
+                r"(?P=v)ad[oa]s?)\b", "the verb twice, active and passive, in one clause: one draft is left over", ""),
+    # A noun repeated around its negated participle ("mana não gasto mana").
+    PatternRule(GARBLED, r"(?i)\b(?P<n>[a-zà-ú]{3,}) não [a-zà-ú]+ (?P<bad>(?P=n))\b",
+                "the noun repeated after its own modifier: a stray word", ""),
+    # "fazer com que" + its subject: the subject takes no preposition ("com que a uma criatura entre").
+    PatternRule(GARBLED, r"(?i)\bcom que (?P<bad>a) (?=uma?\b)",
+                "“fazer com que” is followed by the subject, which takes no preposition: a stray “a”", ""),
     # The clitic twice ("se referir-se").
     PatternRule(GARBLED, r"(?i)\b(?P<bad>se [a-zà-ú]+-se)\b", "the clitic “se” twice (“se referir-se”): keep one", ""),
 )
