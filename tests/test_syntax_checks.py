@@ -100,3 +100,22 @@ def test_subject_pronoun_as_object():
                      ("A creature it controls.", "Uma criatura que ele controla."),
                      ("It can be him.", "Pode ser ele.")], "grammar.object-pronoun")
     assert got == ["coloca ela", "equipar ele"]
+
+
+@needs_hunspell
+def test_conditional_in_a_temporal_clause_with_the_english_would():
+    got = _excerpts([("A condition checked as the ability would trigger.",
+                      "Uma condição verificada quando a habilidade desencadearia."),
+                     ("A condition checked when the ability triggers.",
+                      "Uma condição verificada quando a habilidade desencadeia.")], "grammar.mood")
+    assert got == ["desencadearia"]
+
+
+def test_more_garbled_constructions():
+    got = _excerpts([("Doing so puts the ability on the stack.", "Fazer isso coloca a habilidade é colocada na pilha."),
+                     ("Unspent mana caused loss of life.", "Qualquer mana não gasto mana causava perda de vida."),
+                     ("An ability that can have a creature enter.", "Uma habilidade que faz com que a uma criatura entre."),
+                     ("An ability that deals damage to a creature.", "Uma habilidade que causa dano a uma criatura."),
+                     ("The drawn card is considered to have no characteristics.",
+                      "O card comprado é considerado não possui características.")], "grammar.garbled")
+    assert got == ["é colocada", "mana", "a", "não possui"]

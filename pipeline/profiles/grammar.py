@@ -320,6 +320,10 @@ class MoodFacts:
     #: "mesmo se" (even if) takes the future or imperfect subjunctive ("mesmo se for", "mesmo se
     #: pudesse"), as the translation itself writes it almost everywhere.
     subjunctive_conjunctions: tuple[str, ...] = ()
+    #: Temporal conjunctions: the indicative or the subjunctive after them, never the conditional
+    #: ("quando a habilidade desencadearia" → "quando a habilidade fosse desencadear"). "sempre
+    #: que"/"cada vez que" are the grammar profile's own rule above (CONDITIONAL_AFTER_WHENEVER).
+    no_conditional_conjunctions: tuple[str, ...] = ()
     #: Present indicative forms that cannot be a subjunctive (the common verbs of the CR).
     present_indicative: tuple[str, ...] = ()
     #: Words that end the clause the mood is read in (a relative or another conjunction starts a
@@ -353,6 +357,8 @@ PT_MOOD = MoodFacts(
     if_openers=("como", "e", "ou", "mas", "só", "somente", "apenas", "mesmo", "exceto"),
     subjunctive_conjunctions=("antes que", "a menos que", "a não ser que", "para que", "sem que", "mesmo que",
                               "a fim de que", "contanto que", "ainda que", "nem que", "mesmo se"),
+    no_conditional_conjunctions=("quando", "enquanto", "assim que", "logo que", "depois que", "até que",
+                                 "toda vez que"),
     present_indicative=("é", "são", "está", "estão", "tem", "têm", "pode", "podem", "há", "possui", "possuem",
                         "fica", "ficam", "vai", "vão", "faz", "fazem", "controla", "controlam"),
     clause_breakers=("que", "quem", "qual", "quais", "cujo", "cuja", "cujos", "cujas", "onde", "quando", "então",
@@ -415,9 +421,6 @@ PT_PATTERNS = (
                 r"(?i)\bin part\b"),
     PatternRule(REGENCIA, r"(?i)\b(?P<bad>indiferente) (?=d[oae]s?\b)", "“regardless of” is “independentemente de” "
                 "(“indiferente a” means “not caring about”)", "independentemente", r"(?i)\bregardless\b"),
-    # Crase: never before a demonstrative "essa/esta" nor a personal pronoun ("à essa" → "a essa").
-    PatternRule(REGENCIA, r"(?<![\w-])(?P<bad>[àÀ]) (?=(?:essa|essas|esta|estas|ela|elas)\b)",
-                "no crase before “essa”, “esta” or a personal pronoun (“a essa”)", "a"),
     # Garbled constructions: a determiner after "qualquer" ("qualquer o alvo").
     PatternRule(GARBLED, r"(?i)\bqualquer (?P<bad>(?:o|a|os|as))\b(?= [a-zà-ú])",
                 "“qualquer” takes no article after it: a stray word (“qualquer alvo”)", ""),

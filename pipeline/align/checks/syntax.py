@@ -9,7 +9,7 @@ spelled right and agreeing hides from the spelling and agreement checks.
   dictionary knows), not from a list, so every verb is covered; the "if" clause is judged only
   when the English is a hypothetical too ("if … would/could"), the evidence that "se" is "if".
 * ``grammar.regencia``: a verb's or a phrase's preposition ("permite o jogador exilar" →
-  "permite ao jogador"), idioms ("em partes" for "in part"), crase before a demonstrative.
+  "permite ao jogador"), idioms ("em partes" for "in part", "indiferente de" for "regardless of").
 * ``grammar.garbled``: a stray or doubled word that breaks the construction ("qualquer o alvo",
   "não é seja", "se referir-se").
 * ``grammar.object-pronoun``: a subject pronoun as a verb's object ("coloca ela no campo",
@@ -36,7 +36,7 @@ CHECKS = [
           DefectClass.GRAMMAR),
     Check(REGENCIA, Category.GRAMMAR, Severity.WARNING,
           "A wrong preposition or idiom: the verb's regência (\"permite o jogador\" → \"ao jogador\"), \"em partes\" "
-          "for \"in part\", crase before a demonstrative.", DefectClass.GRAMMAR),
+          "for \"in part\", \"à esquerda na\" for \"to the left of\".", DefectClass.GRAMMAR),
     Check(GARBLED, Category.GRAMMAR, Severity.WARNING,
           "A stray or doubled word that garbles the construction (\"qualquer o alvo\", \"não é seja\", \"se "
           "referir-se\").", DefectClass.GRAMMAR),
@@ -111,13 +111,21 @@ def _mood(ctx, p, facts: MoodFacts, verbs: _Verbs) -> list:
                                                 "subjunctive" + (f" (“{fix}”)" if fix else ""), (t.start, t.end),
                                      suggestion=fix))
                 break
-    for conj in facts.subjunctive_conjunctions:
+    conjunctions = [(c, True) for c in facts.subjunctive_conjunctions]
+    conjunctions += [(c, False) for c in facts.no_conditional_conjunctions]
+    for conj, subjunctive in conjunctions:
         for m in re.finditer(rf"(?i)(?<![\w-]){re.escape(conj)}(?![\w-])", text):
             i = next((k for k, t in enumerate(toks) if t.end == m.end()), None)
             if i is None:
                 continue
             for t in _clause(toks, text, i, breakers):
                 lw = t.text.casefold()
+                if not subjunctive:
+                    if verbs.conditional(lw) is not None and re.search(facts.english_would, en, re.I):
+                        out.append(ctx.issue(check, p, f"“{conj}” takes the indicative or the subjunctive, not the "
+                                                        f"conditional “{t.text}”", (t.start, t.end)))
+                        break
+                    continue
                 if verbs.conditional(lw) is not None or lw in facts.present_indicative:
                     what = "conditional" if lw not in facts.present_indicative else "indicative"
                     out.append(ctx.issue(check, p, f"“{conj}” takes the subjunctive, not the {what} “{t.text}”",
