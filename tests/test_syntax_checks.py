@@ -119,3 +119,16 @@ def test_more_garbled_constructions():
                      ("The drawn card is considered to have no characteristics.",
                       "O card comprado é considerado não possui características.")], "grammar.garbled")
     assert got == ["é colocada", "mana", "a", "não possui"]
+
+
+def test_enclitic_infinitive_after_a_subject_and_broken_correlatives():
+    mood = _excerpts([("Unless an effect has caused it to become blocked.",
+                       "A não ser que algum efeito torná-la bloqueada."),
+                      ("Unless the player may make it blocked.", "A menos que o jogador possa torná-la bloqueada.")],
+                     "grammar.mood")
+    assert mood == ["torná-la"]
+    got = _excerpts([("Cards are neither tapped nor untapped.", "Os cards não estão nem virados ou desvirados."),
+                     ("It keeps both the types artifact and land.", "Ele mantém tanto o tipo artefato e terreno."),
+                     ("It keeps both the types artifact and land.", "Ele mantém tanto o tipo artefato quanto terreno.")],
+                    "grammar.garbled")
+    assert got == ["ou", "e"]

@@ -421,6 +421,14 @@ PT_PATTERNS = (
                 r"(?i)\bin part\b"),
     PatternRule(REGENCIA, r"(?i)\b(?P<bad>indiferente) (?=d[oae]s?\b)", "“regardless of” is “independentemente de” "
                 "(“indiferente a” means “not caring about”)", "independentemente", r"(?i)\bregardless\b"),
+    # A subject, then an infinitive with an enclitic where the clause needs its finite verb
+    # ("enquanto o efeito permiti-lo" → "enquanto o efeito o permitir"; "a não ser que algum
+    # efeito torná-la" → "a não ser que algum efeito a torne"): the infinitive has no subject.
+    PatternRule(MOOD, r"(?i)\b(?:se|que|caso|quando|enquanto)\b (?:(?:o|a|os|as|um|uma|algum|alguma|esse|essa|este|esta|"
+                r"aquele|aquela|nenhum|nenhuma|seu|sua|tal|cada|outro|outra) [a-zà-ú]{3,}|ele|ela|eles|elas) "
+                r"(?P<bad>[a-zà-ú]+[áêíô]-l[oa]s?)\b",
+                "an infinitive with an enclitic after its own subject: the clause needs a finite verb, in the "
+                "subjunctive after a conjunction (“enquanto o efeito o permitir”)", ""),
     # Garbled constructions: a determiner after "qualquer" ("qualquer o alvo").
     PatternRule(GARBLED, r"(?i)\bqualquer (?P<bad>(?:o|a|os|as))\b(?= [a-zà-ú])",
                 "“qualquer” takes no article after it: a stray word (“qualquer alvo”)", ""),
@@ -458,6 +466,11 @@ PT_PATTERNS = (
     # "fazer com que" + its subject: the subject takes no preposition ("com que a uma criatura entre").
     PatternRule(GARBLED, r"(?i)\bcom que (?P<bad>a) (?=uma?\b)",
                 "“fazer com que” is followed by the subject, which takes no preposition: a stray “a”", ""),
+    # Correlatives keep their pair: "nem … nem" (neither … nor), "tanto … quanto" (both … and).
+    PatternRule(GARBLED, r"(?i)\bnem (?:(?!nem\b)[a-zà-ú-]+ ){1,3}(?P<bad>ou)\b",
+                "“nem … ou”: the correlation is “nem … nem”", "nem", r"(?i)\bneither\b.*\bnor\b"),
+    PatternRule(GARBLED, r"(?i)\btanto (?:(?!quanto\b|como\b)[\wà-ú“”-]+ ){1,5}(?P<bad>e)\b",
+                "“tanto … e”: the correlation is “tanto … quanto” (or “tanto … como”)", "quanto", r"(?i)\bboth\b"),
     # The clitic twice ("se referir-se").
     PatternRule(GARBLED, r"(?i)\b(?P<bad>se [a-zà-ú]+-se)\b", "the clitic “se” twice (“se referir-se”): keep one", ""),
 )

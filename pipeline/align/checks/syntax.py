@@ -131,10 +131,6 @@ def _mood(ctx, p, facts: MoodFacts, verbs: _Verbs) -> list:
                     out.append(ctx.issue(check, p, f"“{conj}” takes the subjunctive, not the {what} “{t.text}”",
                                          (t.start, t.end)))
                     break
-                if re.fullmatch(r"[^\W\d_]+[áêíô]-l[oa]s?", lw):
-                    out.append(ctx.issue(check, p, f"“{conj}” takes a finite verb in the subjunctive, not the "
-                                                    f"infinitive “{t.text}”", (t.start, t.end)))
-                    break
     for i, w in enumerate(low[:-1]):
         if w == facts.final_preposition and low[i + 1] in facts.subjunctive_after_para \
                 and text[toks[i].end:toks[i + 1].start] == " ":
