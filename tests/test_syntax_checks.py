@@ -132,3 +132,14 @@ def test_enclitic_infinitive_after_a_subject_and_broken_correlatives():
                      ("It keeps both the types artifact and land.", "Ele mantém tanto o tipo artefato quanto terreno.")],
                     "grammar.garbled")
     assert got == ["ou", "e"]
+
+
+@needs_hunspell
+def test_present_subjunctive_after_se_and_anexar_em():
+    assert _excerpts([("Only if none of its abilities have been activated.",
+                       "Somente se nenhuma das suas habilidades tenha sido ativada."),
+                      ("Only if none of its abilities have been activated.",
+                       "Somente se nenhuma das suas habilidades tiver sido ativada.")], "grammar.mood") == ["tenha"]
+    assert _excerpts([("Attach a Fortification to a land.", "Anexar uma fortificação em um terreno."),
+                      ("Attach a Fortification to a land.", "Anexar uma fortificação a um terreno.")],
+                     "grammar.regencia") == ["em"]

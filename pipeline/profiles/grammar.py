@@ -334,6 +334,9 @@ class MoodFacts:
     english_would: str = ""
     #: "fosse"/"fossem" + infinitive, the form the translation uses for "if … would".
     subjunctive_aux: tuple[str, str] = ("", "")
+    #: Present subjunctive forms "se" (if, whether) never takes: it takes the future or the
+    #: imperfect subjunctive ("se nenhuma habilidade tiver sido ativada", not "tenha sido").
+    present_subjunctive: tuple[str, ...] = ()
     #: Present subjunctive forms that need "que" after "para" ("para tenham" → "para que tenham").
     subjunctive_after_para: tuple[str, ...] = ()
     final_preposition: str = ""
@@ -366,6 +369,8 @@ PT_MOOD = MoodFacts(
     english_if=r"\b(?:if|as though|as if|unless|before|until|even if|in case)\b",
     english_would=r"\b(?:would|could|might|should)\b|\bwouldn[’']t\b|\bcouldn[’']t\b",
     subjunctive_aux=("fosse", "fossem"),
+    present_subjunctive=("seja", "sejam", "tenha", "tenham", "possa", "possam", "esteja", "estejam", "haja",
+                         "faça", "façam", "saiba", "saibam", "queira", "queiram"),
     subjunctive_after_para=("seja", "sejam", "tenha", "tenham", "possa", "possam", "esteja", "estejam", "haja",
                             "faça", "façam", "venha", "venham", "fique", "fiquem"),
     final_preposition="para",
@@ -416,6 +421,10 @@ PT_PATTERNS = (
                 r"(?! (?:a|à|ao|aos|às|em|nele|nela)\b)",
                 "“anexado a”: the relative needs the preposition (“a que … está anexada”)", "a que",
                 r"(?i)\battached to\b"),
+    # "anexar algo a algo" (Houaiss): "anexar uma fortificação em um terreno" → "a um terreno".
+    PatternRule(REGENCIA, r"(?i)\banex(?:ar|a|am|ando|e|em|ou|ado|ada|ados|adas)\b (?:(?:o|a|os|as|um|uma|esse|essa|aquele|"
+                r"aquela|seu|sua) [a-zà-ú]{3,} )?(?P<bad>em) (?=(?:um|uma|outro|outra|outros|outras)\b)", "“anexar” takes “a” (“anexar uma Fortificação a um terreno”)", "a",
+                r"(?i)\battach\w*\b.*\bto\b"),
     # Idioms: "in part" is "em parte"; "regardless of" is "independentemente de".
     PatternRule(REGENCIA, r"(?i)\bem (?P<bad>partes)\b", "“in part” is “em parte” (singular)", "parte",
                 r"(?i)\bin part\b"),

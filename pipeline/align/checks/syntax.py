@@ -92,14 +92,19 @@ def _mood(ctx, p, facts: MoodFacts, verbs: _Verbs) -> list:
     breakers = frozenset(facts.clause_breakers)
     for i, w in enumerate(low):
         # "Se" as "if": at a sentence start, after a comma or an opener ("como se").
-        if w == facts.if_word and hypothetical:
+        if w == facts.if_word:
             before = text[:toks[i].start].rstrip()
             opener = i > 0 and low[i - 1] in facts.if_openers and text[toks[i - 1].end:toks[i].start] == " "
             if not (before == "" or before[-1] in ".:;,(" or opener):
                 continue
             clause = _clause(toks, text, i, breakers)
             for k, t in enumerate(clause):
-                inf = verbs.conditional(t.text)
+                if t.text.casefold() in facts.present_subjunctive and k > 0 and low[i - 1:i] != ["mesmo"]:
+                    # ("mesmo se" + the present subjunctive is the grammar profile's own rule.)
+                    out.append(ctx.issue(check, p, f"“{toks[i].text} … {t.text}”: “se” takes the future or the "
+                                                    f"imperfect subjunctive, not the present", (t.start, t.end)))
+                    break
+                inf = verbs.conditional(t.text) if hypothetical else None
                 if inf is None:
                     continue
                 if k == 0 and not (opener and low[i - 1] == facts.as_if_opener):
