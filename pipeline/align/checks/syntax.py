@@ -200,8 +200,12 @@ def run(ctx) -> list:
         got = _patterns(ctx, p, rules)
         if hun is not None:
             got += _mood(ctx, p, facts, verbs) + _object_pronouns(ctx, p, facts, verbs, function_words)
+        # A stray word reads as a wrong mood too ("mesmo que ele não é seja"): one defect, one finding.
+        stray = [i.span for i in got if i.check == GARBLED]
         seen = set()
         for i in sorted(got, key=lambda i: (i.span or (0, 0), i.check)):
+            if i.check == MOOD and any(a < i.span[1] and i.span[0] < b for a, b in stray):
+                continue
             if (i.span, i.check) not in seen:
                 seen.add((i.span, i.check))
                 out.append(i)
