@@ -361,7 +361,7 @@ PT_MOOD = MoodFacts(
     subjunctive_conjunctions=("antes que", "a menos que", "a não ser que", "para que", "sem que", "mesmo que",
                               "a fim de que", "contanto que", "ainda que", "nem que", "mesmo se"),
     no_conditional_conjunctions=("quando", "enquanto", "assim que", "logo que", "depois que", "até que",
-                                 "toda vez que"),
+                                 "toda vez que", "próxima vez que"),
     present_indicative=("é", "são", "está", "estão", "tem", "têm", "pode", "podem", "há", "possui", "possuem",
                         "fica", "ficam", "vai", "vão", "faz", "fazem", "controla", "controlam"),
     clause_breakers=("que", "quem", "qual", "quais", "cujo", "cuja", "cujos", "cujas", "onde", "quando", "então",
@@ -425,6 +425,12 @@ PT_PATTERNS = (
     PatternRule(REGENCIA, r"(?i)\banex(?:ar|a|am|ando|e|em|ou|ado|ada|ados|adas)\b (?:(?:o|a|os|as|um|uma|esse|essa|aquele|"
                 r"aquela|seu|sua) [a-zà-ú]{3,} )?(?P<bad>em) (?=(?:um|uma|outro|outra|outros|outras)\b)", "“anexar” takes “a” (“anexar uma Fortificação a um terreno”)", "a",
                 r"(?i)\battach\w*\b.*\bto\b"),
+    # Crase before a quoted feminine name after a word that governs "a" ("sujeitos à “regra de
+    # Lendas”"): Lightproof's crase rules do not read through the opening quote.
+    PatternRule(REGENCIA, r"(?i)\b(?:sujeit[oa]s?|devido|iguais|igual|referentes?|relativ[oa]s?|graças|anteriore?s?|"
+                r"posteriore?s?|semelhantes?|equivalentes?) (?P<bad>a) (?=[“\"][a-zà-ú]+(?:a|ade|ção)\b)",
+                "crase: the preposition “a” the word governs and the article of the feminine noun (“sujeito à "
+                "“regra de Lendas””)", "à"),
     # Idioms: "in part" is "em parte"; "regardless of" is "independentemente de".
     PatternRule(REGENCIA, r"(?i)\bem (?P<bad>partes)\b", "“in part” is “em parte” (singular)", "parte",
                 r"(?i)\bin part\b"),
