@@ -58,7 +58,10 @@ class _Verbs:
         return self.hun is not None and w.endswith(self.f.infinitive_endings) and w in self.hun
 
     def conditional(self, w: str) -> str | None:
-        """The infinitive of a conditional form ("adicionaria" -> "adicionar"), else None."""
+        """The infinitive of a conditional form ("adicionaria" -> "adicionar"), else None (a
+        capitalised word is a name: "Dominaria")."""
+        if not w[:1].islower():
+            return None
         w = w.casefold()
         for end in self.f.conditional_endings:
             if not w.endswith(end) or len(w) <= len(end) + 1:
