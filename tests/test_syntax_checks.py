@@ -143,3 +143,11 @@ def test_present_subjunctive_after_se_and_anexar_em():
     assert _excerpts([("Attach a Fortification to a land.", "Anexar uma fortificação em um terreno."),
                       ("Attach a Fortification to a land.", "Anexar uma fortificação a um terreno.")],
                      "grammar.regencia") == ["em"]
+
+
+@needs_hunspell
+def test_the_comparative_o_mesmo_que_is_not_even_if():
+    assert _excerpts([("It has the same value as the card has.", "Ele tem o mesmo valor que a carta tem."),
+                      ("Its owner is the same as the card's owner is.", "Seu dono é o mesmo que o dono do card é."),
+                      ("Even if it is not a legal target.", "Mesmo que ele não é um alvo válido.")],
+                     "grammar.mood") == ["é"]

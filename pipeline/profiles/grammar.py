@@ -320,6 +320,9 @@ class MoodFacts:
     #: "mesmo se" (even if) takes the future or imperfect subjunctive ("mesmo se for", "mesmo se
     #: pudesse"), as the translation itself writes it almost everywhere.
     subjunctive_conjunctions: tuple[str, ...] = ()
+    #: Words before a conjunction that make it something else: "o mesmo que" is the comparative
+    #: ("tem o mesmo valor que a carta tem"), not "even if".
+    not_after: dict = field(default_factory=dict)
     #: Temporal conjunctions: the indicative or the subjunctive after them, never the conditional
     #: ("quando a habilidade desencadearia" → "quando a habilidade fosse desencadear"). "sempre
     #: que"/"cada vez que" are the grammar profile's own rule above (CONDITIONAL_AFTER_WHENEVER).
@@ -360,6 +363,8 @@ PT_MOOD = MoodFacts(
     if_openers=("como", "e", "ou", "mas", "só", "somente", "apenas", "mesmo", "exceto"),
     subjunctive_conjunctions=("antes que", "a menos que", "a não ser que", "para que", "sem que", "mesmo que",
                               "a fim de que", "contanto que", "ainda que", "nem que", "mesmo se"),
+    not_after={c: ("o", "a", "os", "as", "do", "da", "dos", "das", "no", "na", "nos", "nas", "ao", "à", "aos", "às",
+                   "pelo", "pela", "um", "uma") for c in ("mesmo que", "mesmo se")},
     no_conditional_conjunctions=("quando", "enquanto", "assim que", "logo que", "depois que", "até que",
                                  "toda vez que", "próxima vez que"),
     present_indicative=("é", "são", "está", "estão", "tem", "têm", "pode", "podem", "há", "possui", "possuem",

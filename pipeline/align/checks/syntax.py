@@ -126,6 +126,9 @@ def _mood(ctx, p, facts: MoodFacts, verbs: _Verbs) -> list:
             i = next((k for k, t in enumerate(toks) if t.end == m.end()), None)
             if i is None:
                 continue
+            first = next(k for k, t in enumerate(toks) if t.start == m.start())
+            if first and low[first - 1] in facts.not_after.get(conj, ()):
+                continue  # "o mesmo que": the comparative
             for t in _clause(toks, text, i, breakers):
                 lw = t.text.casefold()
                 if not subjunctive:
