@@ -151,3 +151,11 @@ def test_the_comparative_o_mesmo_que_is_not_even_if():
                       ("Its owner is the same as the card's owner is.", "Seu dono é o mesmo que o dono do card é."),
                       ("Even if it is not a legal target.", "Mesmo que ele não é um alvo válido.")],
                      "grammar.mood") == ["é"]
+
+
+@needs_hunspell
+def test_if_clause_at_the_start_of_a_quotation():
+    got = _excerpts([("Such abilities read “If a source would cause a player to gain life, …”",
+                      "Tais habilidades dizem “Se uma fonte faria um jogador ganhar pontos de vida, …”")],
+                    "grammar.mood")
+    assert got == ["faria"]

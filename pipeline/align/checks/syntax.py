@@ -94,11 +94,11 @@ def _mood(ctx, p, facts: MoodFacts, verbs: _Verbs) -> list:
     hypothetical = bool(re.search(facts.english_if, en, re.I)) and bool(re.search(facts.english_would, en, re.I))
     breakers = frozenset(facts.clause_breakers)
     for i, w in enumerate(low):
-        # "Se" as "if": at a sentence start, after a comma or an opener ("como se").
+        # "Se" as "if": at a sentence or quotation start, after a comma or an opener ("como se").
         if w == facts.if_word:
             before = text[:toks[i].start].rstrip()
             opener = i > 0 and low[i - 1] in facts.if_openers and text[toks[i - 1].end:toks[i].start] == " "
-            if not (before == "" or before[-1] in ".:;,(" or opener):
+            if not (before == "" or before[-1] in ".:;,(“\"" or opener):
                 continue
             clause = _clause(toks, text, i, breakers)
             for k, t in enumerate(clause):
