@@ -19,7 +19,8 @@ from pathlib import Path
 
 
 from .errors import InputError
-from .io import cache_root, cache_write, dumps, read_bounded, read_cache_json, source_key
+from .codekey import code_key
+from .io import cache_root, cache_write, dumps, read_bounded, read_cache_json
 from .model import Document
 from .profiles import PROFILES
 from .profiles.dates import declared_date  # noqa: F401  (re-exported: the edition API)
@@ -68,10 +69,7 @@ def _rule_facts(rule, lang: str | None) -> dict:
 @functools.lru_cache(maxsize=1)
 def _code_version() -> str:
     """Changes whenever the code that builds an inventory changes, so stale caches are not read."""
-    here = Path(__file__).resolve().parent
-    return source_key(INVENTORY_VERSION, [here / rel for rel in (
-        "edition.py", "segment/official.py", "segment/paste.py", "segment/paragraphs.py", "profiles/__init__.py",
-        "profiles/dates.py", "rulenum.py", "text.py")])
+    return code_key(INVENTORY_VERSION, __name__)
 
 
 def edition_inventory(path) -> dict:

@@ -18,7 +18,8 @@ import json
 from pathlib import Path
 from typing import Callable
 
-from .io import cache_root, cache_write, read_cache_json, source_key
+from .codekey import code_key
+from .io import cache_root, cache_write, read_cache_json
 from .model import Document, Example, Finding, GlossaryEntry, Meta, Rule, Section
 
 #: Bump when the inventory's layout or the meaning of its fields changes.
@@ -29,12 +30,9 @@ _META = ("language", "effective_date", "source_name", "sha256", "kind", "format"
 
 @functools.lru_cache(maxsize=1)
 def inventory_key() -> str:
-    """The code that turns a file into a document: readers, decoder, parser, model."""
-    here = Path(__file__).resolve().parent
-    return source_key(INVENTORY_VERSION, [Path(__file__).resolve(), here / "model.py", here / "rulenum.py",
-                                          here / "text.py", *sorted((here / "segment").glob("*.py")),
-                                          *sorted((here / "ingest").glob("*.py")),
-                                          *sorted((here / "profiles").glob("*.py"))])
+    """The code that turns a file into a document (the official parser, the loader of other
+    files: readers, decoder, model) and this module's reduction of it."""
+    return code_key(INVENTORY_VERSION, (__name__, "pipeline.segment.official", "pipeline.ingest.loader"))
 
 
 def to_data(doc: Document) -> dict:

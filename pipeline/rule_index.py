@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .inventory import cached_document, inventory_key, lean
-from .io import cache_root, cache_write, read_cache_json, source_key
+from .codekey import code_key
+from .io import cache_root, cache_write, read_cache_json
 from .model import Document, Rule
 from .rulenum import RuleNumber, sort_ids
 
@@ -32,9 +33,7 @@ SCHEMA = "crpipe-rule-refs/1"
 def index_key() -> str:
     """The code that finds cross-references, this file, and the inventory's key (the
     references are found in the inventory)."""
-    here = Path(__file__).resolve().parent
-    return source_key(INDEX_VERSION, [Path(__file__).resolve(), *sorted((here / "xref").glob("*.py"))],
-                      [inventory_key()])
+    return code_key(INDEX_VERSION, __name__, extra=[inventory_key()])
 
 
 @dataclass

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from .editions.catalog import default_catalog
 from .errors import InputError
-from .io import cache_root, cache_write, dumps, read_cache_json, source_key
+from .codekey import code_key
+from .io import cache_root, cache_write, dumps, read_cache_json
 from .model import Document, Rule
 from .rule_index import descendants, edition_index
 from .rulenum import RuleNumber
@@ -110,9 +111,8 @@ def _history_lines_path(cat, ref) -> Path:
     this code's versions, so another archive or another matcher never reads them."""
     from .diff.cache import cache_key  # noqa: PLC0415 - lazy: only a history line needs the matcher's key
 
-    here = Path(__file__).resolve().parent
     h = hashlib.sha256(f"{cache_key()}\0{ref.stem}\0".encode())
-    h.update(source_key(HISTORY_LINE_VERSION, [here / "show.py", here / "diff" / "history.py"]).encode())
+    h.update(code_key(HISTORY_LINE_VERSION, (__name__, "pipeline.diff.history")).encode())
     for r in sorted((r for r in cat.editions if not r.truncated), key=lambda r: (r.date or r.stem, r.stem)):
         h.update(f"{r.stem}\0{r.sha256}\0{r.date}\n".encode())
     return cache_root() / "show-history" / f"{h.hexdigest()[:32]}.json"

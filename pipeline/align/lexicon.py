@@ -22,7 +22,8 @@ from rapidfuzz.distance import OSA
 
 from ..segment.spacing import lookups_table, spacy_stop_words
 from ..errors import CrpipeError
-from ..io import cache_root, cache_write, read_bounded, read_bounded_text, source_key
+from ..codekey import code_key
+from ..io import cache_root, cache_write, read_bounded, read_bounded_text
 from ..profiles import PROFILES
 
 _EXTRA = Path(__file__).resolve().parents[1] / "data" / "lexicon"
@@ -111,8 +112,7 @@ def _key(lang: str) -> str:
         pkg = version("spacy-lookups-data")
     except PackageNotFoundError:
         pkg = "-"
-    return source_key(lang, [Path(__file__), _EXTRA / f"{lang}.txt", Path(__file__).resolve().parents[1] / "profiles"
-                             / "__init__.py"], extra=[pkg])
+    return code_key(lang, __name__, data=[_EXTRA / f"{lang}.txt"], extra=[pkg])
 
 
 def _build_words(lang: str) -> tuple[frozenset, set]:

@@ -49,7 +49,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from ..errors import CrpipeError
-from ..io import cache_root, cache_write, read_bounded, read_bounded_text, source_key
+from ..codekey import code_key
+from ..io import cache_root, cache_write, read_bounded, read_bounded_text
 
 #: Bump when the index format or the requirement extraction changes.
 INDEX_VERSION = 3
@@ -483,7 +484,7 @@ def family_of(pattern: str, message: str, condition) -> str:
 # -- the index --------------------------------------------------------------------------------
 
 def _index_key(files: RuleFiles, selection: str) -> str:
-    return source_key(INDEX_VERSION, [files.rules, files.impl, Path(__file__)], [selection])
+    return code_key(INDEX_VERSION, __name__, data=[files.rules, files.impl], extra=[selection])
 
 
 def build_index(files: RuleFiles, names: dict, select=None) -> dict:

@@ -35,11 +35,11 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 
 import snowballstemmer
 
-from ..io import cache_root, cache_write, read_cache_json, source_key
+from ..codekey import code_key
+from ..io import cache_root, cache_write, read_cache_json
 from ..profiles import PROFILES
 from ..profiles.words import word_profile
 from .lexicon import _stop_words
@@ -257,7 +257,7 @@ def _cache_key(units: list[Unit]) -> str:
         h.update(b"\x00")
         h.update(" ".join(t.key for t in u.tgt).encode())
         h.update(b"\x01")
-    return source_key(ITERATIONS, [Path(__file__)], [h.hexdigest()])
+    return code_key(ITERATIONS, __name__, extra=[h.hexdigest()])
 
 
 def _links(units: list[Unit]) -> list[list[tuple[int, int]]]:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from pathlib import Path
 
-from ..io import source_key
+from ..codekey import code_key
 from ..model import Document
 
 #: Bump when matching changes: cached matches are keyed by it (with the code's own bytes).
@@ -16,10 +15,9 @@ MATCHER_VERSION = "m6"
 
 @functools.lru_cache(maxsize=1)
 def cache_key() -> str:
-    """The matcher's version and the code that reads editions and matches them."""
-    here = Path(__file__).resolve().parent
-    return source_key(MATCHER_VERSION, [here / "match.py", here / "classify.py", here.parent / "text.py",
-                                        here.parent / "segment" / "official.py"])
+    """The matcher's version and the code that reads editions and matches them (with all the
+    modules it imports: the model, the text normaliser, …)."""
+    return code_key(MATCHER_VERSION, ("pipeline.diff.match", "pipeline.diff.classify", "pipeline.segment.official"))
 
 
 def content_key(doc: Document) -> str:

@@ -25,7 +25,8 @@ from ..errors import InputError
 from ..collector import collector_paused
 from ..editions.catalog import as_catalog
 from ..editions.meta import quick_meta, read_edition
-from ..io import cache_root, cache_write, dumps, read_cache_json, source_key
+from ..codekey import code_key
+from ..io import cache_root, cache_write, dumps, read_cache_json
 from ..model import Document
 from .cache import cache_key
 from .text import normalize
@@ -45,7 +46,7 @@ def texts_key() -> str:
     readers, decoder, parser, profiles and model) and this table's version."""
     from ..inventory import inventory_key  # noqa: PLC0415 - lazy: only a table read or written needs it
 
-    return source_key(TEXTS_VERSION, [], [inventory_key()])
+    return code_key(TEXTS_VERSION, __name__, extra=[inventory_key()])
 
 
 def match_rules(old: Document, new: Document, items: dict | None = None) -> dict[str, str]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from ..io import source_key
+from ..codekey import code_key
 from ..release_data import pack, unpack
 from .cache import cache_key
 
@@ -34,9 +34,9 @@ def shipped_path() -> Path:
 @functools.lru_cache(maxsize=1)
 def shipped_key() -> str:
     """The code a shipped pair map depends on: the matcher (its cache key: matching, the
-    classifier, the text normaliser, the parser) and the code that turns a match into a map."""
-    here = Path(__file__).resolve().parent
-    return source_key(VERSION, [here / "history.py", here / "pack_pairs.py"], [cache_key()])
+    classifier, the text normaliser, the parser) and the code that turns a match into a map
+    (with all it imports)."""
+    return code_key(VERSION, (__name__, "pipeline.diff.history", "pipeline.diff.pack_pairs"), extra=[cache_key()])
 
 
 @functools.lru_cache(maxsize=4)

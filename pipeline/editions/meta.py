@@ -7,7 +7,8 @@ import functools
 from pathlib import Path
 
 from ..errors import InputError
-from ..io import read_bounded, source_key
+from ..codekey import code_key
+from ..io import read_bounded
 
 
 #: Version of what :func:`quick_meta` returns; cached results are named by it and this file.
@@ -16,10 +17,9 @@ META_VERSION = 1
 
 @functools.lru_cache(maxsize=1)
 def meta_key() -> str:
-    """The cache key of :func:`quick_meta`'s results: this file's code and the parser's, whose
-    date pattern and official-text test it uses."""
-    here = Path(__file__).resolve()
-    return source_key(META_VERSION, [here, here.parent.parent / "segment" / "official.py"])
+    """The cache key of :func:`quick_meta`'s results: its code and all it imports (the parser's
+    date pattern and official-text test, the profile that holds the date pattern, …)."""
+    return code_key(META_VERSION, quick_meta)
 
 
 def read_edition(path: Path) -> tuple[bytes | None, str | None]:

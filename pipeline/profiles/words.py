@@ -62,6 +62,42 @@ class WordProfile:
     #: English meaning words a translation may render by a word of another root ("only" by
     #: "a única criatura"), as prefixes: their presence counts as the rendering.
     meaning_renderings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # --- Predicate agreement (issue 24, agreement helper): the copula before a participle
+    # ("a habilidade pode ser removida"), read by :mod:`pipeline.align.checks.agreement`.
+    #: Forms of "ser"/"estar"/"ficar" with the number they carry.
+    copulas: tuple[tuple[str, str], ...] = ()
+    #: Modal verbs before an infinitive copula ("pode ser"), with their number, and that infinitive.
+    modals: tuple[tuple[str, str], ...] = ()
+    copula_infinitives: frozenset[str] = frozenset()
+    #: Prepositions (and their contractions with an article): a noun after one is not a subject.
+    prepositions: frozenset[str] = frozenset()
+    #: Subject pronouns and words that open a clause of their own ("quando", "qual"): a
+    #: predicate after one may have another subject than the clause's first noun.
+    subject_pronouns: frozenset[str] = frozenset()
+    clause_openers: frozenset[str] = frozenset()
+    #: The relative pronoun "que" (the predicate after it agrees with the noun before it).
+    relative: str = ""
+    #: Subject–verb number: "cada" and what may stand between it and its noun ("cada outro
+    #: jogador"); the coordinators that make a subject plural ("cada X e cada Y"); plural finite
+    #: forms no ending rule finds ("são", "têm", "retêm"), and the plural endings whose singular
+    #: (the word less its last letter) is a word: "desencadeiam"/"desencadeia".
+    distributives: frozenset[str] = frozenset()
+    distributive_fillers: frozenset[str] = frozenset()
+    coordinators: frozenset[str] = frozenset()
+    plural_verbs: frozenset[str] = frozenset()
+    plural_verb_endings: tuple[str, ...] = ()
+    #: Singular finite forms a plural subject must not take ("cards que tem" for "têm").
+    singular_verbs: frozenset[str] = frozenset()
+    #: Plural determiners outside the gendered table ("tais custos", "ambos"): they open a subject.
+    plural_determiners: frozenset[str] = frozenset()
+    #: Singular "they" (English): the singular person nouns it stands for ("a player ... they"),
+    #: the determiners that make them singular, "they" itself, and the words ending in "s" that
+    #: are not plural nouns ("this", "thus").  In the translation: the plural subject pronouns.
+    person_nouns: frozenset[str] = frozenset()
+    singular_determiners: frozenset[str] = frozenset()
+    they: str = ""
+    not_plurals: frozenset[str] = frozenset()
+    plural_pronouns: frozenset[str] = frozenset()
 
     @cached_property
     def alias_words(self) -> frozenset[str]:
@@ -108,6 +144,11 @@ register(WordProfile(
     aliases=((r"[^\W\d_]+n['’]t", "not"), (r"cannot", "not")),
     negations=frozenset("not no never none nothing nobody neither nor without".split()),
     negating_affix=r"(?:non|un)[^\W\d_]{3,}|[^\W\d_]{3,}less|unless|except|instead|rather|other|otherwise|only",
+    # Singular "they" (issue 24, grammar.singular-they).
+    person_nouns=frozenset("player opponent teammate controller owner".split()),
+    singular_determiners=frozenset("a an each that the another target any one this".split()),
+    they="they",
+    not_plurals=frozenset("this thus was has its his is as us does unless always perhaps whereas".split()),
 ))
 
 register(WordProfile(
@@ -138,7 +179,7 @@ register(WordProfile(
     determiners_unreported=frozenset({"a"}),
     gendered_endings=(("os", ("m", "p")), ("as", ("f", "p")), ("o", ("m", "s")), ("a", ("f", "s"))),
     verb_forms=(r".+ndo", r".+[eií]ria", r".+[eií]rias"),
-    not_adjectives=frozenset("cujo cuja cujos cujas seja".split()),
+    not_adjectives=frozenset("cujo cuja cujos cujas seja tanto tanta".split()),  # "é tanto um artefato quanto"
     infinitives=("ar", "er", "ir"),
     of_words=frozenset("de do da dos das".split()),
     comma_words=frozenset("mas porém contudo todavia entretanto pois embora exceto salvo".split()),
@@ -147,6 +188,28 @@ register(WordProfile(
     finite_endings=("aram", "eram", "iram", "am", "em", "ou", "eu", "iu", "ia", "iam", "a", "e"),
     negations_before_verb=frozenset("não nunca se lhe lhes o a os as".split()),
     meaning_renderings=(("only", ("únic", "só", "exclusiv", "soment", "apena")),),
+    # Predicate agreement (issue 24): Bechara, concordância nominal do predicativo.
+    copulas=tuple((w, "s") for w in "é foi será seria seja for fosse está esteja estiver estava era fica "
+                  "ficar".split()) + tuple((w, "p") for w in "são foram serão seriam sejam forem fossem estão "
+                                              "estejam estiverem estavam eram ficam".split()),
+    modals=tuple((w, "s") for w in "pode deve poderia deveria possa".split())
+    + tuple((w, "p") for w in "podem devem poderiam deveriam possam".split()),
+    copula_infinitives=frozenset({"ser", "estar"}),
+    prepositions=frozenset("de do da dos das em no na nos nas ao aos à às com para por pelo pela pelos pelas "
+                           "sobre entre sem sob até desde contra num numa dum duma".split()),
+    subject_pronouns=frozenset("ele ela eles elas isso isto aquilo".split()),
+    clause_openers=frozenset("qual quais cujo cuja cujos cujas quando se enquanto porque caso como onde".split()),
+    relative="que",
+    distributives=frozenset({"cada"}),
+    distributive_fillers=frozenset("outro outra um uma".split()),
+    coordinators=frozenset("e ou nem".split()),
+    plural_verbs=frozenset("são estão têm vão foram eram serão estavam tinham ficam retêm mantêm contêm obtêm "
+                           "vêm detêm".split()),
+    plural_verb_endings=("am", "em"),
+    singular_verbs=frozenset("tem é está pode deve possui há foi era será faz vai contém mantém seja tenha possa "
+                             "esteja".split()),
+    plural_pronouns=frozenset("eles elas".split()),
+    plural_determiners=frozenset("tais ambos ambas".split()),
 ))
 
 register(WordProfile(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from ..io import source_key
+from ..codekey import code_key
 from ..release_data import pack, unpack
 
 #: Layout of the shipped file; bump when it changes.
@@ -59,9 +59,9 @@ def shipped_path() -> Path:
 
 @functools.lru_cache(maxsize=1)
 def shipped_key() -> str:
-    """The code an edition's light paragraphs depend on: the decoder and this module."""
-    here = Path(__file__).resolve()
-    return source_key(VERSION, [here, here.parents[1] / "ingest" / "decode.py", here.parent / "pack_light_paragraphs.py"])
+    """The code an edition's light paragraphs depend on: this module, the step that packs them
+    and all they import (the decoder, …)."""
+    return code_key(VERSION, (__name__, "pipeline.segment.pack_light_paragraphs"))
 
 
 class ShippedParagraphs:

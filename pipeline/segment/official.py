@@ -167,6 +167,48 @@ def _split_number_typo(num: RuleNumber, text: str, last: RuleNumber | None) -> t
     return cand, text[t.end():]
 
 
+def _number_typo(lead: str, numtxt: str, sep: str, head_text: str, last_id: str, i: int,
+                 find: list[Finding]) -> tuple[str, str, str | None, str, str, str] | None:
+    """Step 4 of ``_Parser._body``: "606. 8b Players win…" in the 2005–2006 editions, a stray
+    space inside the number 606.8b, read as the subrule the numbering calls for (reported).
+    ``head_text`` is what follows the separator.  Returns the number as text, its sub and
+    letter, the rule's text and trailing blanks, and the layout's head; or None."""
+    fixed = _split_number_typo(_num(numtxt, None, None), head_text, RuleNumber.parse(last_id))
+    if fixed is None:
+        return None
+    num, after = fixed
+    split = len(head_text) - len(after)
+    find.append(Finding("malformed-number", f"'{numtxt}{sep}{head_text[:split].strip()}' read as {num}",
+                        "warning", rule=str(num), line=i + 1))
+    body = after.rstrip()
+    s, letter = str(num.sub), num.letter
+    return f"{numtxt[:3]}.{s}{letter or ''}", s, letter, body, after[len(body):], lead + numtxt + sep + head_text[:split]
+
+
+def _rule_identity(numtxt: str, s: str, letter: str) -> tuple[str, str | None, Level]:
+    """Step 4 of ``_Parser._body``: a rule's id, parent id and level from its number as matched
+    (``s`` and ``letter`` "" when absent).  The number as matched is the id when it is
+    canonical (ASCII digits, no leading zero after the dot): then the very same string."""
+    if not s:
+        return (numtxt if numtxt.isascii() else str(int(numtxt))), None, RULE_LEVEL
+    if (s[0] != "0" or len(s) == 1) and numtxt.isascii():
+        return numtxt, (numtxt[:-1] if letter else numtxt[:3]), (LETTERED_LEVEL if letter else SUBRULE_LEVEL)
+    base = f"{int(numtxt[:3])}.{int(s)}"
+    if letter:
+        return base + letter, base, LETTERED_LEVEL
+    return base, str(int(numtxt[:3])), SUBRULE_LEVEL
+
+
+def _relink_children(rules: list[Rule], index: dict[str, Rule]) -> None:
+    """Step 6 of ``_Parser._body``, when a number repeats or a rule came before its parent:
+    every rule's children linked anew, a parent being the last rule with its id."""
+    for rule in rules:
+        rule.children.clear()
+    for rule in rules:
+        if rule.parent is not None and rule.parent in index:
+            index[rule.parent].children.append(rule.id)
+
+
 def _iso(date_text: str) -> str:
     return datetime.strptime(date_text, "%B %d, %Y").date().isoformat()
 
@@ -333,13 +375,31 @@ class _Parser:
         return off
 
     def _body(self, a: int, b: int) -> None:
-        # One scan of the body text: START finds every line that can begin a paragraph (a
-        # rule, a section heading, an example); the text between two such lines is blank
-        # lines (the usual case, handled without splitting) or continuation lines (rare,
-        # handled line by line).  Rule numbers stay text: ids, levels and parents come
-        # from the match, and a RuleNumber is built only where the numbering is in doubt.
-        # The open paragraph is its target, first line, layout head and "before" text;
-        # ``more`` holds its lines once it has more than one (rare), else None.
+        """Read the rules body, lines ``a`` to ``b``, into sections, rules and examples.
+
+        The steps, in the order a line meets them (:mod:`.reference` reads the same text the
+        plain way, one line at a time; the two must agree):
+
+        1. ``_windows`` / START: find every line that can start a paragraph (a rule, a
+           section heading, an example), with the text since the previous one (``seg``).
+        2. ``between``: that text, line by line -- blank lines are kept for the next
+           paragraph's layout (``gap``), other lines continue the open paragraph
+           (``other``, which reports stray and unnumbered lines).
+        3. The usual paragraph (nine in ten): a canonical subrule after one blank line --
+           its id, parent and layout straight from the match.
+        4. Any other start: a section heading (``start_section``), an example
+           (``start_example``), a line the numbering rejects (back to ``other``), or a rule:
+           ``_number_typo`` (606. 8b), ``_rule_identity`` (id, parent, level), its layout.
+        5. The rule is made and linked to its parent (``index``).
+        6. At the end: the last paragraph closed (``close``), the blank lines left for the
+           glossary's heading, and the children linked anew when numbers repeat
+           (``_relink_children``).
+
+        Speed: one regex scan of the body; the text between two starts is split only when
+        it is not the usual single blank line.  Rule numbers stay text: a RuleNumber is
+        built only where the numbering is in doubt.  The open paragraph is ``target``, its
+        first line ``first``, and ``more`` its lines once it has more than one (rare).
+        """
         text = self.text
         doc = self.doc
         rules = doc.rules
@@ -355,7 +415,7 @@ class _Parser:
         more: list[str] | None = None
         gap: list[str] = []
         i = a  # line index of the cursor
-        Rule_, Example_, Section_, Finding_, new = Rule, Example, Section, Finding, object.__new__
+        Rule_, Example_, Section_, new = Rule, Example, Section, object.__new__
         # Children are linked as their rules come: ``index`` holds the last rule seen with
         # each id.  Linking is redone at the end, as a whole, when a number repeats or a
         # rule came before its parent (the parent is the last rule with its id in the text).
@@ -363,6 +423,7 @@ class _Parser:
         index_get = index.get
         early = False  # a rule whose parent was not seen yet
 
+        # -- the open paragraph ------------------------------------------------------
         def close():
             # Only a paragraph that grew past its first line: one-line paragraphs (nearly
             # all) got their text and layout when they started.
@@ -398,6 +459,7 @@ class _Parser:
                 more = None
             return before
 
+        # -- step 2: lines that start nothing ------------------------------------------
         def other(line: str, i: int, prev_blank: bool, pending_gap: list[str]) -> None:
             # A non-blank line that starts nothing: it continues the open paragraph.
             nonlocal more
@@ -443,20 +505,40 @@ class _Parser:
                 i += 1
             return i
 
+        # -- step 4: starts other than a rule ---------------------------------------------
+        def start_section(one: bool, i: int, n: int, shead: str, stext: str) -> None:
+            nonlocal order, target, cur_section, first
+            before = open_paragraph(one, i)
+            order += 1
+            title = stext.rstrip()
+            target = Section_(n, title, order, i + 1, (before, shead, stext[len(title):]))
+            doc.sections.append(target)
+            cur_section = n
+            first = stext
+
+        def start_example(one: bool, i: int, elead: str, etext: str) -> None:
+            nonlocal target, first
+            before = open_paragraph(one, i)
+            first = etext
+            body = etext.rstrip()
+            target = Example_(body, i + 1, (before, elead, etext[len(body):]))
+            cur_rule.examples.append(target)
+
+        # -- step 1: every start line, with the text before it ----------------------------
         # Each match starts at the newline before its line; the body's first line has one
         # before it too (the Contents precede the body).
-        for seg, lead, numtxt, s, letter, sep, body, tail, shead, snum, stext, elead, first_, rest in \
+        for seg, lead, numtxt, s, letter, sep, body, tail, shead, snum, stext, elead, etext, rest in \
                 chain.from_iterable(_windows(text, start_pos - 1, end_pos)):
             # (``findall`` gives "" for the groups of the alternatives that did not match.)
-            if not (numtxt or snum or first_):  # ``rest``: the lines after the last start line
+            if not (numtxt or snum or etext):  # ``rest``: the lines after the last start line
                 between(seg + rest + "\n", i)
                 break
             if seg == "\n" and s and more is None and not lead and not tail and (s[0] != "0" or len(s) == 1) \
                     and numtxt.isascii():
-                # The usual paragraph (nine in ten): a canonical subrule or lettered rule on one
-                # line after one blank line, the paragraph above on one line.  The general path
-                # below would give the same, with a dozen more tests: the number as matched is
-                # the id, and the layout the separator alone.
+                # -- step 3: the usual paragraph (nine in ten): a canonical subrule or
+                # lettered rule on one line after one blank line, the paragraph above on one
+                # line.  Step 4 would give the same, with a dozen more tests: the number as
+                # matched is the id, and the layout the separator alone.
                 i += 1
                 rid = numtxt
                 if letter:
@@ -465,9 +547,9 @@ class _Parser:
                     parent, level = numtxt[:3], SUBRULE_LEVEL
                 lay = sep if sep == " " else _SEPARATORS.get(sep, sep)
             else:
-                # ``one``: exactly one empty line before this one (the usual separator), kept
-                # as a flag; ``gap`` holds the blank lines of any other run (it is empty at the
-                # top of each turn: every path below resets it).
+                # -- step 4: any other start.  ``one``: exactly one empty line before this
+                # one (the usual separator), kept as a flag; ``gap`` holds the blank lines of
+                # any other run (it is empty at the top of each turn: every path resets it).
                 if seg == "\n":
                     one = True
                     i += 1
@@ -481,27 +563,17 @@ class _Parser:
                     if snum:
                         n = ord(snum) - 48
                         if (one or gap or i == a) and n == (1 if cur_section is None else cur_section + 1):
-                            before = open_paragraph(one, i)
-                            order += 1
-                            body = stext.rstrip()
-                            target = Section_(n, body, order, i + 1, (before, shead, stext[len(body):]))
-                            doc.sections.append(target)
-                            cur_section = n
-                            first = stext
+                            start_section(one, i, n, shead, stext)
                             i += 1
                             continue
-                    elif first_ and cur_rule is not None:  # an example
-                        before = open_paragraph(one, i)
-                        first = first_
-                        body = first.rstrip()
-                        target = Example_(body, i + 1, (before, elead, first[len(body):]))
-                        cur_rule.examples.append(target)
+                    elif etext and cur_rule is not None:
+                        start_example(one, i, elead, etext)
                         i += 1
                         continue
                     # A line shaped like a start that the numbering rejects: a continuation.
                     prev_blank = one or bool(gap) or i == a
                     pending, gap = ([""] if one else gap), []
-                    line = lead + numtxt + sep + body + tail if numtxt else shead + stext if snum else elead + first_
+                    line = lead + numtxt + sep + body + tail if numtxt else shead + stext if snum else elead + etext
                     other(line, i, prev_blank, pending)
                     i += 1
                     continue
@@ -510,38 +582,10 @@ class _Parser:
                 before = "\n\n" if one and more is None else open_paragraph(one, i)
                 m_head = None  # the head when it is not the number and separator as matched
                 if not s and cur_rule is not None and body[:1].isdecimal():  # (a typo's digits: \d)
-                    head_text = body + tail
-                    fixed = _split_number_typo(_num(numtxt, s, letter), head_text, RuleNumber.parse(cur_rule.id))
+                    fixed = _number_typo(lead, numtxt, sep, body + tail, cur_rule.id, i, find)
                     if fixed is not None:
-                        # "606. 8b Players win…" in the 2005–2006 editions: a stray space inside
-                        # the number 606.8b.  Read it as the subrule the numbering calls for.
-                        num, after = fixed
-                        split = len(head_text) - len(after)
-                        find.append(Finding_("malformed-number", f"'{numtxt}{sep}{head_text[:split].strip()}' "
-                                             f"read as {num}", "warning", rule=str(num), line=i + 1))
-                        m_head = lead + numtxt + sep + head_text[:split]
-                        body = after.rstrip()
-                        tail = after[len(body):]
-                        s, letter = str(num.sub), num.letter
-                        numtxt = f"{numtxt[:3]}.{s}{letter or ''}"
-                # The number as matched is the id when it is canonical (ASCII digits, no
-                # leading zero after the dot).
-                if not s:
-                    rid = numtxt if numtxt.isascii() else str(int(numtxt))
-                    parent = None
-                    level = RULE_LEVEL
-                else:
-                    if (s[0] != "0" or len(s) == 1) and numtxt.isascii():
-                        rid = numtxt
-                        if not letter:
-                            parent = numtxt[:3]
-                        else:
-                            parent = numtxt[:-1]
-                    else:
-                        base = f"{int(numtxt[:3])}.{int(s)}"
-                        rid = base + letter if letter else base
-                        parent = base if letter else str(int(numtxt[:3]))
-                    level = LETTERED_LEVEL if letter else SUBRULE_LEVEL
+                        numtxt, s, letter, body, tail, m_head = fixed
+                rid, parent, level = _rule_identity(numtxt, s, letter)
                 # Made a Layout when read (model._LazyLayout).
                 if one and not tail and not lead and m_head is None and rid is numtxt:
                     # The usual layout: its head is the id and this separator (". " is
@@ -549,6 +593,7 @@ class _Parser:
                     lay = sep if sep == " " else _SEPARATORS.get(sep, sep)
                 else:
                     lay = (before, m_head or lead + numtxt + sep, tail)
+            # -- step 5: the rule, made and linked to its parent
             order += 1
             if parent is not None:
                 above = index_get(parent)
@@ -575,15 +620,12 @@ class _Parser:
             cur_rule = target = rule
             first = body + tail if tail else body  # the line as read, should the paragraph go on
             i += 1
+        # -- step 6: the end of the body
         if more is not None:
             close()
         self._trailing_gap = gap
         if early or len(index) != len(rules):
-            for rule in rules:
-                rule.children.clear()
-            for rule in rules:
-                if rule.parent is not None and rule.parent in index:
-                    index[rule.parent].children.append(rule.id)
+            _relink_children(rules, index)
 
     def _continues(self, numtxt: str, s: str | None, letter: str | None, last: Rule | None) -> bool:
         # Hard-wrapped text: a wrapped line can begin with a number ("…see rule\n502.5.").

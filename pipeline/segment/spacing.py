@@ -24,7 +24,8 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from ..errors import CrpipeError
-from ..io import cache_root, cache_write, read_bounded, read_bounded_gzip, read_bounded_text, source_key
+from ..codekey import code_key
+from ..io import cache_root, cache_write, read_bounded, read_bounded_gzip, read_bounded_text
 from ..model import Finding
 from ..ingest.language import is_english_paragraph
 from ..profiles import OFFICIAL_LANG, PROFILES
@@ -167,8 +168,8 @@ def _sources_key(lang: str) -> str:
         except PackageNotFoundError:
             return "-"
 
-    return source_key(lang, [_DATA / f"{lang}.txt", Path(__file__), Path(__file__).resolve().parents[1] / "profiles" / "__init__.py"],
-                      extra=[_version(p) for p in ("spacy-lookups-data", "pyspellchecker")])
+    return code_key(lang, __name__, data=[_DATA / f"{lang}.txt"],
+                    extra=[_version(p) for p in ("spacy-lookups-data", "pyspellchecker")])
 
 
 def _build_lexicon(lang: str) -> Lexicon:

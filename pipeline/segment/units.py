@@ -30,7 +30,8 @@ from ..errors import InputError
 from ..ingest.bilingual import BilingualFile, Unit
 from ..ingest.decode import decode_bytes
 from ..ingest.language import is_english_paragraph, language_scores
-from ..io import cache_root, cache_write, read_bounded, read_cache_json, source_key
+from ..codekey import code_key
+from ..io import cache_root, cache_write, read_bounded, read_cache_json
 from ..model import Document, Example, Finding, GlossaryEntry, Meta, Rule, Section
 from ..rulenum import RuleNumber, sort_ids
 from ..text import NUMBER
@@ -110,7 +111,7 @@ def pin_base_edition(units: list[Unit], editions_dir: str | Path) -> dict:
     h = hashlib.sha256("\x00".join(sources).encode())
     for f in files:
         h.update(_identity(f).encode())
-    cache = cache_root() / "pins" / f"{source_key(1, [Path(__file__)], [h.hexdigest()])}.json"
+    cache = cache_root() / "pins" / f"{code_key(1, __name__, extra=[h.hexdigest()])}.json"
     scores = read_cache_json(cache)
     if not (isinstance(scores, list) and len(scores) == len(files)):
         scores = []
