@@ -311,3 +311,162 @@ def learn(ctx) -> BiLexicon:
     lex = BiLexicon(ctx.lang, units, _side(units, "src"), _side(units, "tgt"))
     ctx.cache["wordlex"] = lex
     return lex
+
+
+# --- Counted renderings (omission.dropped-modifier) -------------------------------------------
+#
+# Model 1 aligns content words only, so the renderings of the small meaning words ("also" ->
+# "também", "still" -> "ainda", "such" -> "tal") are function words it never sees.  These are
+# learnt by association instead, over every word of each sentence pair: a target key is a
+# rendering of an English key when the two keep company (Dice coefficient over the units that
+# hold them) — the measure word-alignment work uses for a first lexicon, and one that a
+# frequent word ("se", "não") cannot reach by being everywhere.
+
+#: The Dice coefficient of an English key and a target key for the target key to count as a
+#: rendering (the real PO: "also"/"também" 0.8, "such"/"tal" 0.34, "legendary"/"lendário" 0.8;
+#: noise such as "legendary"/"supertipo" stays under 0.3).
+DICE = 0.3
+_ALL_WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+
+
+def all_keys(text: str, lang: str) -> list[tuple[str, str, int, int]]:
+    """Every word of ``text`` (function words too) as ``(key, word, start, end)``, apostrophes as
+    :func:`tokens` reads them: a possessive is its noun ("player's"), "d'água" keeps its noun, an
+    alias of the profile (a contracted negation, "can't") stays whole under its word's key."""
+    wp = word_profile(lang)
+    out = []
+    for m in _ALL_WORDS.finditer(_split_hyphens(text)):
+        w, off = m.group(), m.start()
+        if "'" in w or "’" in w:
+            alias = wp.alias(w) if wp.aliases else None
+            if alias is not None:
+                out.append((stem(alias, lang), w, off, off + len(w)))
+                continue
+            parts = _APOSTROPHE.split(w)
+            part = max(parts, key=len) if len(parts[0]) <= 1 else parts[0]
+            off += w.find(part)
+            w = part
+        out.append((stem(w.casefold(), lang), w, off, off + len(w)))
+    return out
+
+
+@dataclass
+class Counted:
+    """Per rule unit: every key of each side with its count; per English key: its renderings
+    (Model 1's plus the associated ones) and the units holding it."""
+
+    units: list[Unit]
+    src: list[list[tuple[str, str, int, int]]]
+    tgt: list[list[tuple[str, str, int, int]]]
+    src_count: list[Counter]
+    tgt_count: list[Counter]
+    renderings: dict  # English key -> frozenset of target keys
+    holders: dict  # English key -> indexes of the units holding it
+    ranked: dict = field(default_factory=dict)  # English key -> its renderings, most associated first
+    forms: dict = field(default_factory=dict)  # target key -> its most written form
+
+    def top(self, key: str) -> list[str]:
+        return list(self.ranked.get(key, ()))
+
+    def shown(self, key: str) -> str:
+        return self.forms.get(key, key)
+
+    #: English key -> the prefixes of the words of another root that also render it (the
+    #: profile's ``meaning_renderings``: "only" as "a única criatura").
+    prefixes: dict = field(default_factory=dict)
+
+    def rendered_key(self, tkey: str, word: str, key: str) -> bool:
+        """Does the target word (its key and form) render the English ``key``?"""
+        pre = self.prefixes.get(key)
+        return tkey in self.renderings.get(key, ()) or bool(pre and word.casefold().startswith(pre))
+
+    def rendered(self, i: int, key: str) -> int:
+        """How many words of unit ``i``'s translation render ``key``."""
+        r = self.renderings.get(key, ())
+        pre = self.prefixes.get(key)
+        if pre:
+            return sum(1 for k, w, *_ in self.tgt[i] if k in r or w.casefold().startswith(pre))
+        return sum(n for k, n in self.tgt_count[i].items() if k in r)
+
+    def reliability(self, key: str, leave_out: int | None = None, need=None) -> float:
+        """The share of the units holding ``key`` whose translation renders it at least as many
+        times as the English has it (``need(i)`` when given: the occurrences that count) —
+        without the unit judged (a defect must not lower the bar)."""
+        need = need or (lambda i: self.src_count[i][key])
+        idx = [i for i in self.holders.get(key, ()) if i != leave_out and need(i)]
+        if not idx:
+            return 0.0
+        return sum(self.rendered(i, key) >= need(i) for i in idx) / len(idx)
+
+
+def counted(ctx, min_units: int = 4) -> Counted:
+    got = ctx.cache.get("wordlex-counted")
+    if got is not None:
+        return got
+    lex = learn(ctx)
+    units = [u for u in lex.units if u.pair is not None]
+    src = [all_keys(u.source, "en") for u in units]
+    tgt = [all_keys(u.target, ctx.lang) for u in units]
+    sc = [Counter(k for k, *_ in s) for s in src]
+    tc = [Counter(k for k, *_ in t) for t in tgt]
+    tdf: Counter = Counter()
+    holders: dict = defaultdict(list)
+    for i, (s, t) in enumerate(zip(sc, tc)):
+        tdf.update(t.keys())
+        for k in s:
+            holders[k].append(i)
+    # A key Model 1 gives as another English word's first rendering is that word's, however much
+    # it keeps company with this one ("mana" and "custo": "mana cost" -> "custo de mana").
+    owned = {}
+    for k, n in lex.en.count.items():
+        top = lex.en.top(k)
+        if n >= min_units and top:
+            owned.setdefault(top[0], set()).add(k)
+    t_holders: dict = defaultdict(list)
+    for i, t in enumerate(tc):
+        for x in t:
+            t_holders[x].append(i)
+    best: dict = {}
+
+    def best_english(t: str) -> set:
+        # Competitive linking: a target key renders the English keys it keeps the closest company
+        # with ("pode" goes with "may", not with the "also" beside it), ties kept.
+        if t not in best:
+            co: Counter = Counter()
+            for i in t_holders[t]:
+                co.update(sc[i].keys())
+            dice = {e: 2 * m / (len(holders[e]) + len(t_holders[t])) for e, m in co.items()
+                    if len(holders[e]) >= min_units}
+            top = max(dice.values(), default=0)
+            best[t] = {e for e, d in dice.items() if d == top}
+        return best[t]
+
+    renderings, ranked = {}, {}
+    for k, idx in sorted(holders.items()):
+        if len(idx) < min_units:
+            continue
+        co: Counter = Counter()
+        for i in idx:
+            co.update(tc[i].keys())
+        dice = {t: 2 * m / (len(idx) + tdf[t]) for t, m in co.items() if m >= MIN_LINKS}
+        r = {t for t, d in dice.items() if d >= DICE and (owned.get(t, {k}) <= {k} or t in lex.en.renderings.get(k, {}))
+             and k in best_english(t)}
+        top = lex.en.top(k)
+        if top:
+            r.add(top[0])
+        if r:
+            renderings[k] = frozenset(r)
+            # Shown to the reviewer: the renderings that keep the closest company, the first and
+            # any other at least half as close ("também", not the "consulte" of "see also").
+            order = sorted(r, key=lambda t: (-dice.get(t, 0), t))
+            first = dice.get(order[0], 0)
+            ranked[k] = tuple(t for n, t in enumerate(order) if n == 0 or dice.get(t, 0) >= max(DICE, first / 2))
+    written: dict = defaultdict(Counter)
+    for t in tgt:
+        for k, w, *_ in t:
+            written[k][w.casefold()] += 1
+    forms = {k: sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[0][0] for k, c in written.items()}
+    prefixes = {stem(w, "en"): tuple(p) for w, p in word_profile(ctx.lang).meaning_renderings}
+    got = Counted(units, src, tgt, sc, tc, renderings, dict(holders), ranked, forms, prefixes)
+    ctx.cache["wordlex-counted"] = got
+    return got

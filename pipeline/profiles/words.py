@@ -17,6 +17,31 @@ from . import PROFILES
 
 
 @dataclass(frozen=True)
+class PhraseFact:
+    """A phrase a translation must carry over, as counts (issue 24, helper "omit"): the English
+    ``english`` (a regex) is rendered by ``rendering``; ``kind`` says what a mismatch is:
+
+    - ``flipped``: the English has ``english`` more times than the translation has ``rendering``,
+      and the translation has ``flipped`` (the antonym's rendering) more times than the English
+      has ``english_other`` (the antonym): "before" as "após", "one or more" as "mais de um";
+    - ``dropped``: the English has it more times than the translation has a rendering; the
+      finding sits on ``anchor`` ("no longer" as a plain "não");
+    - ``added``: the translation has ``rendering`` more times than the English has ``english``
+      ("pode" where the English states: "allows" as "pode permitir").
+    """
+
+    kind: str
+    english: str
+    rendering: str
+    english_other: str = ""
+    flipped: str = ""
+    anchor: str = ""
+    note: str = ""
+    #: Judged in the sentence alone (a sentence's opening word), not also over the whole piece.
+    sentence_only: bool = False
+
+
+@dataclass(frozen=True)
 class WordProfile:
     lang: str
     #: Stop words that are still meaning-bearing for the checks (kept as content words).
@@ -98,6 +123,28 @@ class WordProfile:
     they: str = ""
     not_plurals: frozenset[str] = frozenset()
     plural_pronouns: frozenset[str] = frozenset()
+    # --- omission.dropped-modifier (issue 24, helper "omit") ---
+    #: The closed class of English modifiers and quantifying adverbs whose every occurrence a
+    #: translation must render ("each other player", "any such actions", "can also have"):
+    #: counted, not only looked for (:func:`pipeline.align.wordlex.counted`).
+    counted_modifiers: frozenset[str] = frozenset()
+    #: Phrases (regexes over the English, the counted word included) in which such a word is
+    #: rendered by structure, not by a word of its own: "other than" (a negation), "each other"
+    #: and "one another" (a reciprocal).
+    counted_exempt: tuple[str, ...] = ()
+    #: Counted modifiers a translation may render by a negation ("only if" -> "a não ser que"):
+    #: not counted in a sentence the translation negates more than the English does.
+    counted_negatable: frozenset[str] = frozenset()
+    #: Phrase facts of the target language (:class:`PhraseFact`), checked sentence by sentence.
+    phrase_facts: tuple[PhraseFact, ...] = ()
+    # -- punctuation of clause connectives (issue 24, form.connective-comma) --
+    #: Connective adverbs the language's grammar sets off with a comma before them when they
+    #: join or interrupt a clause ("…permanente, porém permanece"; "…batalha e, portanto, não");
+    #: written straight after a word, the comma is missing.
+    comma_before_connectives: frozenset[str] = frozenset()
+    #: Connectives that need the comma only where they open the main clause after a condition:
+    #: (the word, the English word the English sets off the same way, ", then").
+    comma_when_english_has: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def alias_words(self) -> frozenset[str]:
@@ -149,6 +196,12 @@ register(WordProfile(
     singular_determiners=frozenset("a an each that the another target any one this".split()),
     they="they",
     not_plurals=frozenset("this thus was has its his is as us does unless always perhaps whereas".split()),
+    # --- omission.dropped-modifier (issue 24, helper "omit") ---
+    counted_modifiers=frozenset("other another only also still yet already again instead such both back "
+                                "longer".split()),
+    counted_exempt=(r"\bother\s+than\b", r"\beach\s+other\b(?!\s+[^\W\d_]+)", r"\bone\s+another\b",
+                    r"\bsuch\s+as\b", r"\bsuch\s+that\b", r"\bas\s+well\s+as\b", r"^also,"),
+    counted_negatable=frozenset({"only"}),
 ))
 
 register(WordProfile(
@@ -210,6 +263,55 @@ register(WordProfile(
                              "esteja".split()),
     plural_pronouns=frozenset("eles elas".split()),
     plural_determiners=frozenset("tais ambos ambas".split()),
+    # --- phrase facts (issue 24, helper "omit"): antonyms and states a sentence must keep ---
+    phrase_facts=(
+        PhraseFact("flipped", r"\bbefore\b", r"\bantes\b|\banterior", r"\b(?:after|then|once|following|later)\b",
+                   r"\bap[oó]s\b|\bdepois\b|\bposterior", note="“before” rendered as “after”"),
+        PhraseFact("flipped", r"\bafter\b", r"\bap[oó]s\b|\bdepois\b|\bposterior|\bseguinte",
+                   r"\b(?:before|prior|earlier)\b", r"\bantes\b|\banterior", note="“after” rendered as “before”"),
+        PhraseFact("flipped", r"\bone or more\b", r"\bum(?:a)? ou mais\b", r"\bmore than one\b",
+                   r"\bmais de um(?:a)?\b", note="“one or more” rendered as “more than one”"),
+        PhraseFact("flipped", r"\bmore than one\b", r"\bmais de um(?:a)?\b", r"\bone or more\b",
+                   r"\bum(?:a)? ou mais\b", note="“more than one” rendered as “one or more”"),
+        # Antonyms the rules turn on (none flipped on the real PO; each a reviewer's classic).
+        PhraseFact("flipped", r"\bowners?\b", r"\bdonos?\b|\bdonas?\b|\bpropriet", r"\bcontrollers?\b|\bcontrols?\b|\bcontrolled\b",
+                   r"\bcontrolador", note="“owner” rendered as “controller”"),
+        PhraseFact("flipped", r"\bcontrollers?\b", r"\bcontrolador", r"\bowners?\b|\bowns?\b|\bowned\b",
+                   r"\bdonos?\b|\bdonas?\b", note="“controller” rendered as “owner”"),
+        PhraseFact("flipped", r"\btop\b", r"\btopo\b|\bcima\b|\bsuperior", r"\bbottom\b", r"\bfundo\b|\binferior",
+                   note="“top” rendered as “bottom”"),
+        PhraseFact("flipped", r"\bbottom\b", r"\bfundo\b|\bbaixo\b|\binferior", r"\btop\b", r"\btopo\b",
+                   note="“bottom” rendered as “top”"),
+        PhraseFact("flipped", r"\bat least\b", r"\bpelo menos\b|\bno m[ií]nimo\b|\bou mais\b",
+                   r"\bat most\b|\bor fewer\b|\bor less\b|\bno more than\b", r"\bno m[aá]ximo\b",
+                   note="“at least” rendered as “at most”"),
+        PhraseFact("flipped", r"\b(?:more|greater) than\b", r"\bmais de\b|\bmais do que\b|\bmaior", r"\b(?:less|fewer) than\b",
+                   r"\bmenos de\b|\bmenor", note="“more than” rendered as “less than”"),
+        PhraseFact("flipped", r"\b(?:less|fewer) than\b", r"\bmenos de\b|\bmenos do que\b|\bmenor",
+                   r"\b(?:more|greater) than\b", r"\bmais de\b|\bmaior", note="“less than” rendered as “more than”"),
+        # Having priority is a state, receiving it an event (rule 117: a player receives priority,
+        # then has it until passing).
+        PhraseFact("flipped", r"\b(?:has|have|had|having) priority\b",
+                   r"\b(?:tem|têm|tenha|tenham|tiver|tiverem|ter|tinha|possui|possuem|possua|possuir|com) (?:a )?prioridade\b",
+                   r"\b(?:receives?|received|receiving|gets?|got) priority\b", r"\breceb\w* (?:a )?prioridade\b",
+                   note="“has priority” (a state) rendered as “receives priority” (an event)"),
+        PhraseFact("dropped", r"\bno longer\b", r"\bmais\b|\bdeix\w*|\bjá não\b|\bcess\w*|\bvolt\w*", anchor=r"\bnão\b",
+                   note="“no longer” rendered as a plain negation"),
+        # The rules' fixed pair: a spell or an ability, both (rule 113, 111).
+        PhraseFact("dropped", r"\bspells? or abilit(?:y|ies)\b", r"\bmágicas? (?:ou|e) habilidades?\b",
+                   anchor=r"\bmágicas?\b(?! (?:ou|e) habilidade)", note="“spell or ability” rendered as “spell” alone"),
+        # A sentence opened by "Se" states a condition the English must have.
+        PhraseFact("added", r"\b(?:if|when|whenever|unless|once|while|as long as|in case|provided|whether|until|"
+                   r"after|before|as|should|otherwise|even)\b", r"^\s*(?:Exemplo:\s*)?Se\b",
+                   note="a condition (“Se”) the English sentence does not state", sentence_only=True),
+        PhraseFact("added", r"\b(?:may|might|can|could|cannot|can['’]t|couldn['’]t|able|possible|option(?:al)?|"
+                   r"must not|mustn['’]t|gets? to|allowed to)\b",
+                   r"\b(?:pode|podem|poderá|poderão|poderia|poderiam|possa|possam|puder|puderem|pudesse|pudessem)\b",
+                   note="a possibility (“pode”) the English does not state"),
+    ),
+    # -- punctuation of clause connectives (issue 24) --
+    comma_before_connectives=frozenset("porém contudo todavia entretanto portanto".split()),
+    comma_when_english_has=(("então", "then"),),
 ))
 
 register(WordProfile(

@@ -17,6 +17,7 @@ from ...segment.hunspell import speller
 from ...text import NUMBER
 from ..model import RowKind
 from ..text import sentences
+from .commas import finite_verb_test
 from .registry import check
 
 _HEAD = re.compile(rf"^\s*(?P<num>{NUMBER})(?P<dot>\.?)(?=\s)")
@@ -104,12 +105,19 @@ def _title_piece(pair, k: int) -> bool:
 _LIST_EN = re.compile(r",\s+(?:and|or)\s")
 
 
-def serial_commas(text: str, prof) -> list[tuple[int, int, str]]:
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def serial_commas(text: str, prof, verb=None) -> list[tuple[int, int, str]]:
     """``(comma position, end of the conjunction, item)`` of each list-final comma ("A, B, e C"):
     an earlier comma in the sentence and a short item between the two ("mágica, habilidade, ou
-    efeito"), not a clause with its own verb or a parenthesis."""
+    efeito"), not a clause with its own verb or a parenthesis.  A longer item (five to nine words:
+    "as características da fonte do dano, e as características") counts when ``verb`` (a finite
+    verb test) finds no verb in it, it has no conjunction of its own, and the last item opens
+    like it (the same article or preposition: a list's items are parallel, two clauses are not)."""
     conj = "|".join(re.escape(w) for w in prof.conjunctions if "/" not in w)
-    last = re.compile(rf",\s+(?:{conj})\s")
+    last = re.compile(rf",\s+(?:{conj})\s+(?=([^\W\d_]*))")
+    conjs = {w.casefold() for w in prof.conjunctions}
     out = []
     for a, b in sentences(text):
         sent = text[a:b]
@@ -118,8 +126,16 @@ def serial_commas(text: str, prof) -> list[tuple[int, int, str]]:
             if "," not in before:
                 continue
             item = before[before.rfind(",") + 1:]
-            if len(item.split()) > 4 or any(ch in item for ch in ";:()"):
+            bare = _PLACEHOLDER.sub("", item)  # "{ts:artifact}" is a symbol, not a colon
+            if any(ch in bare for ch in ";:()"):
                 continue
+            n = len(item.split())
+            if n > 4:
+                words = [w.casefold() for w in _WORD.findall(bare)]
+                if verb is None or n > 9 or m.group(1).casefold() not in words[:2]:
+                    continue
+                if any(w in conjs or (w not in prof.stopwords and verb(w)) for w in words):
+                    continue
             out.append((a + m.start(), a + m.end() - 1, item.strip()))
     return out
 
@@ -131,11 +147,12 @@ def serial_comma(ctx, c):
     prof = PROFILES.get(ctx.lang)
     if prof is None or prof.serial_comma:
         return
+    verb = finite_verb_test(ctx.lang)
     for pair in ctx.aligned:
         for (off, t), (_so, s) in _pieces(pair):
             if not _LIST_EN.search(s):
                 continue  # the English has no serial comma here: the translation's comma is its own
-            for i, j, item in serial_commas(t, prof):
+            for i, j, item in serial_commas(t, prof, verb):
                 yield ctx.issue(c, pair, f"“{item}{t[i:j + 12].rstrip()}”: no comma before the last item of a list",
                                 (off + i, off + j), suggestion=" " + t[i + 1:j].strip() + " ")
 

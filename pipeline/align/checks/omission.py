@@ -16,6 +16,14 @@ iguais"):
   linked or rendered anywhere near, although the team renders each of them elsewhere, and
   whose neighbours' counterparts sit next to each other in the translation — the hole a
   dropped list item or clause leaves ("such as booster packs").
+
+And one counted, not looked for (``omission.dropped-modifier``): a meaning-bearing modifier — the
+profile's closed class ("other", "also", "still", "only", "instead" …) or a one-word glossary term
+standing before a term's head ("mana" of "mana cost", "legendary" of "legendary permanents") —
+that the English sentence has more times than the translated sentence has any of its renderings
+(learnt by association over whole sentences, :func:`wordlex.counted`), in the sentence and in
+its piece, although the translation renders it that often almost everywhere else.  Presence
+tells nothing there ("Cada outro jogador … cada jogador"), counts do.
 """
 
 from __future__ import annotations
@@ -39,7 +47,12 @@ DROPPED_WORD = Check("omission.dropped-word", Category.OMISSION, Severity.INFO,
                      "A meaning-bearing English word (\"only\", \"also\", \"still\", \"back\", \"another\") with no "
                      "rendering in the translated sentence, although the translation renders it visibly "
                      "almost everywhere else.", DefectClass.OMISSION)
-CHECKS = [DROPPED, ADDED, DROPPED_WORD]
+DROPPED_MODIFIER = Check("omission.dropped-modifier", Category.OMISSION, Severity.WARNING,
+                         "The English sentence has a meaning-bearing modifier (\"other\", \"such\", \"also\", "
+                         "\"legendary\", \"mana\" of \"mana cost\") more times than the translated sentence has "
+                         "any of its renderings, although the translation renders it that often almost everywhere "
+                         "else; the finding sits on the counterpart of the word it modifies.", DefectClass.OMISSION)
+CHECKS = [DROPPED, ADDED, DROPPED_WORD, DROPPED_MODIFIER]
 
 #: A single dropped word is reported only when the translation renders it this reliably elsewhere:
 #: these small words are often rendered by structure ("each" by a plural), so the bar is higher
@@ -180,6 +193,7 @@ def run(ctx) -> list:
     neg = _Negation(lex, ctx.lang)
     en = word_profile("en")
     meaning = en.droppable
+    told: set = set()  # (pair, English word) a dropped-word finding already names
     out = []
     for u in lex.units:
         if u.pair is None:
@@ -190,11 +204,12 @@ def run(ctx) -> list:
         linked_src = {u.src[i].key for i, _ in u.links}
         out.extend(neg.check(ctx, u, units))
         found = _dropped_runs(ctx, lex, u, t_keys, wt, ps, pt, linked_src)
-        out.extend(found or _dropped_words(ctx, lex, u, t_keys, wt, ps, pt, linked_src, meaning))
+        out.extend(found or _dropped_words(ctx, lex, u, t_keys, wt, ps, pt, linked_src, meaning, told))
+    out.extend(_dropped_modifiers(ctx, lex, told))
     return out
 
 
-def _dropped_words(ctx, lex, u, t_keys, wt, ps, pt, linked, meaning: frozenset) -> list:
+def _dropped_words(ctx, lex, u, t_keys, wt, ps, pt, linked, meaning: frozenset, told: set) -> list:
     """The profile's meaning-bearing small words, one at a time (negations are the negation
     check's): "referred only to", "can also have", "their back faces"."""
     out = []
@@ -206,11 +221,25 @@ def _dropped_words(ctx, lex, u, t_keys, wt, ps, pt, linked, meaning: frozenset) 
             continue  # "only" as "a única criatura"
         if not _missing(tok, i, lex.en, lex.tgt, t_keys, wt, ps, pt, u.tgt, linked, WORD_RELIABILITY):
             continue
-        span = _hole(u, i, i, lex)
+        span = _hole(u, i, i, lex) or _head_span(u, i, lex)
         usual = ", ".join(f"“{lex.tgt.shown(r)}”" for r in lex.en.top(tok.key)[:2])
         out.append(ctx.issue(DROPPED_WORD, u.pair, f"the English says “{tok.text}”; no rendering of it "
                              f"(usually {usual}) here", span))
+        told.add((id(u.pair), tok.text.casefold()))
     return out
+
+
+def _head_span(u: wordlex.Unit, i: int, lex):
+    """The counterpart of the word right after ``u.src[i]`` (the head a modifier stands before:
+    "their back faces" -> "suas faces") with no rendering of the modifier beside it."""
+    if i + 1 >= len(u.src) or u.source[u.src[i].end:u.src[i + 1].start].strip():
+        return None
+    rend = lex.en.renderings.get(u.src[i].key, {})
+    for si, tj in u.links:
+        if si == i + 1 and not any(t.key in rend for t in u.tgt[max(0, tj - NEAR):tj + NEAR + 1]):
+            t = u.tgt[tj]
+            return (u.t_offset + t.start, u.t_offset + t.end)
+    return None
 
 
 _WORD = re.compile(r"[^\W\d_]+")
@@ -325,6 +354,196 @@ def _dropped_runs(ctx, lex, u, t_keys, wt, ps, pt, linked) -> list:
         out.append(ctx.issue(DROPPED, u.pair, f"the English says “{shown}”; no rendering of it (usually {usual}) "
                              "here", span))
     return out
+
+
+# --- omission.dropped-modifier: counting, not presence (issue 24, helper "omit") ---------------
+#
+# A modifier dropped beside a kept head ("each other player" -> "cada jogador", "their back
+# faces" -> "suas faces", "in its mana cost" -> "em seu custo") leaves the sentence looking
+# complete: the word's rendering is often still in the sentence for another occurrence, so
+# presence tells nothing.  Counting does: the English has the word n times, the translation has
+# fewer words that render it (the renderings learnt by :func:`wordlex.counted`), in the sentence
+# and in the whole piece (a word moved to the next sentence is not dropped).
+
+#: Closed-class modifiers: how reliably the translation renders each occurrence elsewhere
+#: (the real PO: "also" 0.94, "other" 0.85 once "other than" and the reciprocal are set aside).
+CLASS_RELIABILITY = 0.8
+#: Any other English word counts only as the modifier of a multiword game term: a game term of
+#: its own (a one-word entry of the glossary: "mana", "legendary"), written in lower case directly
+#: before a content word, the two together in at least TERM_UNITS units ("mana cost", "legendary
+#: permanents"), and rendered this reliably in them.  Other attributive words ("delayed",
+#: "converted", "unspent") have synonyms and paraphrases the counts cannot tell from a loss.
+TERM_RELIABILITY = 0.95
+TERM_UNITS = 3
+#: A counterpart of the head with a rendering of the modifier this many content words away is kept
+#: (a modifier sits next to its head: "custo de mana", "permanentes lendárias", "outro jogador").
+NEAR = 1
+
+
+def _exempt(source: str, start: int, end: int, patterns) -> bool:
+    return any(m.start() <= start and end <= m.end() for p in patterns for m in re.finditer(p, source, re.IGNORECASE))
+
+
+def _dropped_modifiers(ctx, lex, told: set = frozenset()) -> list:
+    cw = wordlex.counted(ctx, MIN_UNITS)
+    en = word_profile("en")
+    closed = {wordlex.stem(w, "en") for w in en.counted_modifiers}
+    stop, _ = wordlex._content_filter("en")
+    negs = {wordlex.stem(w, "en") for w in en.negations}
+    pieces: dict = {}
+    terms = _terms(cw, stop)
+    # The word itself, not its stem: "activation" is not the glossary's "Activate".
+    glossary = {t.casefold() for t in (ctx.term_renderings or {}) if t.isalpha()}
+    said: set = set()
+    affix = re.compile(en.negating_affix, re.IGNORECASE) if en.negating_affix else None
+    en_negs = negs | {wordlex.stem(w, "en") for _, w in en.aliases}  # "can't" is keyed "not"
+    tg_negs = {wordlex.stem(w, ctx.lang) for w in word_profile(ctx.lang).negations}
+    for i, u in enumerate(cw.units):
+        pieces.setdefault((id(u.pair), _piece_of(u)), []).append(i)
+    out = []
+    for (_pid, _pc), idx in pieces.items():
+        for i in idx:
+            u = cw.units[i]
+            seen = set()
+            for n, (k, w, a, b) in enumerate(cw.src[i]):
+                if k in seen or k not in cw.renderings or k in negs or (id(u.pair), w.casefold()) in told:
+                    continue  # (a word the dropped-word check already names there is told once)
+                nxt = cw.src[i][n + 1] if n + 1 < len(cw.src[i]) else None
+                if k in closed:
+                    seen.add(k)
+                    if _exempt(u.source, a, b, en.counted_exempt):
+                        continue
+                    bar = CLASS_RELIABILITY
+                    need = _closed_need(cw, i, k, en.counted_exempt)
+                elif (nxt is None or (k, nxt[0]) not in terms or u.source[b:nxt[2]].strip() or not w.islower()
+                      or w not in glossary):
+                    continue  # not the modifier of a game term (a card name is capitalised)
+                else:
+                    bar = TERM_RELIABILITY
+                    if _term_reliability(cw, terms[(k, nxt[0])], k, i) < bar:
+                        continue
+                    # The word's occurrences as a term's modifier ("activated abilities activated": one).
+                    need = sum(1 for bg in _bigrams(cw.src[i], u.source, stop) if bg[0] == k and bg in terms)
+                have = cw.rendered(i, k)
+                if have >= need:
+                    seen.add(k)
+                    continue
+                if sum(cw.src_count[j][k] for j in idx) <= sum(cw.rendered(j, k) for j in idx):
+                    seen.add(k)
+                    continue
+                if k in closed:
+                    r = cw.reliability(k, i, lambda j, k=k: _closed_need(cw, j, k, en.counted_exempt))
+                else:
+                    r = cw.reliability(k, i)
+                if r < bar:
+                    seen.add(k)
+                    continue
+                if w.casefold() in en.counted_negatable and _negates_more(cw, i, en_negs, tg_negs, affix, en.counted_modifiers):
+                    continue  # "only if" as "a não ser que": a negation renders it
+                issue = _modifier_issue(ctx, cw, lex, i, n, need, have, k not in closed, en.counted_exempt)
+                if issue is None:
+                    continue  # a term whose head here keeps its modifier: try the next occurrence
+                seen.add(k)
+                if (id(u.pair), issue.message) not in said:  # a sentence repeated in two pieces
+                    said.add((id(u.pair), issue.message))
+                    out.append(issue)
+    return out
+
+
+def _closed_need(cw, i: int, k: str, exempt) -> int:
+    """The occurrences of ``k`` in unit ``i`` a translation must render (not "other than")."""
+    src = cw.units[i].source
+    return sum(1 for x in cw.src[i] if x[0] == k and not _exempt(src, x[2], x[3], exempt))
+
+
+def _negates_more(cw, i: int, en_negs: set, tg_negs: set, affix, counted: frozenset) -> bool:
+    """The translated sentence has more negating words than the English one has negations,
+    negating affixes included ("nontoken" -> "que não seja ficha"; not the counted words the
+    affix pattern also lists)."""
+    en = sum(1 for k, w, *_ in cw.src[i] if k in en_negs or (
+        affix is not None and w.casefold() not in counted and affix.fullmatch(w)))
+    return sum(1 for k, *_ in cw.tgt[i] if k in tg_negs) > en
+
+
+def _bigrams(toks, source: str, stop):
+    for x, y in zip(toks, toks[1:]):
+        if x[1].islower() and y[1].casefold() not in stop and x[1].casefold() not in stop and not source[x[3]:y[2]].strip():
+            yield x[0], y[0]
+
+
+def _terms(cw, stop) -> dict:
+    """The English two-word game terms: (modifier key, head key) -> the units holding them."""
+    held: dict = {}
+    for i, toks in enumerate(cw.src):
+        for bg in dict.fromkeys(_bigrams(toks, cw.units[i].source, stop)):
+            held.setdefault(bg, []).append(i)
+    return {bg: idx for bg, idx in held.items() if len(idx) >= TERM_UNITS}
+
+
+def _term_reliability(cw, idx: list, k: str, leave_out: int) -> float:
+    idx = [i for i in idx if i != leave_out]
+    return sum(cw.rendered(i, k) >= cw.src_count[i][k] for i in idx) / len(idx) if idx else 0.0
+
+
+def _modifier_issue(ctx, cw, lex, i: int, n: int, need: int, have: int, term: bool, exempt=()):
+    u = cw.units[i]
+    k, w, a, b = cw.src[i][n]
+    if term:
+        span = _modifier_span(cw, lex, i, n, term)
+        if span is None:
+            return None
+        occurrences = [n]
+    else:
+        # The occurrences that count; the first whose place in the translation holds no
+        # rendering of the word is where it was dropped (the others may be rendered).
+        occurrences = [m for m, x in enumerate(cw.src[i]) if x[0] == k and not _exempt(u.source, x[2], x[3], exempt)]
+        span = None
+        for m in occurrences:
+            got = _modifier_span(cw, lex, i, m, term)
+            if got and not any(cw.rendered_key(tk, tw, k) for tk, tw, ta, tb in cw.tgt[i]
+                               if got[0] <= u.t_offset + ta and u.t_offset + tb <= got[1]):
+                span = got
+                break
+    # The English around each occurrence (two words either side), so the reviewer finds it.
+    words = u.source.split()
+    shown = []
+    for m in occurrences[:3]:
+        pos = len(u.source[:cw.src[i][m][2]].split())
+        shown.append(" ".join(words[max(0, pos - 2):pos + 3]))
+    shown = "”; “".join(dict.fromkeys(shown))
+    usual = ", ".join(f"“{cw.shown(x)}”" for x in cw.top(k)[:2])
+    times = "" if need == 1 else f" {need} times, the translation {have}"
+    return ctx.issue(DROPPED_MODIFIER, u.pair, f"the English says “{w}” (“{shown}”){times}; no rendering of it "
+                     f"(usually {usual}) here", span)
+
+
+def _modifier_span(cw, lex, i: int, n: int, term: bool):
+    """Where the dropped modifier belongs: for a term's modifier, the counterpart of its head
+    (the next content word) with no rendering of the modifier near it; for an adverb, the
+    words between its neighbours' counterparts ("Um card pode ter" for "A card can also have")."""
+    u = cw.units[i]
+    k, _w, a, b = cw.src[i][n]
+    tg = u.tgt
+    linked: dict[int, list[int]] = {}
+    for si, tj in u.links:
+        linked.setdefault(si, []).append(tj)
+    bare = [j for j in range(len(tg)) if not any(
+        cw.rendered_key(x.key, x.text, k) for x in tg[max(0, j - NEAR):j + NEAR + 1])]
+    right = [si for si, t in enumerate(u.src) if t.start >= b and si in linked]
+    left = [si for si, t in enumerate(u.src) if t.end <= a and si in linked]
+    if term:
+        # Only a kept head shows a dropped modifier: no counterpart of the head, no finding.
+        js = [j for j in linked[right[0]] if j in bare] if right and u.src[right[0]].start == cw.src[i][n + 1][2] else []
+        if not js:
+            return None
+        t = tg[js[0]]
+        return (u.t_offset + t.start, u.t_offset + t.end)
+    if left and right:
+        gaps = sorted((y - x, x, y) for x in linked[left[-1]] for y in linked[right[0]] if y >= x)
+        if gaps and gaps[0][0] <= HOLE + 2:
+            _, x, y = gaps[0]
+            return (u.t_offset + tg[x].start, u.t_offset + tg[y].end)
+    return None
 
 
 register_pass(run, CHECKS)

@@ -10,6 +10,7 @@ from ...diff.renamed_terms import renamed_terms
 from ...findings import Category, Check, DefectClass, Severity
 from .registry import register_pass
 from ..termbase import find_all
+from .termlearn import aligned_span
 
 RENAMED = Check("terminology.renamed", Category.TERMINOLOGY, Severity.WARNING,
                 "The translation uses the rendering of an English term the current edition has renamed "
@@ -78,6 +79,12 @@ def _history_renames(ctx, seen: set) -> list:
                                      f"which the English renamed “{r.new}” on {r.edition} (learnt from the "
                                      "editions' glossaries)", spans[0], suggestion=r.new))
     return out
+
+
+def _aligned_span(ctx, pair, term: str, approved) -> tuple[int, int] | None:
+    """The span of the translation's words aligned with the English term in this rule (the
+    lexicon learnt from the translation, :func:`.termlearn.aligned_span`), or None."""
+    return aligned_span(ctx, pair, term, [a.rstrip("*") for a in approved])
 
 
 def run(ctx) -> list:
@@ -156,8 +163,11 @@ def run(ctx) -> list:
                         MISSING, p, f"“{text[span[0]:span[1]]}” is left in English; this translation renders "
                         f"“{t.en}” as {names}", span, suggestion=t.preferred(lang)))
                 if not kept_en:
-                    missing.setdefault(t.en, []).append(ctx.issue(MISSING, p, f"the English says “{src[s_hits[0][0]:s_hits[0][1]]}”; none of "
-                                         f"{names} is used", suggestion=t.preferred(lang)))
+                    # Where the reviewer corrects it: the words the learnt lexicon aligns with the term.
+                    at = _aligned_span(ctx, p, t.en, approved)
+                    shown = f"“{text[at[0]:at[1]]}” for it: " if at else ""
+                    missing.setdefault(t.en, []).append(ctx.issue(MISSING, p, f"the English says “{src[s_hits[0][0]:s_hits[0][1]]}”; {shown}none of "
+                                         f"{names} is used", at, suggestion=t.preferred(lang)))
     out.extend(_history_renames(ctx, renamed_seen))
     for term, found in missing.items():
         # The translation's own majority decides: when most of its rules with this English term

@@ -24,7 +24,11 @@ from collections import Counter
 from functools import lru_cache
 
 from ...findings import Category, Check, DefectClass, Severity
-from .registry import register_pass
+from ...profiles.words import word_profile
+from ...segment.hunspell import speller
+from ..model import RowKind
+from .commas import _ordered_links
+from .registry import check, register_pass
 from ..lexicon import lexicon
 from ..termbase import find_all
 from .. import wordlex
@@ -42,6 +46,9 @@ CHECKS = [MINORITY, ENGLISH_LEFT]
 MIN_KEPT = 5
 #: The majority rendering's share of the rules with the term (fitted on the real PO).
 MIN_SHARE = 0.8
+
+
+_WORDS = re.compile(r"[^\W\d_]+")
 
 
 def _keys(text: str, lang: str) -> tuple[str, ...]:
@@ -132,6 +139,51 @@ def run(ctx) -> list:
     return out
 
 
+def aligned_span(ctx, pair, term: str, renderings) -> tuple[int, int] | None:
+    """The span, in the pair's translated segment, of the words the learnt lexicon aligns with
+    the English ``term`` where they are none of ``renderings`` (the first occurrence found)."""
+    key = "termlearn.units_by_pair"
+    if key not in ctx.cache:
+        lex = wordlex.learn(ctx)
+        by: dict[int, list] = {}
+        for u in lex.units:
+            if u.pair is not None:
+                by.setdefault(id(u.pair), []).append(u)
+        ctx.cache[key] = (lex, by)
+    lex, by = ctx.cache[key]
+    ek = _keys(term, "en")
+    tk = tuple(k for r in renderings for k in _keys(r, ctx.lang))
+    if not ek:
+        return None
+    for u in by.get(id(pair), ()):
+        hits = _find_seq([t.key for t in u.src], ek)
+        for at in hits:
+            span = _aligned(u, at, len(ek), lex, tk)
+            if span is not None:
+                return span
+        # Links the lexicon does not attest ("cast" -> "jogar"): the words between the counterparts
+        # of the term's neighbours, a word repeated on both sides paired in order.
+        attested = {(i, j) for i, j in _ordered_links(u) if u.tgt[j].key in lex.en.renderings.get(u.src[i].key, {})}
+        raw = {wordlex.stem(w.casefold(), "en") for w in re.findall(r"[^\W\d_]+", u.source)}
+        to_tgt: dict[int, list[int]] = {}
+        for i, j in attested:
+            to_tgt.setdefault(i, []).append(j)
+        for at in hits:
+            left = next((to_tgt[k] for k in range(at - 1, -1, -1) if k in to_tgt), None)
+            right = next((to_tgt[k] for k in range(at + len(ek), len(u.src)) if k in to_tgt), None)
+            if not (left and right):
+                continue
+            gaps = sorted((b - a, a, b) for a in left for b in right if b > a + 1)
+            if not gaps or gaps[0][0] > len(ek) + 1:
+                continue
+            _, a, b = gaps[0]
+            # a word whose own usual English is written in the sentence renders that, not the term
+            js = [j for j in range(a + 1, b) if not set(lex.tgt.top(u.tgt[j].key)[:2]) & raw]
+            if js and not any(u.tgt[j].key in tk for j in js):
+                return (u.t_offset + u.tgt[js[0]].start, u.t_offset + u.tgt[js[-1]].end)
+    return None
+
+
 @lru_cache(maxsize=2048)
 def _english_re(term: str) -> re.Pattern:
     t = re.escape(term)
@@ -191,3 +243,90 @@ def _between(u, at: int, n: int, lex, attested) -> list[int]:
 
 
 register_pass(run, CHECKS)
+
+
+# -- a verb headword rendered as a noun ---------------------------------------------------------
+
+@check("terminology.headword-verb", Category.TERMINOLOGY, Severity.WARNING, DefectClass.TERM,
+       "A glossary headword the English defines as a verb (\"To send a creature into combat\") rendered as a "
+       "noun (\"Ataque\" beside \"Bloquear\"), although the translated definition reads it as a verb.")
+def headword_verb(ctx, c):
+    wp = word_profile(ctx.lang)
+    if not wp.infinitives:
+        return
+    for pair in ctx.aligned:
+        if pair.row.kind is not RowKind.GLOSSARY:
+            continue
+        tp, sp = pair.target_pieces, pair.source_pieces
+        if len(tp) < 2 or len(sp) < 2:
+            continue
+        (off, term), (_d, tdef) = tp[0], tp[1]
+        en_term, en_def = sp[0][1], sp[1][1]
+        # The English defines a verb ("To send …") and the translation's definition opens with an
+        # infinitive too ("Enviar …"): the team reads the headword as a verb, as its other ones.
+        if not en_def.startswith("To ") or not term.strip() or term.strip().casefold() == en_term.strip().casefold():
+            continue
+        first_def = (_WORDS.findall(tdef) or [""])[0].casefold()
+        first = _WORDS.search(term)
+        if first is None or not first_def.endswith(wp.infinitives) or first.group().casefold().endswith(wp.infinitives):
+            continue
+        yield ctx.issue(c, pair, f"“{term.strip()}” for the verb “{en_term.strip()}”: the definition reads it as a verb "
+                        f"(“{first_def}”); the glossary's verb headwords are infinitives", (off + first.start(), off + first.end()))
+
+
+# -- a name kept in English once and translated once --------------------------------------------
+
+#: Two or more capitalised words in a row: a card's name ("Psychic Vortex", "Vórtice Psíquico").
+_NAME = re.compile(r"(?<![\w-])[^\W\d_a-zß-ÿ][\w-]+(?: [^\W\d_a-zß-ÿ][\w-]+)+")
+
+
+@check("terminology.name-mixed", Category.TERMINOLOGY, Severity.WARNING, DefectClass.TERM,
+       "A name the English repeats is kept in English in one place of the translated unit and translated in "
+       "another (\"Psychic Vortex … Vórtice Psíquico\"): one form throughout.")
+def name_mixed(ctx, c):
+    for pair in ctx.aligned:
+        s, t = pair.source_text, pair.target_text
+        counts = Counter(m.group() for m in _NAME.finditer(s))
+        for name, n in sorted(counts.items()):
+            kept = len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", t))
+            if n < 2 or not 0 < kept < n:
+                continue
+            # the other place: a capitalised name of the translation the English does not have, in
+            # mid-sentence (not a sentence's or a quotation's first words)
+            other = [m for m in _NAME.finditer(t) if m.group() not in s and m.start() > 1
+                     and t[:m.start()].rstrip()[-1:] not in ".:“\"(!?"]
+            if len(other) != 1:
+                continue
+            m = other[0]
+            yield ctx.issue(c, pair, f"“{m.group()}”: the translation keeps “{name}” in English elsewhere in this "
+                            f"text (the English names it {n} times)", m.span(), suggestion=name)
+
+
+# -- a keyword's headword left in English ----------------------------------------------------------
+
+#: The English glossary defines a keyword ability so ("A keyword ability that …").
+_KEYWORD_DEF = re.compile(r"^(?:An? )?(?:static |triggered |activated )?keyword ability\b", re.I)
+
+
+@check("terminology.keyword-english", Category.TERMINOLOGY, Severity.INFO, DefectClass.UNTRANSLATED,
+       "A keyword's glossary headword left in English (\"Dethrone\") where the translation renders most keyword "
+       "headwords; a word of the language (\"Mentor\") or a loan the team may keep is left alone.")
+def keyword_english(ctx, c):
+    hun = speller(ctx.lang)
+    rows = []
+    for pair in ctx.aligned:
+        if pair.row.kind is not RowKind.GLOSSARY:
+            continue
+        tp, sp = pair.target_pieces, pair.source_pieces
+        if len(tp) >= 2 and len(sp) >= 2 and _KEYWORD_DEF.match(sp[1][1].strip()) and tp[0][1].strip():
+            rows.append((pair, tp[0], sp[0][1].strip()))
+    same = [r for r in rows if r[1][1].strip() == r[2]]
+    if 2 * len(same) >= len(rows):
+        return  # the team keeps its keywords in English: a convention, not a slip
+    for pair, (off, term), en in same:
+        words = _WORDS.findall(en)
+        if hun is not None and all(w in hun or w.lower() in hun for w in words):
+            continue  # "Mentor", "Modular": words of the language too
+        a = off + len(term) - len(term.lstrip())
+        yield ctx.issue(c, pair, f"the keyword “{en}” is left in English; the translation renders "
+                        f"{len(rows) - len(same)} of {len(rows)} keyword headwords", (a, a + len(en)))

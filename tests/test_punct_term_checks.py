@@ -1,0 +1,134 @@
+"""Issue 24 (punctuation and term classes): checks that read the English punctuation as
+evidence — serial comma before a long last item, comma splice, rule number and title, type
+line dash, connective comma, subject–verb comma — and the term checks' spans and verb headwords.
+
+Small hand-written pairs for the checks that read characters; the real pt-BR PO (skipped
+without ../shared) for the ones that need the lexicon learnt from a whole translation."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import EDITIONS, SHARED
+from pipeline.align.aligner import align_documents
+from pipeline.align.termbase import load_termbase
+from pipeline.model import Document, Meta, Rule
+from pipeline.segment.hunspell import speller
+
+
+def _doc(lang: str, texts: list[str]) -> Document:
+    d = Document(meta=Meta(language=lang, effective_date="2025-11-14", kind="translation" if lang != "en" else "official"))
+    for i, text in enumerate(texts):
+        d.rules.append(Rule(f"100.{i + 1}", text, [], parent="100", level="subrule", order=i))
+    return d
+
+
+def _findings(pairs: list[tuple[str, str]], check: str) -> list:
+    en = _doc("en", [e for e, _ in pairs])
+    res = align_documents(_doc("pt", [t for _, t in pairs]), en, en, map_number=lambda n: n, termbase=load_termbase())
+    return [i for i in res.issues if i.check == check]
+
+
+def test_title_comma_after_a_rule_number():
+    got = _findings([("See rule 702, “Keyword Abilities.”", "Consulte a regra 702. “Palavras-chave de Habilidade”."),
+                     ("See rule 905, “Conspiracy Draft.”", "Consulte a regra 905 “Draft de Conspiracy”."),
+                     ("See rule 903, “Commander.”", "Consulte a regra 903, “Commander”.")], "form.title-comma")
+    assert [(i.excerpt, i.suggestion) for i in got] == [("702. ", "702, "), ("905 ", "905, ")]
+
+
+def test_type_dash_hyphen_and_en_dash_but_not_a_sentence_dash():
+    got = _findings([("Its type line says “Land Creature — Forest Dryad.”", "A linha de tipo diz “Terreno Criatura - Floresta Dríade”."),
+                     ("Listed after a long dash: “Enchantment — Shrine.”", "Listados após um travessão: “Encantamento – Sacrário”."),
+                     ("Those aren’t considered cards—even a card.", "Esses não são considerados cards – nem mesmo um card.")],
+                    "form.type-dash")
+    assert [(i.excerpt, i.suggestion) for i in got] == [("Criatura - Floresta", "Criatura — Floresta"),
+                                                        ("Encantamento – Sacrário", "Encantamento — Sacrário")]
+
+
+def test_connective_comma():
+    got = _findings([("It becomes unattached but remains on the battlefield.", "Ela é solta da permanente porém permanece no campo."),
+                     ("It can’t enter the battlefield and thus can’t be a permanent.", "Não pode entrar no campo e portanto não é permanente."),
+                     ("It can’t, however, attack.", "Ela não pode, porém, atacar.")], "form.connective-comma")
+    # "e portanto": the conjunction joins; "não pode, porém,": set off already.
+    assert [(i.excerpt, i.suggestion) for i in got] == [("permanente porém", "permanente, porém")]
+
+
+def test_then_needs_its_comma_where_the_english_sets_it_off():
+    got = _findings([("If you control a Forest and an Exotic Orchard, then each one can add mana.",
+                      "Se você controlar uma Floresta e um Exotic Orchard então cada um pode gerar mana."),
+                     ("Then the player draws a card.", "O jogador então compra um card.")], "form.connective-comma")
+    assert [(i.excerpt, i.suggestion) for i in got] == [("Orchard então", "Orchard, então")]
+
+
+needs_pt_speller = pytest.mark.skipif(speller("pt") is None, reason="no pt_BR Hunspell dictionary (Debian hunspell-pt-br)")
+
+
+@needs_pt_speller
+def test_serial_comma_long_last_item_needs_a_parallel_list():
+    got = _findings([
+        ("It has one of the results, depending on the recipient, the characteristics of the source, and the characteristics "
+         "of the recipient.", "Pode ter um dos resultados, dependendo do recebedor, as características da fonte do dano, e as "
+         "características do recebedor."),
+        # two clauses, not a list: the item has its own verb
+        ("If the player has 0 life, no life gain event occurred, and those abilities won’t trigger.",
+         "Se o jogador tem 0 pontos de vida, nenhum evento de ganho de vida ocorreu, e essas habilidades não vão desencadear.")],
+        "form.serial-comma")
+    assert [i.excerpt for i in got] == [", e"]
+    assert "fonte do dano, e as" in got[0].message
+
+
+def test_serial_comma_a_symbols_colon_is_no_list_break():
+    got = _findings([("A flame for sorcery, a chalice for artifact, and a pair of peaks for land.",
+                      "Uma chama para feitiço {ts:sorcery}, um cálice para artefato {ts:artifact}, e um par de montanhas.")],
+                    "form.serial-comma")
+    assert [i.excerpt for i in got] == [", e"]
+
+
+PO = SHARED / "corpus" / "translations" / "pt-BR" / "comprehensive-rules.pt-BR.po"
+
+
+@pytest.fixture(scope="module")
+def po_issues():
+    if not (PO.is_file() and EDITIONS.is_dir()):
+        pytest.skip(f"the real pt-BR PO or the English editions are absent ({PO})")
+    from pipeline.align.run import align_file
+
+    return align_file(PO, EDITIONS).issues
+
+
+def test_real_po_comma_splices_subject_commas_and_terms(po_issues):
+    """Learnt from the whole translation: the English ';' or '.' against a bare comma, a comma
+    between subject and verb, a verb headword as a noun, a term's aligned words."""
+    got = {(i.check, i.excerpt) for i in po_issues}
+    assert {("form.comma-splice", "palavras, todas"), ("form.comma-splice", "jogadores, permanentes"), ("form.comma-splice", "jogador, isso era chamado"),
+            ("form.subject-comma", "batalha, deixa"), ("form.subject-comma", "texto, receberam"),
+            ("terminology.headword-verb", "Ataque"), ("terminology.missing", "jogar"),
+            ("terminology.keyword-english", "Dethrone")} <= got
+    # "Mentor", "Modular": words of the language, not keywords left in English
+    assert not {e for c, e in got if c == "terminology.keyword-english"} & {"Mentor", "Modular"}
+    # a subject's comma is named once
+    subj = {(i.rule, i.span) for i in po_issues if i.check == "form.subject-comma"}
+    assert not any((i.rule, i.span) in subj for i in po_issues if i.check == "form.extra-comma")
+    # a list's comma ("Exército, Fada" for "Zombie, and Zubera") and "mágicas, portanto" are no splice
+    assert not any(i.check == "form.comma-splice" and ("Fada" in (i.excerpt or "") or "portanto" in (i.excerpt or ""))
+                   for i in po_issues)
+    # "Em seguida, o evento": a comma after an opening adverb is no splice
+    assert not any(i.check == "form.comma-splice" and "seguida" in (i.excerpt or "") for i in po_issues)
+
+
+def test_name_kept_once_and_translated_once():
+    got = _findings([("A player controls Psychic Vortex. The player may pay Psychic Vortex’s cost.",
+                      "Um jogador controla Psychic Vortex. O jogador pode pagar o custo de Vórtice Psíquico."),
+                     ("A player controls Psychic Vortex. The player may pay Psychic Vortex’s cost.",
+                      "Um jogador controla Psychic Vortex. O jogador pode pagar o custo de Psychic Vortex.")],
+                    "terminology.name-mixed")
+    assert [(i.excerpt, i.suggestion) for i in got] == [("Vórtice Psíquico", "Psychic Vortex")]
+
+
+def test_bracket_split_in_two():
+    got = _findings([("The event becomes [5 damage is dealt to the defending player, the defending player gains 5 life].",
+                      "O evento torna-se [5 pontos de dano são causados ao jogador defensor. O jogador defensor ganha 5 pontos de vida]."),
+                     ("The event becomes [the player loses 5 life, the player gains 5 life].",
+                      "O evento torna-se [o jogador perde 5 pontos de vida, o jogador ganha 5 pontos de vida].")],
+                    "form.bracket-split")
+    assert [i.excerpt for i in got] == ["defensor. O"]
