@@ -107,7 +107,7 @@ def test_conditional_in_a_temporal_clause_with_the_english_would():
     got = _excerpts([("A condition checked as the ability would trigger.",
                       "Uma condição verificada quando a habilidade desencadearia."),
                      ("A condition checked when the ability triggers.",
-                      "Uma condição verificada quando a habilidade desencadeia.")], "grammar.mood")
+                      "Uma condição verificada quando a habilidade desencadeia.")], "grammar.mood-temporal")
     assert got == ["desencadearia"]
 
 

@@ -406,6 +406,10 @@ class PatternRule:
 REGENCIA = "grammar.regencia"
 GARBLED = "grammar.garbled"
 MOOD = "grammar.mood"
+#: The conditional in a temporal clause ("na próxima vez que um jogador receberia"): reported apart,
+#: as info, because the reviewers of the recall draws listed the "se" and "cada vez que" cases but
+#: none of the three temporal ones in their units (the translation's own 121.4 writes "fosse receber").
+MOOD_TEMPORAL = "grammar.mood-temporal"
 OBJECT_PRONOUN = "grammar.object-pronoun"
 
 PT_PATTERNS = (

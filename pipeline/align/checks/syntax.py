@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from ...findings import Category, Check, DefectClass, Severity
-from ...profiles.grammar import GARBLED, MOOD, OBJECT_PRONOUN, REGENCIA, SYNTAX, MoodFacts
+from ...profiles.grammar import GARBLED, MOOD, MOOD_TEMPORAL, OBJECT_PRONOUN, REGENCIA, SYNTAX, MoodFacts
 from ...segment.hunspell import speller
 from ..text import words
 from .registry import register_pass
@@ -34,6 +34,9 @@ CHECKS = [
           "The conditional or the indicative where the subjunctive is required: in an \"if\" clause (\"Se um "
           "efeito adicionaria\") or after a conjunction that takes the subjunctive (\"antes que … receberia\").",
           DefectClass.GRAMMAR),
+    Check(MOOD_TEMPORAL, Category.GRAMMAR, Severity.INFO,
+          "The conditional in a temporal clause where the English says \"would\" (\"na próxima vez que um jogador "
+          "receberia\" → \"fosse receber\").", DefectClass.GRAMMAR),
     Check(REGENCIA, Category.GRAMMAR, Severity.WARNING,
           "A wrong preposition or idiom: the verb's regência (\"permite o jogador\" → \"ao jogador\"), \"em partes\" "
           "for \"in part\", \"à esquerda na\" for \"to the left of\".", DefectClass.GRAMMAR),
@@ -133,8 +136,9 @@ def _mood(ctx, p, facts: MoodFacts, verbs: _Verbs) -> list:
                 lw = t.text.casefold()
                 if not subjunctive:
                     if verbs.conditional(lw) is not None and re.search(facts.english_would, en, re.I):
-                        out.append(ctx.issue(check, p, f"“{conj}” takes the indicative or the subjunctive, not the "
-                                                        f"conditional “{t.text}”", (t.start, t.end)))
+                        out.append(ctx.issue(_BY_ID[MOOD_TEMPORAL], p, f"“{conj}” takes the indicative or the "
+                                                                       f"subjunctive, not the conditional “{t.text}”",
+                                             (t.start, t.end)))
                         break
                     continue
                 if verbs.conditional(lw) is not None or lw in facts.present_indicative:
@@ -210,7 +214,7 @@ def run(ctx) -> list:
         stray = [i.span for i in got if i.check == GARBLED]
         seen = set()
         for i in sorted(got, key=lambda i: (i.span or (0, 0), i.check)):
-            if i.check == MOOD and any(a < i.span[1] and i.span[0] < b for a, b in stray):
+            if i.check in (MOOD, MOOD_TEMPORAL) and any(a < i.span[1] and i.span[0] < b for a, b in stray):
                 continue
             if (i.span, i.check) not in seen:
                 seen.add((i.span, i.check))
