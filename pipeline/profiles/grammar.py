@@ -287,3 +287,217 @@ PT = register(GrammarProfile(
     families=_PT_FAMILIES,
     extra=_PT_EXTRA,
 ))
+
+
+# --- Mood, regência and garbled constructions (issue 24; helper "mood") --------------------
+# Read by pipeline.align.checks.syntax.  Each entry is a rule of Portuguese grammar a Brazilian
+# reviewer would cite (Bechara, Moderna Gramática Portuguesa; Celso Pedro Luft, Dicionário
+# Prático de Regência Verbal), never a quote of one translation's sentence.  Verb forms are
+# recognised with Hunspell (a conditional is a word ending in -ria/-riam whose stem is an
+# infinitive the dictionary knows), so the lists below hold only what Hunspell cannot tell.
+
+
+@dataclass(frozen=True)
+class MoodFacts:
+    """What the mood checks need of a language."""
+
+    #: Endings of the conditional (futuro do pretérito), 3rd person: "adicionaria", "mudariam";
+    #: the stem left is the infinitive (adicionar, mudar).
+    conditional_endings: tuple[str, ...] = ()
+    #: Irregular conditionals: stem -> infinitive ("faria" -> fazer).
+    irregular_conditional: dict = field(default_factory=dict)
+    #: Infinitive endings (a stem is an infinitive when it ends so and Hunspell knows it).
+    infinitive_endings: tuple[str, ...] = ()
+    #: The conditional "if" (se): Portuguese puts the subjunctive in the "se" clause, never the
+    #: conditional ("Se um efeito adicionaria mana" → "Se um efeito fosse adicionar mana").
+    if_word: str = ""
+    #: Words before "se" that make it the conjunction (else "se" at a sentence start or after a
+    #: comma); "como se" (as if) takes the imperfect subjunctive too.
+    if_openers: tuple[str, ...] = ()
+    #: Conjunctions that always take the subjunctive (Bechara §: conjunções subordinativas
+    #: concessivas, condicionais, finais, temporais de anterioridade): never a conditional nor
+    #: an indicative after them.  "caso" and "embora" are the grammar profile's own rules above.
+    #: "mesmo se" (even if) takes the future or imperfect subjunctive ("mesmo se for", "mesmo se
+    #: pudesse"), as the translation itself writes it almost everywhere.
+    subjunctive_conjunctions: tuple[str, ...] = ()
+    #: Words before a conjunction that make it something else: "o mesmo que" is the comparative
+    #: ("tem o mesmo valor que a carta tem"), not "even if".
+    not_after: dict = field(default_factory=dict)
+    #: Temporal conjunctions: the indicative or the subjunctive after them, never the conditional
+    #: ("quando a habilidade desencadearia" → "quando a habilidade fosse desencadear"). "sempre
+    #: que"/"cada vez que" are the grammar profile's own rule above (CONDITIONAL_AFTER_WHENEVER).
+    no_conditional_conjunctions: tuple[str, ...] = ()
+    #: Present indicative forms that cannot be a subjunctive (the common verbs of the CR).
+    present_indicative: tuple[str, ...] = ()
+    #: Words that end the clause the mood is read in (a relative or another conjunction starts a
+    #: clause of its own: "Se um efeito que seria criado afeta…").
+    clause_breakers: tuple[str, ...] = ()
+    #: The English evidence of a hypothetical: "If a player would…".
+    english_if: str = ""
+    english_would: str = ""
+    #: "fosse"/"fossem" + infinitive, the form the translation uses for "if … would".
+    subjunctive_aux: tuple[str, str] = ("", "")
+    #: Present subjunctive forms "se" (if, whether) never takes: it takes the future or the
+    #: imperfect subjunctive ("se nenhuma habilidade tiver sido ativada", not "tenha sido").
+    present_subjunctive: tuple[str, ...] = ()
+    #: Present subjunctive forms that need "que" after "para" ("para tenham" → "para que tenham").
+    subjunctive_after_para: tuple[str, ...] = ()
+    final_preposition: str = ""
+    #: Subject pronouns that cannot be a verb's object in the written standard ("coloca ela" →
+    #: "a coloca", "colocá-la"); words after the pronoun that show it is not a subject.
+    subject_pronouns: tuple[str, ...] = ()
+    after_object: tuple[str, ...] = ()
+    #: Linking verbs: the pronoun after them is a predicate ("pode ser ele"), not an object.
+    linking_verbs: tuple[str, ...] = ()
+    #: The opener after which "se" + a verb right away is still "if" ("como se existisse").
+    as_if_opener: str = ""
+    #: Modal verbs: their "if" form is not "fosse" + infinitive ("poderia" → "puder"), so no fix is offered.
+    modal_verbs: tuple[str, ...] = ()
+
+
+PT_MOOD = MoodFacts(
+    conditional_endings=("riam", "ria"),
+    irregular_conditional={"fa": "fazer", "tra": "trazer", "di": "dizer"},
+    infinitive_endings=("ar", "er", "ir"),
+    if_word="se",
+    if_openers=("como", "e", "ou", "mas", "só", "somente", "apenas", "mesmo", "exceto"),
+    subjunctive_conjunctions=("antes que", "a menos que", "a não ser que", "para que", "sem que", "mesmo que",
+                              "a fim de que", "contanto que", "ainda que", "nem que", "mesmo se"),
+    not_after={c: ("o", "a", "os", "as", "do", "da", "dos", "das", "no", "na", "nos", "nas", "ao", "à", "aos", "às",
+                   "pelo", "pela", "um", "uma") for c in ("mesmo que", "mesmo se")},
+    no_conditional_conjunctions=("quando", "enquanto", "assim que", "logo que", "depois que", "até que",
+                                 "toda vez que", "próxima vez que"),
+    present_indicative=("é", "são", "está", "estão", "tem", "têm", "pode", "podem", "há", "possui", "possuem",
+                        "fica", "ficam", "vai", "vão", "faz", "fazem", "controla", "controlam"),
+    clause_breakers=("que", "quem", "qual", "quais", "cujo", "cuja", "cujos", "cujas", "onde", "quando", "então",
+                     "enquanto", "porque", "pois", "se", "mas"),
+    english_if=r"\b(?:if|as though|as if|unless|before|until|even if|in case)\b",
+    english_would=r"\b(?:would|could|might|should)\b|\bwouldn[’']t\b|\bcouldn[’']t\b",
+    subjunctive_aux=("fosse", "fossem"),
+    present_subjunctive=("seja", "sejam", "tenha", "tenham", "possa", "possam", "esteja", "estejam", "haja",
+                         "faça", "façam", "saiba", "saibam", "queira", "queiram"),
+    subjunctive_after_para=("seja", "sejam", "tenha", "tenham", "possa", "possam", "esteja", "estejam", "haja",
+                            "faça", "façam", "venha", "venham", "fique", "fiquem"),
+    final_preposition="para",
+    subject_pronouns=("ele", "ela", "eles", "elas"),
+    after_object=("no", "na", "nos", "nas", "em", "como", "mesmo", "mesma", "mesmos", "mesmas", "ao", "à", "aos",
+                  "às", "de", "do", "da", "dos", "das", "para", "sob", "sobre"),
+    linking_verbs=("ser", "estar", "ficar", "parecer", "permanecer", "continuar", "tornar"),
+    as_if_opener="como",
+    modal_verbs=("poder", "dever"),
+)
+
+
+@dataclass(frozen=True)
+class PatternRule:
+    """One construction rule: ``pattern`` over the translation (the span: group ``bad``, else the
+    whole match), ``fix`` a replacement of that span (``\\g<n>`` allowed; "" when none is sure),
+    ``english`` a pattern the English must match (the evidence that the construction is the
+    one the rule is about), ``check`` which check reports it."""
+
+    check: str
+    pattern: str
+    message: str
+    fix: str = ""
+    english: str = ""
+
+
+#: The checks of pipeline.align.checks.syntax (their ids).
+REGENCIA = "grammar.regencia"
+GARBLED = "grammar.garbled"
+MOOD = "grammar.mood"
+#: The conditional in a temporal clause ("na próxima vez que um jogador receberia"): reported apart,
+#: as info, because the reviewers of the recall draws listed the "se" and "cada vez que" cases but
+#: none of the three temporal ones in their units (the translation's own 121.4 writes "fosse receber").
+MOOD_TEMPORAL = "grammar.mood-temporal"
+OBJECT_PRONOUN = "grammar.object-pronoun"
+
+PT_PATTERNS = (
+    # Regência (Luft): "permitir a alguém fazer algo": the person is the indirect object.
+    PatternRule(REGENCIA, r"(?i)\bpermit\w* (?P<bad>(?P<art>o|os) (?P<noun>[a-zà-ú]+))(?= [a-zà-ú]+(?:ar|er|ir)\b)",
+                "“permitir” takes “a” before the person allowed (“permite ao jogador exilar”)", "a\\g<art> \\g<noun>"),
+    # "instruir alguém a fazer algo", not "instruir alguém que faça".
+    PatternRule(REGENCIA, r"(?i)\binstru\w+ (?:o|a|os|as|um|uma|seu|sua|cada) [a-zà-ú]+ (?P<bad>que) [a-zà-ú]+",
+                "“instruir alguém” takes “a” + infinitive (“instrui o jogador a revelar”), not “que”"),
+    # A reduction or an increase by an amount: "reduzido em 2", "aumentado em {1}"; "por" is the agent.
+    PatternRule(REGENCIA, r"(?i)\b(?:reduzid|aumentad|diminuíd)[oa]s? (?P<bad>por)(?= (?:(?:uma|essa|esta|aquela|a) )?"
+                r"(?:quantidade|\d|\{|X\b))", "a change by an amount takes “em” (“reduzido em {1}”, “reduzido em "
+                "uma quantidade”); “por” names who reduces", "em", r"(?i)\b(?:reduced|increased|decreased) by\b"),
+    # "anexar a": a relative clause keeps the preposition before "que" ("a criatura a que a Aura está
+    # anexada"; "que … está anexada" leaves "anexada" without its complement).
+    PatternRule(REGENCIA, r"(?i)(?<!\ba )(?<!\bà )(?<!\bao )(?<!\bem )\b(?P<bad>que) (?:(?!que\b)[^\W\d_][\w-]* ){1,5}"
+                r"(?:está|estão|esteja|estejam|estava|estavam|estiver|estiverem|fica|ficar|for|é) anexad[oa]s?\b"
+                r"(?! (?:a|à|ao|aos|às|em|nele|nela)\b)",
+                "“anexado a”: the relative needs the preposition (“a que … está anexada”)", "a que",
+                r"(?i)\battached to\b"),
+    # "anexar algo a algo" (Houaiss): "anexar uma fortificação em um terreno" → "a um terreno".
+    PatternRule(REGENCIA, r"(?i)\banex(?:ar|a|am|ando|e|em|ou|ado|ada|ados|adas)\b (?:(?:o|a|os|as|um|uma|esse|essa|aquele|"
+                r"aquela|seu|sua) [a-zà-ú]{3,} )?(?P<bad>em) (?=(?:um|uma|outro|outra|outros|outras)\b)", "“anexar” takes “a” (“anexar uma Fortificação a um terreno”)", "a",
+                r"(?i)\battach\w*\b.*\bto\b"),
+    # Crase before a quoted feminine name after a word that governs "a" ("sujeitos à “regra de
+    # Lendas”"): Lightproof's crase rules do not read through the opening quote.
+    PatternRule(REGENCIA, r"(?i)\b(?:sujeit[oa]s?|devido|iguais|igual|referentes?|relativ[oa]s?|graças|anteriore?s?|"
+                r"posteriore?s?|semelhantes?|equivalentes?) (?P<bad>a) (?=[“\"][a-zà-ú]+(?:a|ade|ção)\b)",
+                "crase: the preposition “a” the word governs and the article of the feminine noun (“sujeito à "
+                "“regra de Lendas””)", "à"),
+    # Idioms: "in part" is "em parte"; "regardless of" is "independentemente de".
+    PatternRule(REGENCIA, r"(?i)\bem (?P<bad>partes)\b", "“in part” is “em parte” (singular)", "parte",
+                r"(?i)\bin part\b"),
+    PatternRule(REGENCIA, r"(?i)\b(?P<bad>indiferente) (?=d[oae]s?\b)", "“regardless of” is “independentemente de” "
+                "(“indiferente a” means “not caring about”)", "independentemente", r"(?i)\bregardless\b"),
+    # A subject, then an infinitive with an enclitic where the clause needs its finite verb
+    # ("enquanto o efeito permiti-lo" → "enquanto o efeito o permitir"; "a não ser que algum
+    # efeito torná-la" → "a não ser que algum efeito a torne"): the infinitive has no subject.
+    PatternRule(MOOD, r"(?i)\b(?:se|que|caso|quando|enquanto)\b (?:(?:o|a|os|as|um|uma|algum|alguma|esse|essa|este|esta|"
+                r"aquele|aquela|nenhum|nenhuma|seu|sua|tal|cada|outro|outra) [a-zà-ú]{3,}|ele|ela|eles|elas) "
+                r"(?P<bad>[a-zà-ú]+[áêíô]-l[oa]s?)\b",
+                "an infinitive with an enclitic after its own subject: the clause needs a finite verb, in the "
+                "subjunctive after a conjunction (“enquanto o efeito o permitir”)", ""),
+    # Garbled constructions: a determiner after "qualquer" ("qualquer o alvo").
+    PatternRule(GARBLED, r"(?i)\bqualquer (?P<bad>(?:o|a|os|as))\b(?= [a-zà-ú])",
+                "“qualquer” takes no article after it: a stray word (“qualquer alvo”)", ""),
+    # A demonstrative and an indefinite article together ("aquela uma quantidade").
+    PatternRule(GARBLED, r"(?i)\b(?P<bad>(?:aquel|ess|est)(?:e|a|es|as) (?:um|uma))\b(?= [a-zà-ú])",
+                "a demonstrative and an indefinite article together: one is a stray word", ""),
+    # "um ou mais um mana": the count is "um ou mais".
+    PatternRule(GARBLED, r"(?i)\b(?:um|uma|dois|duas|três) ou mais (?P<bad>um|uma)\b(?= [a-zà-ú])",
+                "“um ou mais” is followed by its noun: a stray “um”", ""),
+    # Two forms of "ser"/"estar" in a row ("não é seja").
+    PatternRule(GARBLED, r"(?i)\b(?P<bad>(?:é|são|está|estão|era|foi) (?:seja|sejam|esteja|estejam|for|forem|fosse"
+                r"|fossem))\b", "two forms of “ser”/“estar” in a row: one is a stray word", ""),
+    # "considerado" + a finite verb: the predicate of "considerar" is a noun, an adjective or
+    # "como" + gerund ("é considerado como não tendo características"), never a finite verb.
+    PatternRule(GARBLED, r"(?i)\bconsiderad[oa]s? (?P<bad>(?:não )?(?:possui|possuem|tem|têm|é|são|está|estão|pode|"
+                r"podem|exige|exigem|controla|controlam))\b",
+                "“considerado” followed by a finite verb: the construction is broken (“considerado como não "
+                "tendo”, or “considera-se que … não possui”)", ""),
+    # The impersonal passive with a "que" clause is invariable: "é considerado que …"; a participle
+    # agreeing with a subject ("é considerada que exige") mixes two constructions.
+    PatternRule(GARBLED, r"(?i)\b(?:é|são|foi|foram|será|serão) (?P<bad>considerad(?:a|os|as) que)\b",
+                "a participle agreeing with the subject cannot take a “que” clause (“ainda é "
+                "considerada como exigindo”, or “considera-se que … exige”)", ""),
+    # "to the left of" is "à esquerda de": the position is relative to the thing ("à esquerda da linha").
+    PatternRule(REGENCIA, r"(?i)\bà (?:esquerda|direita) (?P<bad>n(?P<g>[oa]s?))\b",
+                "“à esquerda/à direita” takes “de” (“à esquerda da linha de tipo”)", "d\\g<g>",
+                r"(?i)\bto the (?:left|right) of\b"),
+    # A verb and its own passive in one clause ("coloca a habilidade é colocada na pilha"): two
+    # drafts of the sentence left together.
+    PatternRule(GARBLED, r"(?i)\b(?P<v>[a-zà-ú]{4,})[aeo]m? (?:(?!que\b)[a-zà-ú-]+ ){1,3}(?P<bad>(?:é|são|foi|será|seja) "
+                r"(?P=v)ad[oa]s?)\b", "the verb twice, active and passive, in one clause: one draft is left over", ""),
+    # A noun repeated around its negated participle ("mana não gasto mana").
+    PatternRule(GARBLED, r"(?i)\b(?P<n>[a-zà-ú]{3,}) não [a-zà-ú]+ (?P<bad>(?P=n))\b",
+                "the noun repeated after its own modifier: a stray word", ""),
+    # "fazer com que" + its subject: the subject takes no preposition ("com que a uma criatura entre").
+    PatternRule(GARBLED, r"(?i)\bcom que (?P<bad>a) (?=uma?\b)",
+                "“fazer com que” is followed by the subject, which takes no preposition: a stray “a”", ""),
+    # Correlatives keep their pair: "nem … nem" (neither … nor), "tanto … quanto" (both … and).
+    PatternRule(GARBLED, r"(?i)\bnem (?:(?!nem\b)[a-zà-ú-]+ ){1,3}(?P<bad>ou)\b",
+                "“nem … ou”: the correlation is “nem … nem”", "nem", r"(?i)\bneither\b.*\bnor\b"),
+    PatternRule(GARBLED, r"(?i)\btanto (?:(?!quanto\b|como\b)[\wà-ú“”-]+ ){1,5}(?P<bad>e)\b",
+                "“tanto … e”: the correlation is “tanto … quanto” (or “tanto … como”)", "quanto", r"(?i)\bboth\b"),
+    # The clitic twice ("se referir-se").
+    PatternRule(GARBLED, r"(?i)\b(?P<bad>se [a-zà-ú]+-se)\b", "the clitic “se” twice (“se referir-se”): keep one", ""),
+)
+
+#: lang -> (mood facts, construction rules) for pipeline.align.checks.syntax.
+SYNTAX: dict[str, tuple[MoodFacts, tuple[PatternRule, ...]]] = {"pt": (PT_MOOD, PT_PATTERNS)}
