@@ -17,7 +17,7 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
-from pipeline.align.checks.form import serial_commas
+from pipeline.align.checks.form import finite_verb_test, serial_commas
 from pipeline.align.checks.registry import categories
 from pipeline.align.lexicon import lexicon
 from pipeline.findings import Category
@@ -193,7 +193,7 @@ def translate_text(text: str, lang: str, tb: TermBase, cipher: Cipher, cards: di
     out = re.sub(r"\b([^\W\d_]+)(?:\s+\1\b)+", lambda m: m.group(1), out, flags=re.I)  # cipher collisions
     prof = _profile(lang)
     if not prof.serial_comma:  # "A, B, and C" -> "A, B e C", as the language writes lists (the check's own reading)
-        for i, _j, _item in reversed(serial_commas(out, prof)):
+        for i, _j, _item in reversed(serial_commas(out, prof, finite_verb_test(lang))):
             out = out[:i] + out[i + 1:]
     if prof.quotes != EN.quotes:
         out = out.replace(EN.quotes[0], prof.quotes[0]).replace(EN.quotes[1], prof.quotes[1])

@@ -36,7 +36,13 @@ def test_clean_pseudo_translation_draws_no_finding(cr_2025, cards):
     # learnt apart from "frontal"'s.
     res = align_documents(ps.doc, cr_2025, cr_2025, map_number=lambda n: n, termbase=tb, cards=cards,
                           only=set(pseudo_categories()))
-    learnt = ("omission.dropped", "omission.dropped-word")
+    # The same holds for the checks that read what Portuguese words *mean* (issue 24, round 4):
+    # the phrase facts (a modal "pode", "antes"/"depois", "no longer"), the counted modifiers
+    # and the comma splice read real words the cipher emits for unrelated English ones
+    # ("will" -> a modal, a capitalised "Instead" kept as a name), so like grammar they are
+    # judged on the real PO and the recall draws, not held to silence on the cipher.
+    learnt = ("omission.dropped", "omission.dropped-word", "omission.dropped-modifier",
+              "omission.dropped-phrase", "omission.added-modal", "meaning.flipped", "form.comma-splice")
     assert [(i.rule, i.check, i.message) for i in res.issues if i.check not in learnt] == []
     assert len([i for i in res.issues if i.check == "omission.dropped"]) <= 1
     assert len([i for i in res.issues if i.check == "omission.dropped-word"]) <= 3

@@ -22,7 +22,9 @@ from .. import wordlex
 from .commas import _ordered_links
 from .registry import check, register_pass
 
-SPLICE = Check("form.comma-splice", Category.FORM, Severity.WARNING,
+# INFO: an independent judge read all 7 findings on the real PO and took 4 for acceptable asyndetic
+# coordination (the blind labellers listed 3 of them as defects): reviewers differ, so it is a hint.
+SPLICE = Check("form.comma-splice", Category.FORM, Severity.INFO,
                "Two clauses joined by a bare comma where the English ends the first with a semicolon or a full "
                "stop, or joins them with \", and\"/\", or\" (a comma splice: \"palavras, todas as palavras\" for "
                "\"words; all words\"; \"jogadores, permanentes de Aura são\" for \"players, and Aura permanents are\").",

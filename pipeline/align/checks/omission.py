@@ -47,7 +47,9 @@ DROPPED_WORD = Check("omission.dropped-word", Category.OMISSION, Severity.INFO,
                      "A meaning-bearing English word (\"only\", \"also\", \"still\", \"back\", \"another\") with no "
                      "rendering in the translated sentence, although the translation renders it visibly "
                      "almost everywhere else.", DefectClass.OMISSION)
-DROPPED_MODIFIER = Check("omission.dropped-modifier", Category.OMISSION, Severity.WARNING,
+# INFO: an independent judge read all 21 findings on the real PO and judged 13 real (0.62): a dropped
+# "also"/"still"/"instead" is often a faithful restructuring, so it is a hint, not a warning.
+DROPPED_MODIFIER = Check("omission.dropped-modifier", Category.OMISSION, Severity.INFO,
                          "The English sentence has a meaning-bearing modifier (\"other\", \"such\", \"also\", "
                          "\"legendary\", \"mana\" of \"mana cost\") more times than the translated sentence has "
                          "any of its renderings, although the translation renders it that often almost everywhere "

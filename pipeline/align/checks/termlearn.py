@@ -25,7 +25,6 @@ from functools import lru_cache
 
 from ...findings import Category, Check, DefectClass, Severity
 from ...profiles.words import word_profile
-from ...segment.hunspell import speller
 from ..model import RowKind
 from .commas import _ordered_links
 from .registry import check, register_pass
@@ -300,33 +299,3 @@ def name_mixed(ctx, c):
             m = other[0]
             yield ctx.issue(c, pair, f"“{m.group()}”: the translation keeps “{name}” in English elsewhere in this "
                             f"text (the English names it {n} times)", m.span(), suggestion=name)
-
-
-# -- a keyword's headword left in English ----------------------------------------------------------
-
-#: The English glossary defines a keyword ability so ("A keyword ability that …").
-_KEYWORD_DEF = re.compile(r"^(?:An? )?(?:static |triggered |activated )?keyword ability\b", re.I)
-
-
-@check("terminology.keyword-english", Category.TERMINOLOGY, Severity.INFO, DefectClass.UNTRANSLATED,
-       "A keyword's glossary headword left in English (\"Dethrone\") where the translation renders most keyword "
-       "headwords; a word of the language (\"Mentor\") or a loan the team may keep is left alone.")
-def keyword_english(ctx, c):
-    hun = speller(ctx.lang)
-    rows = []
-    for pair in ctx.aligned:
-        if pair.row.kind is not RowKind.GLOSSARY:
-            continue
-        tp, sp = pair.target_pieces, pair.source_pieces
-        if len(tp) >= 2 and len(sp) >= 2 and _KEYWORD_DEF.match(sp[1][1].strip()) and tp[0][1].strip():
-            rows.append((pair, tp[0], sp[0][1].strip()))
-    same = [r for r in rows if r[1][1].strip() == r[2]]
-    if 2 * len(same) >= len(rows):
-        return  # the team keeps its keywords in English: a convention, not a slip
-    for pair, (off, term), en in same:
-        words = _WORDS.findall(en)
-        if hun is not None and all(w in hun or w.lower() in hun for w in words):
-            continue  # "Mentor", "Modular": words of the language too
-        a = off + len(term) - len(term.lstrip())
-        yield ctx.issue(c, pair, f"the keyword “{en}” is left in English; the translation renders "
-                        f"{len(rows) - len(same)} of {len(rows)} keyword headwords", (a, a + len(en)))
