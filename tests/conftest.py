@@ -29,6 +29,8 @@ SHARED = Path(os.environ.get("CRPIPE_SHARED", ROOT.parent / "shared"))
 EDITIONS = SHARED / "corpus" / "cr-en" / "txt"
 SEEDS = SHARED / "seeds"
 CORPUS = ROOT / "corpus"
+#: The Brazilian judges' community PO of the 2020-11-20 CR (the real translation the checks are tuned on).
+REAL_PO = SHARED / "corpus" / "translations" / "pt-BR" / "comprehensive-rules.pt-BR.po"
 
 needs_shared = pytest.mark.skipif(not EDITIONS.is_dir(), reason=f"shared data not found at {SHARED}")
 
@@ -50,6 +52,18 @@ def cr_2025():
     if not EDITIONS.is_dir():
         pytest.skip(f"shared data not found at {SHARED}")
     return edition("2025-11-14")
+
+
+@pytest.fixture(scope="session")
+def real_po_alignment():
+    """The real pt-BR PO aligned against the shared editions (``align_file(REAL_PO, EDITIONS)``),
+    once per session (per worker under xdist): several modules read its rows, findings, coverage
+    and update plan; none changes it.  Skipped when the PO or the editions are absent."""
+    if not (REAL_PO.is_file() and EDITIONS.is_dir()):
+        pytest.skip(f"the real pt-BR PO or the English editions are absent ({REAL_PO})")
+    from pipeline.align.run import align_file
+
+    return align_file(REAL_PO, EDITIONS)
 
 
 @pytest.fixture

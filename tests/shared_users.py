@@ -18,8 +18,10 @@ import ast
 import functools
 from pathlib import Path
 
-#: conftest's names for the shared data (edition(): a parsed shared edition; cr_2025: a fixture).
-SHARED_NAMES = frozenset({"SHARED", "EDITIONS", "SEEDS", "needs_shared", "edition_files", "edition", "cr_2025"})
+#: conftest's names for the shared data (edition(): a parsed shared edition; cr_2025 and
+#: real_po_alignment: fixtures; REAL_PO: the real pt-BR PO).
+SHARED_NAMES = frozenset({"SHARED", "EDITIONS", "SEEDS", "needs_shared", "edition_files", "edition", "cr_2025",
+                          "REAL_PO", "real_po_alignment"})
 SHARED_STRINGS = ("shared", "CRPIPE_MIRROR")
 
 

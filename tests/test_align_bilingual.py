@@ -25,12 +25,8 @@ def _cli(*args, cwd=None):
 
 
 @pytest.fixture(scope="module")
-def po_result():
-    if not (PO.is_file() and EDITIONS.is_dir()):
-        pytest.skip("the real PO or the editions are absent")
-    from pipeline.align.run import align_file
-
-    return align_file(PO, EDITIONS)
+def po_result(real_po_alignment):
+    return real_po_alignment  # align_file(PO, EDITIONS), once per session (conftest)
 
 
 # -- acceptance 1: the real PO ------------------------------------------------------------------

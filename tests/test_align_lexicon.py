@@ -155,12 +155,8 @@ PO = SHARED / "corpus" / "translations" / "pt-BR" / "comprehensive-rules.pt-BR.p
 
 
 @pytest.fixture(scope="module")
-def po_result():
-    if not (PO.is_file() and EDITIONS.is_dir()):
-        pytest.skip(f"the real pt-BR PO or the English editions are absent ({PO})")
-    from pipeline.align.run import align_file
-
-    return align_file(PO, EDITIONS)
+def po_result(real_po_alignment):
+    return real_po_alignment  # align_file(PO, EDITIONS), once per session (conftest)
 
 
 def test_real_po_findings(po_result):

@@ -193,10 +193,8 @@ def test_damaged_rule_set_reports_nothing_and_says_why(monkeypatch, tmp_path):
 
 @needs_rules
 @pytest.mark.skipif(not PO.is_file(), reason=f"the pt-BR PO is not in {SHARED}")
-def test_real_po_findings_are_the_judged_ones():
-    from pipeline.align.run import align_file
-
-    res = align_file(PO, SHARED / "corpus" / "cr-en" / "txt")
+def test_real_po_findings_are_the_judged_ones(real_po_alignment):
+    res = real_po_alignment  # align_file(PO, SHARED / "corpus" / "cr-en" / "txt"), once per session (conftest)
     got = {(r.id, i.excerpt) for r in res.rows for i in r.issues if i.category == "grammar"}
     for expected in [("104.4e", "esse jogadores"), ("302.7", "um criatura"), ("118.7a", "os componente"),
                      ("119.1", "Algumas variantes tem"), ("106.3", "à adicionar"), ("119.10", "essas efeitos"),

@@ -78,12 +78,8 @@ PO = SHARED / "corpus" / "translations" / "pt-BR" / "comprehensive-rules.pt-BR.p
 
 
 @pytest.fixture(scope="module")
-def po_issues():
-    if not (PO.is_file() and EDITIONS.is_dir()):
-        pytest.skip(f"the real pt-BR PO or the English editions are absent ({PO})")
-    from pipeline.align.run import align_file
-
-    return align_file(PO, EDITIONS).issues
+def po_issues(real_po_alignment):
+    return real_po_alignment.issues  # align_file(PO, EDITIONS), once per session (conftest)
 
 
 def test_real_po_learnt_findings(po_issues):

@@ -225,14 +225,11 @@ def test_bad_input_writes_no_update(tmp_path, editions):
 # -- the real pt-BR PO ------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def real_newest():
-    if not (PO.is_file() and EDITIONS.is_dir()):
-        pytest.skip("the real PO or the editions are absent")
-    from pipeline.align.run import align_file
+def real_newest(real_po_alignment):
     from pipeline.report.update_po import render_update_po
     from pipeline.report.xliff import render_xliff
 
-    res = align_file(PO, EDITIONS)
+    res = real_po_alignment  # align_file(PO, EDITIONS), once per session (conftest)
     return res, render_update_po(res), render_xliff(res)
 
 
