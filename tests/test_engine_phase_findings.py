@@ -199,3 +199,12 @@ def test_704x7n1_lichs_mirror_does_not_replace_the_loss(suite):
     g = _game(suite, "704.7#1", upto=2)
     wf = g.g.waiting_for()
     assert wf["type"] == "GameOver" and wf["data"]["winner"] == 1  # 704.7: the Mirror replaces the loss
+
+
+def test_701x24cn2_a_flashback_spell_that_shuffles_itself_in_is_not_exiled(suite):
+    g = _game(suite, "701.24c#2", upto=3)  # Recoup resolved; Black Sun's Zenith cast from the graveyard
+    zenith = g._object("Black Sun's Zenith")
+    assert zenith["_zone"] == "stack"
+    assert any("Flashback" in k for k in g.g.object(zenith["id"])["keywords"] if isinstance(k, dict))
+    g.resolve()
+    assert g._object("Black Sun's Zenith") is None and g._elsewhere("Black Sun's Zenith") == "library"  # 702.34a: exile

@@ -33,6 +33,8 @@ _ZONE = {"battlefield": "Battlefield", "hand": "Hand", "graveyard": "Graveyard",
 _COUNTERS = {"+1/+1": "P1P1", "-1/-1": "M1M1"}
 _COUNTERS_BACK = {v: k for k, v in _COUNTERS.items()}
 _COLORS = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green"}
+#: The steps after declare blockers: a block asked for there is one phase did not offer.
+_AFTER_BLOCKERS = ("CombatDamage", "FirstStrikeDamage", "EndCombat", "PostCombatMain", "End", "Cleanup")
 FILLER = "Wastes"  # the library filler when a board gives none (a basic land without types)
 
 
@@ -532,6 +534,9 @@ class _Game:
             for _ in range(20):
                 if self.g.waiting_for()["type"] == "DeclareBlockers":
                     break
+                if self.g.phase in _AFTER_BLOCKERS:  # phase skips the step when no creature can block
+                    raise DriveError(f"the blocks {act['block']} are not accepted: no declare blockers step "
+                                     f"(phase is at {self.g.phase})")
                 if self.g.waiting_for()["type"] != "Priority":
                     self._settle(act, targets)
                     continue
