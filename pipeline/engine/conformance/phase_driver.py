@@ -26,8 +26,10 @@ from typing import Any
 from ...io import read_bounded_text
 from .model import Example, Observation, board_entry, load_cards
 
-SEATS = {"you": 0, "opponent": 1}
-SEAT_NAMES = {0: "you", 1: "opponent"}
+#: Seats in turn order (each player's left is the next seat).  A board with seats past
+#: ``opponent`` is a multiplayer game (free-for-all unless the example's ``game`` says otherwise).
+SEATS = {"you": 0, "opponent": 1, "third": 2, "fourth": 3, "fifth": 4, "sixth": 5}
+SEAT_NAMES = {n: seat for seat, n in SEATS.items()}
 _ZONE = {"battlefield": "Battlefield", "hand": "Hand", "graveyard": "Graveyard", "library": "Library",
          "exile": "Exile"}
 _COUNTERS = {"+1/+1": "P1P1", "-1/-1": "M1M1"}
@@ -136,6 +138,19 @@ class PhaseSuite:
         self.faces = json.loads(read_bounded_text(out))
         self.engine = phase.Engine.from_path(str(out))
 
+    def _range_refusal(self) -> str | None:
+        """phase's message when it refuses a game with a limited range of influence (801.2), or None."""
+        if not hasattr(self, "_range_why"):
+            g = kept_game(self.engine, [FILLER] * 10, [FILLER] * 10, [[FILLER] * 10])
+            state = g.state()
+            state["state"]["format_config"]["range_of_influence"] = {"default_range": 1, "player_overrides": {}}
+            try:
+                self.engine.load_game(state)
+                self._range_why = None
+            except (ValueError, RuntimeError) as e:
+                self._range_why = f"phase refuses a limited range of influence: {e}"
+        return self._range_why
+
     def close(self) -> None:
         self._tmp.cleanup()
 
@@ -146,10 +161,15 @@ class PhaseSuite:
         self.close()
 
     def unsupported(self, ex: Example) -> str | None:
-        """Why phase cannot run ``ex``: a card it lacks or a text it cannot parse."""
+        """Why phase cannot run ``ex``: a card it lacks, a text it cannot parse, or a game option
+        it refuses (a limited range of influence: phase's own message)."""
         if ex.unsupported:
             return ex.unsupported
         reasons = []
+        if "range" in ((ex.board.get("game") or {}) if isinstance(ex.board.get("game"), dict) else {}):
+            why = self._range_refusal()
+            if why:
+                reasons.append(why)
         for name in ex.cards():
             face = self.faces.get(name.lower())
             if face is None:
@@ -190,11 +210,18 @@ class PhaseSuite:
         return PhaseResult(ex.id, "fail" if mism else "pass", observed, mism, prompts=game.prompts)
 
 
-def kept_game(engine, you: list[str], opponent: list[str]):
-    """A new two-player game (fixed seed, the first seat starts) once both players keep their hands."""
-    g = engine.new_game(you, opponent, seed=8, first_player=0)
-    for _ in range(2):
+def kept_game(engine, you: list[str], opponent: list[str], extra: list[list[str]] | None = None,
+              format: str | None = None):
+    """A new game (fixed seed, the first seat starts) once every player keeps their hand: two
+    players, or more with ``extra`` decks (a free-for-all unless ``format`` names another)."""
+    kw = {"extra_players": extra, "format": format or "FreeForAll"} if extra else {}
+    if format and not extra:
+        kw["format"] = format
+    g = engine.new_game(you, opponent, seed=8, first_player=0, **kw)
+    for _ in range(2 + len(extra or ())):
         wf = g.waiting_for()
+        if wf["type"] != "MulliganDecision":
+            break
         keep = next(a for a in g.actions() if (a.data or {}).get("choice", {}).get("type") == "Keep")
         g.apply(wf["data"]["pending"][0]["player"], keep)
     return g
@@ -234,17 +261,31 @@ class _Game:
                 out.extend((zone, e) for _ in range(int(e["n"])))
         return out
 
+    def _game_opts(self) -> dict:
+        """The board's ``game`` entry: a multiplayer game's seats, format and range of influence."""
+        return self.ex.board.get("game") or {}
+
+    def seats(self) -> dict[str, int]:
+        """The seats this game has: you, opponent, and any later seat the board (or ``game.players``) names."""
+        n = max([SEATS[k] for k in self.ex.board if k in SEATS] + [int(self._game_opts().get("players", 2)) - 1, 1])
+        return {seat: i for seat, i in SEATS.items() if i <= n}
+
     def setup(self) -> None:
         decks = {}
-        for seat in SEATS:
+        seats = self.seats()
+        for seat in seats:
             entries = self._entries(seat)
             has_library = any(z == "library" for z, _ in entries)
             decks[seat] = [e["card"] for _, e in entries] + ([] if has_library else [FILLER] * 10)
-        g = kept_game(self.suite.engine, decks["you"], decks["opponent"])
+        extra = [decks[seat] for seat in seats if seats[seat] > 1]
+        g = kept_game(self.suite.engine, decks["you"], decks["opponent"], extra, self._game_opts().get("format"))
         exported = g.state()
         s = exported["state"]
+        if "range" in self._game_opts():  # 801.2: a limited range of influence, the same for every player
+            s["format_config"]["range_of_influence"] = {"default_range": int(self._game_opts()["range"]),
+                                                        "player_overrides": {}}
         objs = s["objects"]
-        for seat, n in SEATS.items():
+        for seat, n in seats.items():
             pl = s["players"][n]
             pool = [o for o in pl["hand"] + pl["library"]]
             pl["hand"], pl["library"], pl["graveyard"] = [], [], []
@@ -285,13 +326,16 @@ class _Game:
         cid = self.labels.get(ref)
         stack = [{**g.object(e["source_id"]), "id": e["id"]} for e in g.stack() if e.get("source_id") is not None]
         zones = [("battlefield", g.battlefield())] + [("stack", stack)] + \
-            [(f"graveyard", g.graveyard(n)) for n in (0, 1)] + [("exile", g.exile())] + \
-            [("hand", g.hand(n)) for n in (0, 1)]
+            [(f"graveyard", g.graveyard(n)) for n in self._seat_ids()] + [("exile", g.exile())] + \
+            [("hand", g.hand(n)) for n in self._seat_ids()]
         for zone, objs in zones:
             for o in objs:
                 if (cid is not None and o.get("card_id") == cid) or (cid is None and o.get("name") == ref):
                     return {**o, "_zone": zone}
         return None
+
+    def _seat_ids(self) -> list[int]:
+        return list(range(len(self.g.state()["state"]["players"])))
 
     def _target(self, ref: str) -> dict:
         if ref in SEATS:
@@ -357,7 +401,7 @@ class _Game:
             raise DriveError(f"{spec}: casting it as {spec['choose']} is not offered "
                              f"(offered: {[a.data for a in acts]})")
         for want in spec.get("choose", ()) or ():
-            o = self._object(str(want)) if not isinstance(want, bool) else None
+            o = (self._object(str(want)) or self._in_library(str(want))) if not isinstance(want, bool) else None
             if o is not None:  # a card: the answer that names its object id
                 hit = [a for a in acts if o["id"] in _ints(a.data)]
             else:
@@ -464,10 +508,12 @@ class _Game:
         return GameAction.from_dict({"type": "ActivateAbility", "data": {"source_id": source_id,
                                                                           "ability_index": index}})
 
-    def _declare_attackers(self, names: list[str]) -> None:
+    def _declare_attackers(self, names: list[str] | dict[str, str]) -> None:
         from phase import GameAction  # optional: the phase extra
 
-        attacks = [[self._target(n)["Object"], {"type": "Player", "data": 1}] for n in names]
+        # `attack: [A, B]` attacks the opponent; `attack: {A: third, B: you}` names each one's player
+        at = names if isinstance(names, dict) else {n: "opponent" for n in names}
+        attacks = [[self._target(n)["Object"], {"type": "Player", "data": SEATS[at[n]]}] for n in at]
         wf = self.g.waiting_for()
         try:
             self.g.apply(self._actor(wf), GameAction.from_dict({"type": "DeclareAttackers",
@@ -494,8 +540,10 @@ class _Game:
             name = act.get("cast") or act.get("activate") or act.get("play")
             kind = "CastSpell" if "cast" in act else "ActivateAbility" if "activate" in act else "PlayLand"
             self._settle(act, targets)
-            if self.g.priority_player() != by:
-                self._pass()  # the other player passes so that `by` gets priority (nothing resolves: both must pass)
+            for _ in range(len(self._seat_ids()) - 1):
+                if self.g.priority_player() == by:
+                    break
+                self._pass()  # the others pass so that `by` gets priority (nothing resolves: all must pass)
             src = self._object(name)
             cands = [a for a in self.g.actions() if a.kind == kind
                      and src is not None and (a.data or {}).get("object_id", (a.data or {}).get("source_id")) == src["id"]]
@@ -519,6 +567,12 @@ class _Game:
                 want = [self._target(t) for t in targets]
                 if not all(w in chosen for w in want):  # phase may record more (the player "for each opponent")
                     raise DriveError(f"{name}: phase chose the targets {chosen}, not {want}")
+        elif "concede" in act:  # 104.3a: a player leaves the game (800.4a in a multiplayer game)
+            from phase import GameAction  # optional: the phase extra
+
+            seat = SEATS[act["concede"]]
+            self.g.apply(seat, GameAction.from_dict({"type": "Concede", "data": {"player_id": seat}}))
+            self._settle(act, targets)
         elif "resolve" in act:
             self.resolve(act)
         elif "step" in act:
@@ -528,7 +582,7 @@ class _Game:
             self._settle(act, targets)
         elif "attack" in act:
             self.step("DeclareAttackers") if self.g.waiting_for()["type"] != "DeclareAttackers" else None
-            self._declare_attackers(list(act["attack"]))
+            self._declare_attackers(act["attack"] if isinstance(act["attack"], dict) else list(act["attack"]))
             self._settle(act, targets)
         elif "block" in act:
             for _ in range(20):
@@ -542,6 +596,12 @@ class _Game:
                     continue
                 self._pass()
                 self._settle(act, targets)
+            if "by" in act:  # several defending players: the others declare no blocks until `by` is asked
+                for _ in range(len(self._seat_ids())):
+                    wf = self.g.waiting_for()
+                    if wf["type"] != "DeclareBlockers" or self._actor(wf) == by:
+                        break
+                    self._declare_blockers({})
             self._declare_blockers(dict(act["block"]))
             self._settle(act, targets)
 
@@ -557,6 +617,17 @@ class _Game:
             else:
                 out[o.label()] = self._player(ref, o.field) if kind == "player" else self._card(ref, o.field)
         return out
+
+    def _in_library(self, ref: str) -> dict | None:
+        """A card a label or name refers to in a library (a search offers it by its object id)."""
+        st = self.g.state()["state"]
+        cid = self.labels.get(ref)
+        for pl in st["players"]:
+            for oid in pl.get("library", []):
+                o = st["objects"].get(str(oid)) or {}
+                if (cid is not None and o.get("card_id") == cid) or (cid is None and o.get("name") == ref):
+                    return {**o, "id": oid, "_zone": "library"}
+        return None
 
     def _elsewhere(self, ref: str) -> str:
         """A card in no public zone: in a library, or nowhere at all ("none")."""
