@@ -208,3 +208,18 @@ def test_701x24cn2_a_flashback_spell_that_shuffles_itself_in_is_not_exiled(suite
     assert any("Flashback" in k for k in g.g.object(zenith["id"])["keywords"] if isinstance(k, dict))
     g.resolve()
     assert g._object("Black Sun's Zenith") is None and g._elsewhere("Black Sun's Zenith") == "library"  # 702.34a: exile
+
+
+def test_201x5bn3_the_ever_changing_dane_does_not_become_a_copy(suite):
+    g = _game(suite, "201.5b#3", upto=2)  # one activation, sacrificing Runeclaw Bear, resolved
+    assert [o["name"] for o in g.g.graveyard(0)] == ["Runeclaw Bear"]
+    dane = g._object("The Ever-Changing 'Dane")
+    assert (dane["name"], dane["power"], dane["toughness"]) == ("The Ever-Changing 'Dane", 1, 1)  # a Runeclaw Bear 2/2
+
+
+def test_601x3en1_a_morph_card_on_top_is_not_castable_face_down_under_garruks_horde(suite):
+    g = _game(suite, "601.3e#1")
+    field = g._in_library("Lumithread Field")
+    st = g.g.state()["state"]
+    assert st["players"][0]["library"][0] == field["id"]  # the top card
+    assert [a.kind for a in g.g.actions()] == ["PassPriority"]  # 601.3e: castable face down (a creature spell)

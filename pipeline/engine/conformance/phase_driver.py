@@ -544,7 +544,7 @@ class _Game:
                 if self.g.priority_player() == by:
                     break
                 self._pass()  # the others pass so that `by` gets priority (nothing resolves: all must pass)
-            src = self._object(name)
+            src = self._object(name) or self._in_library(name)  # 601.3: some effects let a card be cast from a library
             cands = [a for a in self.g.actions() if a.kind == kind
                      and src is not None and (a.data or {}).get("object_id", (a.data or {}).get("source_id")) == src["id"]]
             if "ability" in act:
