@@ -223,3 +223,12 @@ def test_601x3en1_a_morph_card_on_top_is_not_castable_face_down_under_garruks_ho
     st = g.g.state()["state"]
     assert st["players"][0]["library"][0] == field["id"]  # the top card
     assert [a.kind for a in g.g.actions()] == ["PassPriority"]  # 601.3e: castable face down (a creature spell)
+
+
+def test_208x3an1_the_crew_trigger_comes_late_and_gives_nothing(suite):
+    g = _game(suite, "208.3a#1")
+    g.do(g.ex.actions[0])  # Veteran Motorist crews Sky Skiff
+    assert [e["kind"]["type"] for e in g.g.stack()] == ["KeywordAction"]  # no trigger above the crew ability
+    g.resolve()
+    skiff = g._object("Sky Skiff")
+    assert "Creature" in skiff["card_types"]["core_types"] and (skiff["power"], skiff["toughness"]) == (2, 3)  # 3/4

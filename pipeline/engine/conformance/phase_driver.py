@@ -549,6 +549,9 @@ class _Game:
                      and src is not None and (a.data or {}).get("object_id", (a.data or {}).get("source_id")) == src["id"]]
             if "ability" in act:
                 cands = [a for a in cands if (a.data or {}).get("ability_index") == act["ability"]]
+            if not cands and kind == "ActivateAbility" and src is not None:  # crew (702.122) is an action of its own
+                cands = [a for a in self.g.actions() if a.kind == "CrewVehicle"
+                         and (a.data or {}).get("vehicle_id") == src["id"]]
             if not cands and kind == "ActivateAbility" and src is not None:
                 # phase never lists mana abilities among the actions at priority (it uses them while
                 # paying costs), yet accepts their activation (605.3a: a player may activate one
