@@ -232,3 +232,17 @@ def test_208x3an1_the_crew_trigger_comes_late_and_gives_nothing(suite):
     g.resolve()
     skiff = g._object("Sky Skiff")
     assert "Creature" in skiff["card_types"]["core_types"] and (skiff["power"], skiff["toughness"]) == (2, 3)  # 3/4
+
+
+def test_111x12n1_mimic_vat_makes_no_token_of_the_card_it_exiled(suite):
+    g = _game(suite, "111.12#1", upto=2, control=True)  # Runeclaw Bear murdered, exiled by the Vat's trigger
+    assert [o["name"] for o in g.g.exile()] == ["Runeclaw Bear"]
+    g.do({"activate": "Mimic Vat"})
+    g.resolve()
+    assert not [o for o in g.g.battlefield() if o["name"] == "Runeclaw Bear"]  # 111.12: a token copy of it
+
+
+def test_707x9fn1_moritte_copying_a_creature_gets_no_counters(suite):
+    g = _game(suite, "707.9f#1", upto=2, control=True)  # Moritte cast and resolved as a copy of Runeclaw Bear
+    moritte = g._object("Moritte of the Frost")
+    assert moritte["name"] == "Runeclaw Bear" and not any(moritte["counters"].values())  # two +1/+1 counters

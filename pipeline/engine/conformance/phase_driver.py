@@ -389,6 +389,10 @@ class _Game:
                 i = (a.data or {}).get("index")
                 if isinstance(i, int) and i < len(cands) and (cands[i].get("description") == "Decline") == decline:
                     return a
+        if kind == "UnlessPayment" and "accept" in spec:  # "… unless you pay …": pay when the scenario accepts
+            hit = [a for a in acts if (a.data or {}).get("pay") is bool(spec["accept"])]
+            if hit:
+                return hit[0]
         if kind == "OptionalEffectChoice":  # "you may": yes unless the scenario says `accept: false`
             hit = [a for a in acts if (a.data or {}).get("accept") == bool(spec.get("accept", True))]
             if hit:
