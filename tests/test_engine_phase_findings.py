@@ -246,3 +246,8 @@ def test_707x9fn1_moritte_copying_a_creature_gets_no_counters(suite):
     g = _game(suite, "707.9f#1", upto=2, control=True)  # Moritte cast and resolved as a copy of Runeclaw Bear
     moritte = g._object("Moritte of the Frost")
     assert moritte["name"] == "Runeclaw Bear" and not any(moritte["counters"].values())  # two +1/+1 counters
+
+
+def test_810x9an1_beacon_doubles_one_players_share_of_the_team_life(suite):
+    g = _game(suite, "810.9a#1", upto=2)  # Beacon of Immortality on `third` (9 of the team's 17)
+    assert (g.g.player(2)["life"], g.g.player(3)["life"]) == (18, 8)  # 810.9a: the team ends at 34

@@ -16,7 +16,8 @@ A file is a mapping ``{section: "6xx", edition: DATE, examples: [...]}``; each e
              many seats, phase's format name (``FreeForAll`` by default) and (801.2) every player's
              range of influence; a control may patch it (``board: {game: {range: null}}``);
 ``expect``   observations: ``{card: NAME|LABEL, zone, power, toughness, counters, tapped, types,
-             subtypes, colors, controller, name}`` or ``{player: you|opponent, life, hand, graveyard, library}``;
+             subtypes, colors, controller, name}`` or ``{player: you|opponent, life, hand, graveyard, library}``
+             (``team_life``: a Two-Headed Giant team's shared life total, 810.9);
 ``unsupported`` (optional) why the example cannot be set as a game at all (a tournament shortcut, a
              subgame): reported with the reason, never run, never counted as agreeing;
 ``kernel``   (optional) the same example on our kernel: ``{scenario: ID}`` of ``engine/scenarios``, an
@@ -60,7 +61,7 @@ CARDS_FILE = Path(__file__).with_name("cards.yaml")
 #: Observation fields per subject kind; anything else in ``expect`` is an encoding error.
 CARD_FIELDS = ("zone", "power", "toughness", "counters", "tapped", "types", "subtypes", "colors", "controller",
                "name", "keywords", "count", "damage", "supertypes", "all_pt")
-PLAYER_FIELDS = ("life", "hand", "graveyard", "library", "exile", "poison", "status", "mana")
+PLAYER_FIELDS = ("life", "hand", "graveyard", "library", "exile", "poison", "status", "mana", "team_life")
 ZONES = ("battlefield", "hand", "graveyard", "library", "exile")
 ACTION_KINDS = ("cast", "activate", "play", "attack", "block", "resolve", "step", "pass", "concede")
 CONTROL_KEYS = ("why", "remove", "replace", "board", "actions", "expect")

@@ -652,6 +652,9 @@ class _Game:
         p = self.g.player(n)
         if what == "life":
             return p.get("life")
+        if what == "team_life":  # 810.9: the team's shared life total (phase keeps a part on each teammate)
+            team = [n - n % 2, n - n % 2 + 1] if self._game_opts().get("format") == "TwoHeadedGiant" else [n]
+            return sum(self.g.player(m).get("life") for m in team)
         if what == "status":
             wf = self.g.waiting_for()
             if wf["type"] == "GameOver":
