@@ -647,20 +647,23 @@ class _Game:
                     return "library"
         return "none"
 
+    def _team(self, n: int) -> list[int]:
+        """The seats of ``n``'s team: phase seats a Two-Headed Giant game as consecutive pairs."""
+        return [n - n % 2, n - n % 2 + 1] if self._game_opts().get("format") == "TwoHeadedGiant" else [n]
+
     def _player(self, seat: str, what: str) -> Any:
         n = SEATS[seat]
         p = self.g.player(n)
         if what == "life":
             return p.get("life")
         if what == "team_life":  # 810.9: the team's shared life total (phase keeps a part on each teammate)
-            team = [n - n % 2, n - n % 2 + 1] if self._game_opts().get("format") == "TwoHeadedGiant" else [n]
-            return sum(self.g.player(m).get("life") for m in team)
+            return sum(self.g.player(m).get("life") for m in self._team(n))
         if what == "status":
             wf = self.g.waiting_for()
             if wf["type"] == "GameOver":
                 winner = (wf.get("data") or {}).get("winner")
-                if winner is not None:
-                    return "won" if winner == n else "lost"
+                if winner is not None:  # 810.8: in Two-Headed Giant a team wins or loses together
+                    return "won" if winner in self._team(n) else "lost"
             return "lost" if p.get("is_eliminated") else "active"
         if what == "mana":
             return len((p.get("mana_pool") or {}).get("mana") or [])
