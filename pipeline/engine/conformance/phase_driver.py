@@ -456,8 +456,14 @@ class _Game:
     def _actor(self, wf: dict) -> int:
         d = wf.get("data") or {}
         if "player" in d:
-            return int(d["player"])
+            return self._decider(int(d["player"]))
         return self.g.priority_player()
+
+    def _decider(self, seat: int) -> int:
+        """Who makes ``seat``'s decisions now: its controller while another player controls its turn (722.5)."""
+        st = self.g.state()["state"]
+        ctl = (st.get("active_full_turn_control") or {}).get("controller")
+        return int(ctl) if ctl is not None and seat == st.get("active_player") else seat
 
     def _pass(self) -> None:
         acts = self.g.actions()
@@ -538,7 +544,7 @@ class _Game:
             raise DriveError(f"the blocks {blocks} are not accepted: {e}") from None
 
     def do(self, act: dict) -> None:
-        by = SEATS[act.get("by", "you")]
+        by = self._decider(SEATS[act.get("by", "you")])
         targets = list(act.get("targets") or [])
         if "cast" in act or "activate" in act or "play" in act:
             name = act.get("cast") or act.get("activate") or act.get("play")
