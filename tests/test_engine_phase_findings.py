@@ -251,3 +251,16 @@ def test_707x9fn1_moritte_copying_a_creature_gets_no_counters(suite):
 def test_810x9an1_beacon_doubles_one_players_share_of_the_team_life(suite):
     g = _game(suite, "810.9a#1", upto=2)  # Beacon of Immortality on `third` (9 of the team's 17)
     assert (g.g.player(2)["life"], g.g.player(3)["life"]) == (18, 8)  # 810.9a: the team ends at 34
+
+
+def test_702x1cn1_concerted_effort_grants_flying_but_not_landwalk(suite):
+    from dataclasses import replace
+
+    g = _game(suite, "702.1c#1", upto=1)  # the next upkeep's trigger has resolved
+    assert g._object("River Boa")["keywords"] == [{"Landwalk": "Island"}]
+    assert g._object("Runeclaw Bear")["keywords"] == []  # 702.1c: islandwalk
+    ex = EXAMPLES["702.1c#1"]
+    flyer = _Game(suite, replace(ex, board={"you": {"battlefield": ["Concerted Effort", "Healer's Hawk", "Runeclaw Bear"]}}))
+    flyer.setup()
+    flyer.do(ex.actions[0])
+    assert flyer._object("Runeclaw Bear")["keywords"] == ["Flying"]  # the same trigger grants flying
