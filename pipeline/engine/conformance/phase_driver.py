@@ -404,6 +404,11 @@ class _Game:
                     return hit[0]
             raise DriveError(f"{spec}: casting it as {spec['choose']} is not offered "
                              f"(offered: {[a.data for a in acts]})")
+        if kind == "NamedChoice" and spec.get("name"):  # a name or type chosen exactly, or refused (201.4a, 205.3e)
+            hit = [a for a in acts if str((a.data or {}).get("choice", "")).lower() == str(spec["name"]).lower()]
+            if not hit:
+                raise DriveError(f"{spec['name']!r} is not offered as a choice")
+            return hit[0]
         for want in spec.get("choose", ()) or ():
             o = (self._object(str(want)) or self._in_library(str(want))) if not isinstance(want, bool) else None
             if o is not None:  # a card: the answer that names its object id
@@ -595,6 +600,8 @@ class _Game:
             self._settle(act, targets)
         elif "attack" in act:
             self.step("DeclareAttackers") if self.g.waiting_for()["type"] != "DeclareAttackers" else None
+            if "by" in act and self._actor(self.g.waiting_for()) != by:  # 722.5: who decides the attack
+                raise DriveError(f"the attack is not {act['by']}'s decision")
             self._declare_attackers(act["attack"] if isinstance(act["attack"], dict) else list(act["attack"]))
             self._settle(act, targets)
         elif "block" in act:
