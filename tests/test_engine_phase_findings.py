@@ -264,3 +264,11 @@ def test_702x1cn1_concerted_effort_grants_flying_but_not_landwalk(suite):
     flyer.setup()
     flyer.do(ex.actions[0])
     assert flyer._object("Runeclaw Bear")["keywords"] == ["Flying"]  # the same trigger grants flying
+
+
+def test_800x4dn1_a_delayed_trigger_of_a_player_who_left_still_returns_the_card(suite):
+    g = _game(suite, "800.4d#1", upto=3)  # the Specter exiled by Bianca's Astral Slide; Bianca has conceded
+    assert g._object("Hypnotic Specter")["_zone"] == "exile" and g.g.player(1)["is_eliminated"]
+    assert [t["ability"]["controller"] for t in g.g.state()["state"]["delayed_triggers"]] == [1]
+    g.do({"step": "Upkeep", "turns": 1})
+    assert g._object("Hypnotic Specter")["_zone"] == "battlefield"  # 800.4d: it never returns
