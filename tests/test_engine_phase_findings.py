@@ -272,3 +272,10 @@ def test_800x4dn1_a_delayed_trigger_of_a_player_who_left_still_returns_the_card(
     assert [t["ability"]["controller"] for t in g.g.state()["state"]["delayed_triggers"]] == [1]
     g.do({"step": "Upkeep", "turns": 1})
     assert g._object("Hypnotic Specter")["_zone"] == "battlefield"  # 800.4d: it never returns
+
+
+def test_707x8an1_a_token_copy_of_a_double_faced_card_does_not_transform(suite):
+    g = _game(suite, "707.8a#1", upto=4)  # the token copy made, Moonmist resolved
+    left = [(o["name"], bool(o.get("is_token"))) for o in g.g.battlefield() if o["name"] in
+            ("Afflicted Deserter", "Werewolf Ransacker")]
+    assert sorted(left) == [("Afflicted Deserter", True), ("Werewolf Ransacker", False)]  # 707.8a: both transform

@@ -91,6 +91,30 @@ def _oracle_id(name: str) -> str:
     return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-8{h[17:20]}-{h[20:32]}"
 
 
+def _atomic_name(name: str, c: dict) -> str:
+    """The AtomicCards key: ``Front // Back`` for a double-faced card (one with a ``back``)."""
+    return f"{name} // {c['back']['name']}" if c.get("back") else name
+
+
+def to_mtgjson_faces(name: str, c: dict) -> list[dict]:
+    """A pool card as its AtomicCards faces: one, or (``back``: a transforming double-faced card,
+    712) the front and the back, each with its ``faceName`` and ``side``."""
+    if not c.get("back"):
+        return [to_mtgjson(name, c)]
+    full = _atomic_name(name, c)
+    back = {"colors": c.get("colors"), **c["back"]}
+    faces = []
+    for side, face_name, face in (("a", name, c), ("b", back["name"], back)):
+        d = to_mtgjson(face_name, face)
+        d.update({"name": full, "faceName": face_name, "side": side, "layout": c.get("layout", "transform"),
+                  "colorIdentity": list(c.get("colors") or []),
+                  "identifiers": {"scryfallOracleId": _oracle_id(full)}})
+        if side == "b":
+            d["manaCost"], d["manaValue"] = None, c.get("mv", 0)
+        faces.append(d)
+    return faces
+
+
 def to_mtgjson(name: str, c: dict) -> dict:
     """One card of ``cards.yaml`` as an MTGJSON AtomicCards entry (what phase-gen reads)."""
     colors = list(c.get("colors") or [])
@@ -130,7 +154,8 @@ class PhaseSuite:
         folder = Path(self._tmp.name)
         src = folder / "AtomicCards.json"
         src.write_text(json.dumps({"meta": {"version": "5.2.2"},
-                                   "data": {n: [to_mtgjson(n, c)] for n, c in sorted(self.cards.items())}}),
+                                   "data": {_atomic_name(n, c): to_mtgjson_faces(n, c)
+                                            for n, c in sorted(self.cards.items())}}),
                        encoding="utf-8")
         out = folder / "card-data.json"
         with contextlib.redirect_stdout(io.StringIO()):  # phase-gen reports on stdout
