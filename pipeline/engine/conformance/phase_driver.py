@@ -548,16 +548,17 @@ class _Game:
         return GameAction.from_dict({"type": "ActivateAbility", "data": {"source_id": source_id,
                                                                           "ability_index": index}})
 
-    def _declare_attackers(self, names: list[str] | dict[str, str]) -> None:
+    def _declare_attackers(self, names: list[str] | dict[str, str], band: list[str] | None = None) -> None:
         from phase import GameAction  # optional: the phase extra
 
         # `attack: [A, B]` attacks the opponent; `attack: {A: third, B: you}` names each one's player
         at = names if isinstance(names, dict) else {n: "opponent" for n in names}
         attacks = [[self._target(n)["Object"], {"type": "Player", "data": SEATS[at[n]]}] for n in at]
+        bands = [[self._target(n)["Object"] for n in band]] if band else []  # 702.22: `band: [A, B]` attack as a band
         wf = self.g.waiting_for()
         try:
             self.g.apply(self._actor(wf), GameAction.from_dict({"type": "DeclareAttackers",
-                                                                 "data": {"attacks": attacks, "bands": []}}))
+                                                                 "data": {"attacks": attacks, "bands": bands}}))
         except (ValueError, RuntimeError) as e:  # phase rejects an illegal declaration
             raise DriveError(f"the attack by {names} is not accepted: {e}") from None
 
@@ -627,7 +628,8 @@ class _Game:
             self.step("DeclareAttackers") if self.g.waiting_for()["type"] != "DeclareAttackers" else None
             if "by" in act and self._actor(self.g.waiting_for()) != by:  # 722.5: who decides the attack
                 raise DriveError(f"the attack is not {act['by']}'s decision")
-            self._declare_attackers(act["attack"] if isinstance(act["attack"], dict) else list(act["attack"]))
+            self._declare_attackers(act["attack"] if isinstance(act["attack"], dict) else list(act["attack"]),
+                                    act.get("band"))
             self._settle(act, targets)
         elif "block" in act:
             for _ in range(20):
