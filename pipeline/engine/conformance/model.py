@@ -61,7 +61,8 @@ CARDS_FILE = Path(__file__).with_name("cards.yaml")
 
 #: Observation fields per subject kind; anything else in ``expect`` is an encoding error.
 CARD_FIELDS = ("zone", "power", "toughness", "counters", "tapped", "types", "subtypes", "colors", "controller",
-               "name", "keywords", "count", "damage", "supertypes", "all_pt", "transformed")
+               "name", "keywords", "count", "damage", "supertypes", "all_pt", "transformed",
+               "loyalty")
 PLAYER_FIELDS = ("life", "hand", "graveyard", "library", "exile", "poison", "status", "mana", "team_life")
 ZONES = ("battlefield", "hand", "graveyard", "library", "exile")
 ACTION_KINDS = ("cast", "activate", "play", "attack", "block", "resolve", "step", "pass", "concede")
