@@ -339,6 +339,8 @@ class _Game:
             o["tapped"] = bool(e.get("tapped", False))
             o["damage_marked"] = int(e.get("damage", 0))
             o["counters"] = {_COUNTERS.get(k, k): int(v) for k, v in (e.get("counters") or {}).items()}
+            if o.get("loyalty") is not None and "loyalty" not in o["counters"]:  # 306.5b: it enters with them
+                o["counters"]["loyalty"] = int(o["loyalty"])
         elif zone == "exile":
             s["exile"].append(oid)
         else:
