@@ -279,3 +279,17 @@ def test_707x8an1_a_token_copy_of_a_double_faced_card_does_not_transform(suite):
     left = [(o["name"], bool(o.get("is_token"))) for o in g.g.battlefield() if o["name"] in
             ("Afflicted Deserter", "Werewolf Ransacker")]
     assert sorted(left) == [("Afflicted Deserter", True), ("Werewolf Ransacker", False)]  # 707.8a: both transform
+
+
+def test_702x19cn1_trample_over_planeswalkers_deals_nothing_to_the_controller(suite):
+    g = _game(suite, "702.19c#1", upto=1)  # both attack Garruk Wildspeaker
+    seen = set()
+    for _ in range(30):
+        if g.g.phase == "PostCombatMain":
+            break
+        wf = g.g.waiting_for()
+        seen.add(wf["type"])
+        g._pass() if wf["type"] == "Priority" else g._declare_blockers({}) if wf["type"] == "DeclareBlockers" \
+            else g._settle({}, [])
+    assert "AssignCombatDamage" not in seen  # no choice of how much goes past the planeswalker
+    assert g._object("Garruk Wildspeaker")["_zone"] == "graveyard" and g.g.player(1)["life"] == 20  # 702.19c: 15

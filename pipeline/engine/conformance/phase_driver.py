@@ -555,7 +555,8 @@ class _Game:
 
         # `attack: [A, B]` attacks the opponent; `attack: {A: third, B: you}` names each one's player
         at = names if isinstance(names, dict) else {n: "opponent" for n in names}
-        attacks = [[self._target(n)["Object"], {"type": "Player", "data": SEATS[at[n]]}] for n in at]
+        attacks = [[self._target(n)["Object"], {"type": "Player", "data": SEATS[at[n]]} if at[n] in SEATS
+                    else {"type": "Planeswalker", "data": self._target(at[n])["Object"]}] for n in at]
         bands = [[self._target(n)["Object"] for n in band]] if band else []  # 702.22: `band: [A, B]` attack as a band
         wf = self.g.waiting_for()
         try:
