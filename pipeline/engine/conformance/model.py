@@ -10,7 +10,7 @@ A file is a mapping ``{section: "6xx", edition: DATE, examples: [...]}``; each e
              mapping ``{card, as, counters, tapped, damage}`` (``as`` labels one of several same-named cards);
 ``actions``  ``{cast|activate|play|attack|block|resolve|step|pass|concede: …}`` with the answers to
              prompts (``targets``, ``x``, ``by``, ``choose``, ``accept``, ``name``: a name or type chosen
-             exactly, refused when not offered); ``attack`` takes a list (they attack the opponent)
+             exactly, ``modes``: a modal spell's modes by index, refused when not offered); ``attack`` takes a list (they attack the opponent)
              or ``{ATTACKER: SEAT}``; ``concede: SEAT`` makes that player leave the game;
              A multiplayer board has seats past ``opponent`` (``third`` … ``sixth``, in turn order:
              each seat's left is the next one) and may hold ``game: {players, format, range}``: how

@@ -431,6 +431,11 @@ class _Game:
                     return hit[0]
             raise DriveError(f"{spec}: casting it as {spec['choose']} is not offered "
                              f"(offered: {[a.data for a in acts]})")
+        if kind == "ModeChoice" and spec.get("modes") is not None:  # `modes: [0, 1]`: the modes chosen, by index
+            hit = [a for a in acts if (a.data or {}).get("indices") == list(spec["modes"])]
+            if not hit:
+                raise DriveError(f"the modes {spec['modes']} are not offered")
+            return hit[0]
         if kind == "NamedChoice" and spec.get("name"):  # a name or type chosen exactly, or refused (201.4a, 205.3e)
             hit = [a for a in acts if str((a.data or {}).get("choice", "")).lower() == str(spec["name"]).lower()]
             if not hit:
