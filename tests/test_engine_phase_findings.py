@@ -293,3 +293,9 @@ def test_702x19cn1_trample_over_planeswalkers_deals_nothing_to_the_controller(su
             else g._settle({}, [])
     assert "AssignCombatDamage" not in seen  # no choice of how much goes past the planeswalker
     assert g._object("Garruk Wildspeaker")["_zone"] == "graveyard" and g.g.player(1)["life"] == 20  # 702.19c: 15
+
+
+def test_707x8an2_the_control_token_copy_of_the_double_faced_card_does_not_transform(suite):
+    g = _game(suite, "707.8a#2", upto=6, control=True)  # the token copies the real Afflicted Deserter
+    tokens = [o["name"] for o in g.g.battlefield() if o.get("is_token")]
+    assert tokens == ["Afflicted Deserter"]  # 707.8a: it transforms into Werewolf Ransacker
