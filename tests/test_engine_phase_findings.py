@@ -299,3 +299,10 @@ def test_707x8an2_the_control_token_copy_of_the_double_faced_card_does_not_trans
     g = _game(suite, "707.8a#2", upto=6, control=True)  # the token copies the real Afflicted Deserter
     tokens = [o["name"] for o in g.g.battlefield() if o.get("is_token")]
     assert tokens == ["Afflicted Deserter"]  # 707.8a: it transforms into Werewolf Ransacker
+
+
+def test_118x11n1_a_draw_a_card_cumulative_upkeep_never_triggers(suite):
+    g = _game(suite, "118.11#1", upto=1, control=True)  # at the Vortex controller's next upkeep
+    assert (g.g.turn, g.g.phase) == (3, "Upkeep")
+    g.step("PreCombatMain")
+    assert "UnlessPayment" not in g.prompts and g._object("Psychic Vortex")["counters"] == {}  # 702.24a: age 1
