@@ -306,3 +306,11 @@ def test_118x11n1_a_draw_a_card_cumulative_upkeep_never_triggers(suite):
     assert (g.g.turn, g.g.phase) == (3, "Upkeep")
     g.step("PreCombatMain")
     assert "UnlessPayment" not in g.prompts and g._object("Psychic Vortex")["counters"] == {}  # 702.24a: age 1
+
+
+def test_608x2fn2_soulfire_eruption_exiles_one_card_and_deals_no_damage(suite):
+    g = _game(suite, "608.2f#2", upto=1)  # cast at the opponent and the opponent's Hill Giant
+    g.resolve()
+    exiled = [o["name"] for o in g.g.exile()]
+    assert exiled == ["Hill Giant"] and g.g.player(1)["life"] == 20  # 608.2f: two cards exiled, 4 + 2 damage
+    assert g._object("Hill Giant")["damage_marked"] == 0
