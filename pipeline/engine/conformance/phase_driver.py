@@ -441,6 +441,13 @@ class _Game:
             if not hit:
                 raise DriveError(f"{spec['name']!r} is not offered as a choice")
             return hit[0]
+        wanted = [(self._object(str(w)) or self._in_library(str(w))) for w in spec.get("choose", ()) or ()
+                  if not isinstance(w, bool)]
+        ids = {o["id"] for o in wanted if o is not None}
+        if len(ids) > 1:  # several cards chosen at once (a search for "up to two"): the answer naming them all
+            hit = [a for a in acts if ids <= _ints(a.data)]
+            if hit:
+                return min(hit, key=lambda a: len(_ints(a.data)))
         for want in spec.get("choose", ()) or ():
             o = (self._object(str(want)) or self._in_library(str(want))) if not isinstance(want, bool) else None
             if o is not None:  # a card: the answer that names its object id
