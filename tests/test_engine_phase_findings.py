@@ -314,3 +314,12 @@ def test_608x2fn2_soulfire_eruption_exiles_one_card_and_deals_no_damage(suite):
     exiled = [o["name"] for o in g.g.exile()]
     assert exiled == ["Hill Giant"] and g.g.player(1)["life"] == 20  # 608.2f: two cards exiled, 4 + 2 damage
     assert g._object("Hill Giant")["damage_marked"] == 0
+
+
+def test_707x9en1_altered_ego_copying_a_clone_gets_no_second_choice(suite):
+    g = _game(suite, "707.9e#1", upto=2)
+    assert g.prompts.count("CopyTargetChoice") == 1  # 707.9e: the copied Clone replacement asks again
+    assert g._object("Altered Ego")["name"] == "Clone"
+    c = _game(suite, "707.9e#1", upto=2, control=True)  # copying Runeclaw Bear directly, X = 2
+    ego = c._object("Altered Ego")
+    assert ego["name"] == "Runeclaw Bear" and not any(ego["counters"].values())  # two +1/+1 counters
