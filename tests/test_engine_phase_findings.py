@@ -323,3 +323,9 @@ def test_707x9en1_altered_ego_copying_a_clone_gets_no_second_choice(suite):
     c = _game(suite, "707.9e#1", upto=2, control=True)  # copying Runeclaw Bear directly, X = 2
     ego = c._object("Altered Ego")
     assert ego["name"] == "Runeclaw Bear" and not any(ego["counters"].values())  # two +1/+1 counters
+
+
+def test_702x1bn2_fire_is_not_offered_for_its_own_mana_cost(suite):
+    g = _game(suite, "702.1b#2", upto=2)  # Past in Flames resolved
+    assert sorted(o["name"] for o in g.g.battlefield() if not o["tapped"]) == ["Mountain", "Mountain"]
+    assert [a.kind for a in g.g.actions()] == ["PassPriority"]  # 702.1b: Fire's flashback costs {1}{R}
