@@ -330,13 +330,3 @@ def test_702x1bn2_fire_is_not_offered_for_its_own_mana_cost(suite):
     assert sorted(o["name"] for o in g.g.battlefield() if not o["tapped"]) == ["Mountain", "Mountain"]
     assert [a.kind for a in g.g.actions()] == ["PassPriority"]  # 702.1b: Fire's flashback costs {1}{R}
 
-
-def test_120x4dn1_mending_hands_has_no_target(suite):
-    g = _game(suite, "120.4d#1", upto=2)  # Baneslayer Angel blocked by Healer's Hawk
-    g._pass()  # the defending player gets priority
-    hands = g._object("Mending Hands")
-    cast = next(a for a in g.g.actions() if a.kind == "CastSpell" and a.data["object_id"] == hands["id"])
-    g.g.apply(1, cast)
-    assert g.g.waiting_for()["type"] == "Priority"  # no target prompt …
-    entry = next(e for e in g.g.stack() if e.get("source_id") == hands["id"])
-    assert entry["kind"]["data"]["ability"]["targets"] == []  # … and no target on the stack (601.2c)
