@@ -330,3 +330,10 @@ def test_702x1bn2_fire_is_not_offered_for_its_own_mana_cost(suite):
     assert sorted(o["name"] for o in g.g.battlefield() if not o["tapped"]) == ["Mountain", "Mountain"]
     assert [a.kind for a in g.g.actions()] == ["PassPriority"]  # 702.1b: Fire's flashback costs {1}{R}
 
+
+
+def test_810x9dn1_repay_in_kind_is_never_offered(suite):
+    g = _game(suite, "810.9d#1")
+    assert [o["name"] for o in g.g.hand(0)] == ["Repay in Kind"]
+    assert sum(1 for o in g.g.battlefield() if o["name"] == "Swamp" and not o["tapped"]) == 7
+    assert (g.g.phase, g.g.stack()) == ("PreCombatMain", []) and [a.kind for a in g.g.actions()] == ["PassPriority"]
