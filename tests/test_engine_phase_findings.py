@@ -337,3 +337,13 @@ def test_810x9dn1_repay_in_kind_is_never_offered(suite):
     assert [o["name"] for o in g.g.hand(0)] == ["Repay in Kind"]
     assert sum(1 for o in g.g.battlefield() if o["name"] == "Swamp" and not o["tapped"]) == 7
     assert (g.g.phase, g.g.stack()) == ("PreCombatMain", []) and [a.kind for a in g.g.actions()] == ["PassPriority"]
+
+
+def test_613x7an1_the_rune_granted_flying_is_applied_before_loses_flying(suite):
+    g = _game(suite, "613.7a#1", upto=4)  # Rune of Flight on Colossus Hammer, the Hammer on Runeclaw Bear
+    hammer, bear = g._object("Colossus Hammer"), g._object("Runeclaw Bear")
+    assert g._object("Rune of Flight")["attached_to"]["data"] == hammer["id"]
+    assert hammer["attached_to"]["data"] == bear["id"]
+    statics = [d.get("description") for d in g.g.object(hammer["id"]).get("static_definitions") or []]
+    assert "Equipped creature has flying" in statics
+    assert bear["power"] == 12 and bear["keywords"] == []  # 613.7a: Flying (the Rune's later timestamp)
