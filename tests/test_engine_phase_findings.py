@@ -347,3 +347,10 @@ def test_613x7an1_the_rune_granted_flying_is_applied_before_loses_flying(suite):
     statics = [d.get("description") for d in g.g.object(hammer["id"]).get("static_definitions") or []]
     assert "Equipped creature has flying" in statics
     assert bear["power"] == 12 and bear["keywords"] == []  # 613.7a: Flying (the Rune's later timestamp)
+
+
+def test_613x6n4_svogthos_does_not_override_an_earlier_3_3(suite):
+    g = _game(suite, "613.6#4", upto=6, control=True)  # Animate Land, Giant Growth, Svogthos's ability
+    assert sum("Creature" in o["card_types"]["core_types"] for o in g.g.graveyard(0)) == 4
+    svogthos = g._object("Svogthos")
+    assert (svogthos["power"], svogthos["toughness"]) == (6, 6)  # 613.6 example: 4/4 + 3/3 = 7/7
