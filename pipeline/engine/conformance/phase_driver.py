@@ -351,7 +351,8 @@ class _Game:
         """The object a label or name refers to now, wherever it is (battlefield first)."""
         g = self.g
         cid = self.labels.get(ref)
-        stack = [{**g.object(e["source_id"]), "id": e["id"]} for e in g.stack() if e.get("source_id") is not None]
+        stack = [{**g.object(e["source_id"]), "id": e["id"]} for e in g.stack() if e.get("source_id") is not None
+                 and (e.get("kind") or {}).get("type") == "Spell"]  # an ability on the stack is not its source card
         zones = [("battlefield", g.battlefield())] + [("stack", stack)] + \
             [(f"graveyard", g.graveyard(n)) for n in self._seat_ids()] + [("exile", g.exile())] + \
             [("hand", g.hand(n)) for n in self._seat_ids()]
