@@ -274,6 +274,8 @@ class _Game:
         self.prompts: list[str] = []
         self.refusals: dict[str, bool] = {}
         self._queues: dict[int, list] = {}  # per action: answers consumed one prompt at a time
+        self._n_seats: int | None = None
+        self._turn_control: tuple | None = None  # (turn, active player, the player controlling that turn)
         self.g = None
 
     # -- setup ---------------------------------------------------------------------------------
@@ -363,7 +365,9 @@ class _Game:
         return None
 
     def _seat_ids(self) -> list[int]:
-        return list(range(len(self.g.state()["state"]["players"])))
+        if self._n_seats is None:  # the seats never change (a player who leaves keeps the seat)
+            self._n_seats = len(self.g.state()["state"]["players"])
+        return list(range(self._n_seats))
 
     def _target(self, ref: str) -> dict:
         if ref in SEATS:
@@ -506,9 +510,13 @@ class _Game:
 
     def _decider(self, seat: int) -> int:
         """Who makes ``seat``'s decisions now: its controller while another player controls its turn (722.5)."""
-        st = self.g.state()["state"]
-        ctl = (st.get("active_full_turn_control") or {}).get("controller")
-        return int(ctl) if ctl is not None and seat == st.get("active_player") else seat
+        turn = self.g.turn
+        if self._turn_control is None or self._turn_control[0] != turn:  # exporting the state is slow: once a turn
+            st = self.g.state()["state"]
+            self._turn_control = (turn, st.get("active_player"),
+                                  (st.get("active_full_turn_control") or {}).get("controller"))
+        _, active, ctl = self._turn_control
+        return int(ctl) if ctl is not None and seat == active else seat
 
     def _pass(self) -> None:
         acts = self.g.actions()
