@@ -199,3 +199,158 @@ def test_704x7n1_lichs_mirror_does_not_replace_the_loss(suite):
     g = _game(suite, "704.7#1", upto=2)
     wf = g.g.waiting_for()
     assert wf["type"] == "GameOver" and wf["data"]["winner"] == 1  # 704.7: the Mirror replaces the loss
+
+
+def test_701x24cn2_a_flashback_spell_that_shuffles_itself_in_is_not_exiled(suite):
+    g = _game(suite, "701.24c#2", upto=3)  # Recoup resolved; Black Sun's Zenith cast from the graveyard
+    zenith = g._object("Black Sun's Zenith")
+    assert zenith["_zone"] == "stack"
+    assert any("Flashback" in k for k in g.g.object(zenith["id"])["keywords"] if isinstance(k, dict))
+    g.resolve()
+    assert g._object("Black Sun's Zenith") is None and g._elsewhere("Black Sun's Zenith") == "library"  # 702.34a: exile
+
+
+def test_201x5bn3_the_ever_changing_dane_does_not_become_a_copy(suite):
+    g = _game(suite, "201.5b#3", upto=2)  # one activation, sacrificing Runeclaw Bear, resolved
+    assert [o["name"] for o in g.g.graveyard(0)] == ["Runeclaw Bear"]
+    dane = g._object("The Ever-Changing 'Dane")
+    assert (dane["name"], dane["power"], dane["toughness"]) == ("The Ever-Changing 'Dane", 1, 1)  # a Runeclaw Bear 2/2
+
+
+def test_601x3en1_a_morph_card_on_top_is_not_castable_face_down_under_garruks_horde(suite):
+    g = _game(suite, "601.3e#1")
+    field = g._in_library("Lumithread Field")
+    st = g.g.state()["state"]
+    assert st["players"][0]["library"][0] == field["id"]  # the top card
+    assert [a.kind for a in g.g.actions()] == ["PassPriority"]  # 601.3e: castable face down (a creature spell)
+
+
+def test_208x3an1_the_crew_trigger_comes_late_and_gives_nothing(suite):
+    g = _game(suite, "208.3a#1")
+    g.do(g.ex.actions[0])  # Veteran Motorist crews Sky Skiff
+    assert [e["kind"]["type"] for e in g.g.stack()] == ["KeywordAction"]  # no trigger above the crew ability
+    g.resolve()
+    skiff = g._object("Sky Skiff")
+    assert "Creature" in skiff["card_types"]["core_types"] and (skiff["power"], skiff["toughness"]) == (2, 3)  # 3/4
+
+
+def test_111x12n1_mimic_vat_makes_no_token_of_the_card_it_exiled(suite):
+    g = _game(suite, "111.12#1", upto=2, control=True)  # Runeclaw Bear murdered, exiled by the Vat's trigger
+    assert [o["name"] for o in g.g.exile()] == ["Runeclaw Bear"]
+    g.do({"activate": "Mimic Vat"})
+    g.resolve()
+    assert not [o for o in g.g.battlefield() if o["name"] == "Runeclaw Bear"]  # 111.12: a token copy of it
+
+
+def test_707x9fn1_moritte_copying_a_creature_gets_no_counters(suite):
+    g = _game(suite, "707.9f#1", upto=2, control=True)  # Moritte cast and resolved as a copy of Runeclaw Bear
+    moritte = g._object("Moritte of the Frost")
+    assert moritte["name"] == "Runeclaw Bear" and not any(moritte["counters"].values())  # two +1/+1 counters
+
+
+def test_810x9an1_beacon_doubles_one_players_share_of_the_team_life(suite):
+    g = _game(suite, "810.9a#1", upto=2)  # Beacon of Immortality on `third` (9 of the team's 17)
+    assert (g.g.player(2)["life"], g.g.player(3)["life"]) == (18, 8)  # 810.9a: the team ends at 34
+
+
+def test_702x1cn1_concerted_effort_grants_flying_but_not_landwalk(suite):
+    from dataclasses import replace
+
+    g = _game(suite, "702.1c#1", upto=1)  # the next upkeep's trigger has resolved
+    assert g._object("River Boa")["keywords"] == [{"Landwalk": "Island"}]
+    assert g._object("Runeclaw Bear")["keywords"] == []  # 702.1c: islandwalk
+    ex = EXAMPLES["702.1c#1"]
+    flyer = _Game(suite, replace(ex, board={"you": {"battlefield": ["Concerted Effort", "Healer's Hawk", "Runeclaw Bear"]}}))
+    flyer.setup()
+    flyer.do(ex.actions[0])
+    assert flyer._object("Runeclaw Bear")["keywords"] == ["Flying"]  # the same trigger grants flying
+
+
+def test_800x4dn1_a_delayed_trigger_of_a_player_who_left_still_returns_the_card(suite):
+    g = _game(suite, "800.4d#1", upto=3)  # the Specter exiled by Bianca's Astral Slide; Bianca has conceded
+    assert g._object("Hypnotic Specter")["_zone"] == "exile" and g.g.player(1)["is_eliminated"]
+    assert [t["ability"]["controller"] for t in g.g.state()["state"]["delayed_triggers"]] == [1]
+    g.do({"step": "Upkeep", "turns": 1})
+    assert g._object("Hypnotic Specter")["_zone"] == "battlefield"  # 800.4d: it never returns
+
+
+def test_707x8an1_a_token_copy_of_a_double_faced_card_does_not_transform(suite):
+    g = _game(suite, "707.8a#1", upto=4)  # the token copy made, Moonmist resolved
+    left = [(o["name"], bool(o.get("is_token"))) for o in g.g.battlefield() if o["name"] in
+            ("Afflicted Deserter", "Werewolf Ransacker")]
+    assert sorted(left) == [("Afflicted Deserter", True), ("Werewolf Ransacker", False)]  # 707.8a: both transform
+
+
+def test_702x19cn1_trample_over_planeswalkers_deals_nothing_to_the_controller(suite):
+    g = _game(suite, "702.19c#1", upto=1)  # both attack Garruk Wildspeaker
+    seen = set()
+    for _ in range(30):
+        if g.g.phase == "PostCombatMain":
+            break
+        wf = g.g.waiting_for()
+        seen.add(wf["type"])
+        g._pass() if wf["type"] == "Priority" else g._declare_blockers({}) if wf["type"] == "DeclareBlockers" \
+            else g._settle({}, [])
+    assert "AssignCombatDamage" not in seen  # no choice of how much goes past the planeswalker
+    assert g._object("Garruk Wildspeaker")["_zone"] == "graveyard" and g.g.player(1)["life"] == 20  # 702.19c: 15
+
+
+def test_707x8an2_the_control_token_copy_of_the_double_faced_card_does_not_transform(suite):
+    g = _game(suite, "707.8a#2", upto=6, control=True)  # the token copies the real Afflicted Deserter
+    tokens = [o["name"] for o in g.g.battlefield() if o.get("is_token")]
+    assert tokens == ["Afflicted Deserter"]  # 707.8a: it transforms into Werewolf Ransacker
+
+
+def test_118x11n1_a_draw_a_card_cumulative_upkeep_never_triggers(suite):
+    g = _game(suite, "118.11#1", upto=1, control=True)  # at the Vortex controller's next upkeep
+    assert (g.g.turn, g.g.phase) == (3, "Upkeep")
+    g.step("PreCombatMain")
+    assert "UnlessPayment" not in g.prompts and g._object("Psychic Vortex")["counters"] == {}  # 702.24a: age 1
+
+
+def test_608x2fn2_soulfire_eruption_exiles_one_card_and_deals_no_damage(suite):
+    g = _game(suite, "608.2f#2", upto=1)  # cast at the opponent and the opponent's Hill Giant
+    g.resolve()
+    exiled = [o["name"] for o in g.g.exile()]
+    assert exiled == ["Hill Giant"] and g.g.player(1)["life"] == 20  # 608.2f: two cards exiled, 4 + 2 damage
+    assert g._object("Hill Giant")["damage_marked"] == 0
+
+
+def test_707x9en1_altered_ego_copying_a_clone_gets_no_second_choice(suite):
+    g = _game(suite, "707.9e#1", upto=2)
+    assert g.prompts.count("CopyTargetChoice") == 1  # 707.9e: the copied Clone replacement asks again
+    assert g._object("Altered Ego")["name"] == "Clone"
+    c = _game(suite, "707.9e#1", upto=2, control=True)  # copying Runeclaw Bear directly, X = 2
+    ego = c._object("Altered Ego")
+    assert ego["name"] == "Runeclaw Bear" and not any(ego["counters"].values())  # two +1/+1 counters
+
+
+def test_702x1bn2_fire_is_not_offered_for_its_own_mana_cost(suite):
+    g = _game(suite, "702.1b#2", upto=2)  # Past in Flames resolved
+    assert sorted(o["name"] for o in g.g.battlefield() if not o["tapped"]) == ["Mountain", "Mountain"]
+    assert [a.kind for a in g.g.actions()] == ["PassPriority"]  # 702.1b: Fire's flashback costs {1}{R}
+
+
+
+def test_810x9dn1_repay_in_kind_is_never_offered(suite):
+    g = _game(suite, "810.9d#1")
+    assert [o["name"] for o in g.g.hand(0)] == ["Repay in Kind"]
+    assert sum(1 for o in g.g.battlefield() if o["name"] == "Swamp" and not o["tapped"]) == 7
+    assert (g.g.phase, g.g.stack()) == ("PreCombatMain", []) and [a.kind for a in g.g.actions()] == ["PassPriority"]
+
+
+def test_613x7an1_the_rune_granted_flying_is_applied_before_loses_flying(suite):
+    g = _game(suite, "613.7a#1", upto=4)  # Rune of Flight on Colossus Hammer, the Hammer on Runeclaw Bear
+    hammer, bear = g._object("Colossus Hammer"), g._object("Runeclaw Bear")
+    assert g._object("Rune of Flight")["attached_to"]["data"] == hammer["id"]
+    assert hammer["attached_to"]["data"] == bear["id"]
+    statics = [d.get("description") for d in g.g.object(hammer["id"]).get("static_definitions") or []]
+    assert "Equipped creature has flying" in statics
+    assert bear["power"] == 12 and bear["keywords"] == []  # 613.7a: Flying (the Rune's later timestamp)
+
+
+def test_613x6n4_svogthos_does_not_override_an_earlier_3_3(suite):
+    g = _game(suite, "613.6#4", upto=6, control=True)  # Animate Land, Giant Growth, Svogthos's ability
+    assert sum("Creature" in o["card_types"]["core_types"] for o in g.g.graveyard(0)) == 4
+    svogthos = g._object("Svogthos")
+    assert (svogthos["power"], svogthos["toughness"]) == (6, 6)  # 613.6 example: 4/4 + 3/3 = 7/7

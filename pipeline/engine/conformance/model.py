@@ -8,10 +8,17 @@ A file is a mapping ``{section: "6xx", edition: DATE, examples: [...]}``; each e
 ``board``    per player (``you``, ``opponent``): ``life`` and the zones ``battlefield``, ``hand``,
              ``graveyard``, ``library``, ``exile``; an entry is a card name, ``"3 Forest"``, or a
              mapping ``{card, as, counters, tapped, damage}`` (``as`` labels one of several same-named cards);
-``actions``  ``{cast|activate|play|attack|block|resolve|step|pass: …}`` with the answers to prompts
-             (``targets``, ``x``, ``by``);
+``actions``  ``{cast|activate|play|attack|block|resolve|step|pass|concede: …}`` with the answers to
+             prompts (``targets``, ``x``, ``by``, ``choose``, ``accept``, ``name``: a name or type chosen
+             exactly, ``modes``: a modal spell's modes by index, refused when not offered); ``attack`` takes a list (they attack the opponent)
+             or ``{ATTACKER: SEAT}``; ``concede: SEAT`` makes that player leave the game;
+             A multiplayer board has seats past ``opponent`` (``third`` … ``sixth``, in turn order:
+             each seat's left is the next one) and may hold ``game: {players, format, range}``: how
+             many seats, phase's format name (``FreeForAll`` by default) and (801.2) every player's
+             range of influence; a control may patch it (``board: {game: {range: null}}``);
 ``expect``   observations: ``{card: NAME|LABEL, zone, power, toughness, counters, tapped, types,
-             subtypes, colors, controller, name}`` or ``{player: you|opponent, life, hand, graveyard, library}``;
+             subtypes, colors, controller, name}`` or ``{player: you|opponent, life, hand, graveyard, library}``
+             (``team_life``: a Two-Headed Giant team's shared life total, 810.9);
 ``unsupported`` (optional) why the example cannot be set as a game at all (a tournament shortcut, a
              subgame): reported with the reason, never run, never counted as agreeing;
 ``kernel``   (optional) the same example on our kernel: ``{scenario: ID}`` of ``engine/scenarios``, an
@@ -54,10 +61,11 @@ CARDS_FILE = Path(__file__).with_name("cards.yaml")
 
 #: Observation fields per subject kind; anything else in ``expect`` is an encoding error.
 CARD_FIELDS = ("zone", "power", "toughness", "counters", "tapped", "types", "subtypes", "colors", "controller",
-               "name", "keywords", "count", "damage", "supertypes", "all_pt")
-PLAYER_FIELDS = ("life", "hand", "graveyard", "library", "exile", "poison", "status", "mana")
+               "name", "keywords", "count", "damage", "supertypes", "all_pt", "transformed",
+               "loyalty")
+PLAYER_FIELDS = ("life", "hand", "graveyard", "library", "exile", "poison", "status", "mana", "team_life")
 ZONES = ("battlefield", "hand", "graveyard", "library", "exile")
-ACTION_KINDS = ("cast", "activate", "play", "attack", "block", "resolve", "step", "pass")
+ACTION_KINDS = ("cast", "activate", "play", "attack", "block", "resolve", "step", "pass", "concede")
 CONTROL_KEYS = ("why", "remove", "replace", "board", "actions", "expect")
 CAUSES = ("breaks-rule", "driver")
 LISTED = ("not-a-game", "not-modelled", "not-yet")

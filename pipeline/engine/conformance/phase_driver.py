@@ -26,13 +26,17 @@ from typing import Any
 from ...io import read_bounded_text
 from .model import Example, Observation, board_entry, load_cards
 
-SEATS = {"you": 0, "opponent": 1}
-SEAT_NAMES = {0: "you", 1: "opponent"}
+#: Seats in turn order (each player's left is the next seat).  A board with seats past
+#: ``opponent`` is a multiplayer game (free-for-all unless the example's ``game`` says otherwise).
+SEATS = {"you": 0, "opponent": 1, "third": 2, "fourth": 3, "fifth": 4, "sixth": 5}
+SEAT_NAMES = {n: seat for seat, n in SEATS.items()}
 _ZONE = {"battlefield": "Battlefield", "hand": "Hand", "graveyard": "Graveyard", "library": "Library",
          "exile": "Exile"}
 _COUNTERS = {"+1/+1": "P1P1", "-1/-1": "M1M1"}
 _COUNTERS_BACK = {v: k for k, v in _COUNTERS.items()}
 _COLORS = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green"}
+#: The steps after declare blockers: a block asked for there is one phase did not offer.
+_AFTER_BLOCKERS = ("CombatDamage", "FirstStrikeDamage", "EndCombat", "PostCombatMain", "End", "Cleanup")
 FILLER = "Wastes"  # the library filler when a board gives none (a basic land without types)
 
 
@@ -87,6 +91,30 @@ def _oracle_id(name: str) -> str:
     return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-8{h[17:20]}-{h[20:32]}"
 
 
+def _atomic_name(name: str, c: dict) -> str:
+    """The AtomicCards key: ``Front // Back`` for a double-faced card (one with a ``back``)."""
+    return f"{name} // {c['back']['name']}" if c.get("back") else name
+
+
+def to_mtgjson_faces(name: str, c: dict) -> list[dict]:
+    """A pool card as its AtomicCards faces: one, or (``back``: a transforming double-faced card,
+    712) the front and the back, each with its ``faceName`` and ``side``."""
+    if not c.get("back"):
+        return [to_mtgjson(name, c)]
+    full = _atomic_name(name, c)
+    back = {"colors": c.get("colors"), **c["back"]}
+    faces = []
+    for side, face_name, face in (("a", name, c), ("b", back["name"], back)):
+        d = to_mtgjson(face_name, face)
+        d.update({"name": full, "faceName": face_name, "side": side, "layout": c.get("layout", "transform"),
+                  "colorIdentity": list(c.get("colors") or []),
+                  "identifiers": {"scryfallOracleId": _oracle_id(full)}})
+        if side == "b":
+            d["manaCost"], d["manaValue"] = None, c.get("mv", 0)
+        faces.append(d)
+    return faces
+
+
 def to_mtgjson(name: str, c: dict) -> dict:
     """One card of ``cards.yaml`` as an MTGJSON AtomicCards entry (what phase-gen reads)."""
     colors = list(c.get("colors") or [])
@@ -126,13 +154,27 @@ class PhaseSuite:
         folder = Path(self._tmp.name)
         src = folder / "AtomicCards.json"
         src.write_text(json.dumps({"meta": {"version": "5.2.2"},
-                                   "data": {n: [to_mtgjson(n, c)] for n, c in sorted(self.cards.items())}}),
+                                   "data": {_atomic_name(n, c): to_mtgjson_faces(n, c)
+                                            for n, c in sorted(self.cards.items())}}),
                        encoding="utf-8")
         out = folder / "card-data.json"
         with contextlib.redirect_stdout(io.StringIO()):  # phase-gen reports on stdout
             process_cards(str(src), str(out))
         self.faces = json.loads(read_bounded_text(out))
         self.engine = phase.Engine.from_path(str(out))
+
+    def _range_refusal(self) -> str | None:
+        """phase's message when it refuses a game with a limited range of influence (801.2), or None."""
+        if not hasattr(self, "_range_why"):
+            g = kept_game(self.engine, [FILLER] * 10, [FILLER] * 10, [[FILLER] * 10])
+            state = g.state()
+            state["state"]["format_config"]["range_of_influence"] = {"default_range": 1, "player_overrides": {}}
+            try:
+                self.engine.load_game(state)
+                self._range_why = None
+            except (ValueError, RuntimeError) as e:
+                self._range_why = f"phase refuses a limited range of influence: {e}"
+        return self._range_why
 
     def close(self) -> None:
         self._tmp.cleanup()
@@ -144,10 +186,15 @@ class PhaseSuite:
         self.close()
 
     def unsupported(self, ex: Example) -> str | None:
-        """Why phase cannot run ``ex``: a card it lacks or a text it cannot parse."""
+        """Why phase cannot run ``ex``: a card it lacks, a text it cannot parse, or a game option
+        it refuses (a limited range of influence: phase's own message)."""
         if ex.unsupported:
             return ex.unsupported
         reasons = []
+        if "range" in ((ex.board.get("game") or {}) if isinstance(ex.board.get("game"), dict) else {}):
+            why = self._range_refusal()
+            if why:
+                reasons.append(why)
         for name in ex.cards():
             face = self.faces.get(name.lower())
             if face is None:
@@ -188,11 +235,18 @@ class PhaseSuite:
         return PhaseResult(ex.id, "fail" if mism else "pass", observed, mism, prompts=game.prompts)
 
 
-def kept_game(engine, you: list[str], opponent: list[str]):
-    """A new two-player game (fixed seed, the first seat starts) once both players keep their hands."""
-    g = engine.new_game(you, opponent, seed=8, first_player=0)
-    for _ in range(2):
+def kept_game(engine, you: list[str], opponent: list[str], extra: list[list[str]] | None = None,
+              format: str | None = None):
+    """A new game (fixed seed, the first seat starts) once every player keeps their hand: two
+    players, or more with ``extra`` decks (a free-for-all unless ``format`` names another)."""
+    kw = {"extra_players": extra, "format": format or "FreeForAll"} if extra else {}
+    if format and not extra:
+        kw["format"] = format
+    g = engine.new_game(you, opponent, seed=8, first_player=0, **kw)
+    for _ in range(2 + len(extra or ())):
         wf = g.waiting_for()
+        if wf["type"] != "MulliganDecision":
+            break
         keep = next(a for a in g.actions() if (a.data or {}).get("choice", {}).get("type") == "Keep")
         g.apply(wf["data"]["pending"][0]["player"], keep)
     return g
@@ -220,6 +274,8 @@ class _Game:
         self.prompts: list[str] = []
         self.refusals: dict[str, bool] = {}
         self._queues: dict[int, list] = {}  # per action: answers consumed one prompt at a time
+        self._n_seats: int | None = None
+        self._turn_control: tuple | None = None  # (turn, active player, the player controlling that turn)
         self.g = None
 
     # -- setup ---------------------------------------------------------------------------------
@@ -232,17 +288,31 @@ class _Game:
                 out.extend((zone, e) for _ in range(int(e["n"])))
         return out
 
+    def _game_opts(self) -> dict:
+        """The board's ``game`` entry: a multiplayer game's seats, format and range of influence."""
+        return self.ex.board.get("game") or {}
+
+    def seats(self) -> dict[str, int]:
+        """The seats this game has: you, opponent, and any later seat the board (or ``game.players``) names."""
+        n = max([SEATS[k] for k in self.ex.board if k in SEATS] + [int(self._game_opts().get("players", 2)) - 1, 1])
+        return {seat: i for seat, i in SEATS.items() if i <= n}
+
     def setup(self) -> None:
         decks = {}
-        for seat in SEATS:
+        seats = self.seats()
+        for seat in seats:
             entries = self._entries(seat)
             has_library = any(z == "library" for z, _ in entries)
             decks[seat] = [e["card"] for _, e in entries] + ([] if has_library else [FILLER] * 10)
-        g = kept_game(self.suite.engine, decks["you"], decks["opponent"])
+        extra = [decks[seat] for seat in seats if seats[seat] > 1]
+        g = kept_game(self.suite.engine, decks["you"], decks["opponent"], extra, self._game_opts().get("format"))
         exported = g.state()
         s = exported["state"]
+        if "range" in self._game_opts():  # 801.2: a limited range of influence, the same for every player
+            s["format_config"]["range_of_influence"] = {"default_range": int(self._game_opts()["range"]),
+                                                        "player_overrides": {}}
         objs = s["objects"]
-        for seat, n in SEATS.items():
+        for seat, n in seats.items():
             pl = s["players"][n]
             pool = [o for o in pl["hand"] + pl["library"]]
             pl["hand"], pl["library"], pl["graveyard"] = [], [], []
@@ -271,6 +341,8 @@ class _Game:
             o["tapped"] = bool(e.get("tapped", False))
             o["damage_marked"] = int(e.get("damage", 0))
             o["counters"] = {_COUNTERS.get(k, k): int(v) for k, v in (e.get("counters") or {}).items()}
+            if o.get("loyalty") is not None and "loyalty" not in o["counters"]:  # 306.5b: it enters with them
+                o["counters"]["loyalty"] = int(o["loyalty"])
         elif zone == "exile":
             s["exile"].append(oid)
         else:
@@ -281,15 +353,21 @@ class _Game:
         """The object a label or name refers to now, wherever it is (battlefield first)."""
         g = self.g
         cid = self.labels.get(ref)
-        stack = [{**g.object(e["source_id"]), "id": e["id"]} for e in g.stack() if e.get("source_id") is not None]
+        stack = [{**g.object(e["source_id"]), "id": e["id"]} for e in g.stack() if e.get("source_id") is not None
+                 and (e.get("kind") or {}).get("type") == "Spell"]  # an ability on the stack is not its source card
         zones = [("battlefield", g.battlefield())] + [("stack", stack)] + \
-            [(f"graveyard", g.graveyard(n)) for n in (0, 1)] + [("exile", g.exile())] + \
-            [("hand", g.hand(n)) for n in (0, 1)]
+            [(f"graveyard", g.graveyard(n)) for n in self._seat_ids()] + [("exile", g.exile())] + \
+            [("hand", g.hand(n)) for n in self._seat_ids()]
         for zone, objs in zones:
             for o in objs:
                 if (cid is not None and o.get("card_id") == cid) or (cid is None and o.get("name") == ref):
                     return {**o, "_zone": zone}
         return None
+
+    def _seat_ids(self) -> list[int]:
+        if self._n_seats is None:  # the seats never change (a player who leaves keeps the seat)
+            self._n_seats = len(self.g.state()["state"]["players"])
+        return list(range(self._n_seats))
 
     def _target(self, ref: str) -> dict:
         if ref in SEATS:
@@ -343,6 +421,10 @@ class _Game:
                 i = (a.data or {}).get("index")
                 if isinstance(i, int) and i < len(cands) and (cands[i].get("description") == "Decline") == decline:
                     return a
+        if kind == "UnlessPayment" and "accept" in spec:  # "… unless you pay …": pay when the scenario accepts
+            hit = [a for a in acts if (a.data or {}).get("pay") is bool(spec["accept"])]
+            if hit:
+                return hit[0]
         if kind == "OptionalEffectChoice":  # "you may": yes unless the scenario says `accept: false`
             hit = [a for a in acts if (a.data or {}).get("accept") == bool(spec.get("accept", True))]
             if hit:
@@ -354,8 +436,25 @@ class _Game:
                     return hit[0]
             raise DriveError(f"{spec}: casting it as {spec['choose']} is not offered "
                              f"(offered: {[a.data for a in acts]})")
+        if kind == "ModeChoice" and spec.get("modes") is not None:  # `modes: [0, 1]`: the modes chosen, by index
+            hit = [a for a in acts if (a.data or {}).get("indices") == list(spec["modes"])]
+            if not hit:
+                raise DriveError(f"the modes {spec['modes']} are not offered")
+            return hit[0]
+        if kind == "NamedChoice" and spec.get("name"):  # a name or type chosen exactly, or refused (201.4a, 205.3e)
+            hit = [a for a in acts if str((a.data or {}).get("choice", "")).lower() == str(spec["name"]).lower()]
+            if not hit:
+                raise DriveError(f"{spec['name']!r} is not offered as a choice")
+            return hit[0]
+        wanted = [(self._object(str(w)) or self._in_library(str(w))) for w in spec.get("choose", ()) or ()
+                  if not isinstance(w, bool)]
+        ids = {o["id"] for o in wanted if o is not None}
+        if len(ids) > 1:  # several cards chosen at once (a search for "up to two"): the answer naming them all
+            hit = [a for a in acts if ids <= _ints(a.data)]
+            if hit:
+                return min(hit, key=lambda a: len(_ints(a.data)))
         for want in spec.get("choose", ()) or ():
-            o = self._object(str(want)) if not isinstance(want, bool) else None
+            o = (self._object(str(want)) or self._in_library(str(want))) if not isinstance(want, bool) else None
             if o is not None:  # a card: the answer that names its object id
                 hit = [a for a in acts if o["id"] in _ints(a.data)]
             else:
@@ -406,8 +505,18 @@ class _Game:
     def _actor(self, wf: dict) -> int:
         d = wf.get("data") or {}
         if "player" in d:
-            return int(d["player"])
+            return self._decider(int(d["player"]))
         return self.g.priority_player()
+
+    def _decider(self, seat: int) -> int:
+        """Who makes ``seat``'s decisions now: its controller while another player controls its turn (722.5)."""
+        turn = self.g.turn
+        if self._turn_control is None or self._turn_control[0] != turn:  # exporting the state is slow: once a turn
+            st = self.g.state()["state"]
+            self._turn_control = (turn, st.get("active_player"),
+                                  (st.get("active_full_turn_control") or {}).get("controller"))
+        _, active, ctl = self._turn_control
+        return int(ctl) if ctl is not None and seat == active else seat
 
     def _pass(self) -> None:
         acts = self.g.actions()
@@ -462,14 +571,18 @@ class _Game:
         return GameAction.from_dict({"type": "ActivateAbility", "data": {"source_id": source_id,
                                                                           "ability_index": index}})
 
-    def _declare_attackers(self, names: list[str]) -> None:
+    def _declare_attackers(self, names: list[str] | dict[str, str], band: list[str] | None = None) -> None:
         from phase import GameAction  # optional: the phase extra
 
-        attacks = [[self._target(n)["Object"], {"type": "Player", "data": 1}] for n in names]
+        # `attack: [A, B]` attacks the opponent; `attack: {A: third, B: you}` names each one's player
+        at = names if isinstance(names, dict) else {n: "opponent" for n in names}
+        attacks = [[self._target(n)["Object"], {"type": "Player", "data": SEATS[at[n]]} if at[n] in SEATS
+                    else {"type": "Planeswalker", "data": self._target(at[n])["Object"]}] for n in at]
+        bands = [[self._target(n)["Object"] for n in band]] if band else []  # 702.22: `band: [A, B]` attack as a band
         wf = self.g.waiting_for()
         try:
             self.g.apply(self._actor(wf), GameAction.from_dict({"type": "DeclareAttackers",
-                                                                 "data": {"attacks": attacks, "bands": []}}))
+                                                                 "data": {"attacks": attacks, "bands": bands}}))
         except (ValueError, RuntimeError) as e:  # phase rejects an illegal declaration
             raise DriveError(f"the attack by {names} is not accepted: {e}") from None
 
@@ -486,19 +599,24 @@ class _Game:
             raise DriveError(f"the blocks {blocks} are not accepted: {e}") from None
 
     def do(self, act: dict) -> None:
-        by = SEATS[act.get("by", "you")]
+        by = self._decider(SEATS[act.get("by", "you")])
         targets = list(act.get("targets") or [])
         if "cast" in act or "activate" in act or "play" in act:
             name = act.get("cast") or act.get("activate") or act.get("play")
             kind = "CastSpell" if "cast" in act else "ActivateAbility" if "activate" in act else "PlayLand"
             self._settle(act, targets)
-            if self.g.priority_player() != by:
-                self._pass()  # the other player passes so that `by` gets priority (nothing resolves: both must pass)
-            src = self._object(name)
+            for _ in range(len(self._seat_ids()) - 1):
+                if self.g.priority_player() == by:
+                    break
+                self._pass()  # the others pass so that `by` gets priority (nothing resolves: all must pass)
+            src = self._object(name) or self._in_library(name)  # 601.3: some effects let a card be cast from a library
             cands = [a for a in self.g.actions() if a.kind == kind
                      and src is not None and (a.data or {}).get("object_id", (a.data or {}).get("source_id")) == src["id"]]
             if "ability" in act:
                 cands = [a for a in cands if (a.data or {}).get("ability_index") == act["ability"]]
+            if not cands and kind == "ActivateAbility" and src is not None:  # crew (702.122) is an action of its own
+                cands = [a for a in self.g.actions() if a.kind == "CrewVehicle"
+                         and (a.data or {}).get("vehicle_id") == src["id"]]
             if not cands and kind == "ActivateAbility" and src is not None:
                 # phase never lists mana abilities among the actions at priority (it uses them while
                 # paying costs), yet accepts their activation (605.3a: a player may activate one
@@ -517,6 +635,12 @@ class _Game:
                 want = [self._target(t) for t in targets]
                 if not all(w in chosen for w in want):  # phase may record more (the player "for each opponent")
                     raise DriveError(f"{name}: phase chose the targets {chosen}, not {want}")
+        elif "concede" in act:  # 104.3a: a player leaves the game (800.4a in a multiplayer game)
+            from phase import GameAction  # optional: the phase extra
+
+            seat = SEATS[act["concede"]]
+            self.g.apply(seat, GameAction.from_dict({"type": "Concede", "data": {"player_id": seat}}))
+            self._settle(act, targets)
         elif "resolve" in act:
             self.resolve(act)
         elif "step" in act:
@@ -526,17 +650,29 @@ class _Game:
             self._settle(act, targets)
         elif "attack" in act:
             self.step("DeclareAttackers") if self.g.waiting_for()["type"] != "DeclareAttackers" else None
-            self._declare_attackers(list(act["attack"]))
+            if "by" in act and self._actor(self.g.waiting_for()) != by:  # 722.5: who decides the attack
+                raise DriveError(f"the attack is not {act['by']}'s decision")
+            self._declare_attackers(act["attack"] if isinstance(act["attack"], dict) else list(act["attack"]),
+                                    act.get("band"))
             self._settle(act, targets)
         elif "block" in act:
             for _ in range(20):
                 if self.g.waiting_for()["type"] == "DeclareBlockers":
                     break
+                if self.g.phase in _AFTER_BLOCKERS:  # phase skips the step when no creature can block
+                    raise DriveError(f"the blocks {act['block']} are not accepted: no declare blockers step "
+                                     f"(phase is at {self.g.phase})")
                 if self.g.waiting_for()["type"] != "Priority":
                     self._settle(act, targets)
                     continue
                 self._pass()
                 self._settle(act, targets)
+            if "by" in act:  # several defending players: the others declare no blocks until `by` is asked
+                for _ in range(len(self._seat_ids())):
+                    wf = self.g.waiting_for()
+                    if wf["type"] != "DeclareBlockers" or self._actor(wf) == by:
+                        break
+                    self._declare_blockers({})
             self._declare_blockers(dict(act["block"]))
             self._settle(act, targets)
 
@@ -553,6 +689,17 @@ class _Game:
                 out[o.label()] = self._player(ref, o.field) if kind == "player" else self._card(ref, o.field)
         return out
 
+    def _in_library(self, ref: str) -> dict | None:
+        """A card a label or name refers to in a library (a search offers it by its object id)."""
+        st = self.g.state()["state"]
+        cid = self.labels.get(ref)
+        for pl in st["players"]:
+            for oid in pl.get("library", []):
+                o = st["objects"].get(str(oid)) or {}
+                if (cid is not None and o.get("card_id") == cid) or (cid is None and o.get("name") == ref):
+                    return {**o, "id": oid, "_zone": "library"}
+        return None
+
     def _elsewhere(self, ref: str) -> str:
         """A card in no public zone: in a library, or nowhere at all ("none")."""
         st = self.g.state()["state"]
@@ -564,17 +711,23 @@ class _Game:
                     return "library"
         return "none"
 
+    def _team(self, n: int) -> list[int]:
+        """The seats of ``n``'s team: phase seats a Two-Headed Giant game as consecutive pairs."""
+        return [n - n % 2, n - n % 2 + 1] if self._game_opts().get("format") == "TwoHeadedGiant" else [n]
+
     def _player(self, seat: str, what: str) -> Any:
         n = SEATS[seat]
         p = self.g.player(n)
         if what == "life":
             return p.get("life")
+        if what == "team_life":  # 810.9: the team's shared life total (phase keeps a part on each teammate)
+            return sum(self.g.player(m).get("life") for m in self._team(n))
         if what == "status":
             wf = self.g.waiting_for()
             if wf["type"] == "GameOver":
                 winner = (wf.get("data") or {}).get("winner")
-                if winner is not None:
-                    return "won" if winner == n else "lost"
+                if winner is not None:  # 810.8: in Two-Headed Giant a team wins or loses together
+                    return "won" if winner in self._team(n) else "lost"
             return "lost" if p.get("is_eliminated") else "active"
         if what == "mana":
             return len((p.get("mana_pool") or {}).get("mana") or [])
