@@ -292,8 +292,12 @@ def name_mixed(ctx, c):
                 continue
             # the other place: a capitalised name of the translation the English does not have, in
             # mid-sentence (not a sentence's or a quotation's first words)
+            # and a rendering, not English words left in it ("Fuera Than Meets" keeps two of the
+            # name's words; "Casting Hechizo" one of the sentence's): no word of it is in the English
+            en_words = {w.casefold() for w in re.findall(r"[^\W\d_]+", s)}
             other = [m for m in _NAME.finditer(t) if m.group() not in s and m.start() > 1
-                     and t[:m.start()].rstrip()[-1:] not in ".:“\"(!?"]
+                     and t[:m.start()].rstrip()[-1:] not in ".:“\"(!?"
+                     and not any(w.casefold() in en_words for w in re.findall(r"[^\W\d_]+", m.group()))]
             if len(other) != 1:
                 continue
             m = other[0]
