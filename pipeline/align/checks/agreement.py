@@ -566,6 +566,60 @@ def _clause_subject(text: str, toks, i: int, dets: dict, wp) -> bool:
 register_pass(run_subject_verb, [SUBJECT_VERB], yields_to=("grammar.verb", "grammar.agreement", "grammar.determiner"))
 
 
+# --- The passive's number (issue 24 round 5, helper "r5gram") ------------------------------------
+# The auxiliary of the passive and its participle agree with the same subject, so they share a
+# number whatever the subject is and however far it stands ("As ações executadas quando se paga
+# um custo podem ser modificada" → "modificadas"): the rule needs no parse, only the two words
+# side by side.  A participle is recognised with Hunspell (its stem + the infinitive ending is a
+# verb), the auxiliaries are the profile's.
+PASSIVE_NUMBER = Check("grammar.passive-number", Category.GRAMMAR, Severity.WARNING,
+                       "A passive whose participle's number is not its auxiliary's (\"podem ser modificada\", \"foi "
+                       "colocados\"): both agree with the same subject.", DefectClass.GRAMMAR)
+
+
+def run_passive_number(ctx) -> list:
+    wp = word_profile(ctx.lang)
+    hun = speller(ctx.lang)
+    if not wp.passive_aux or hun is None:
+        return []
+    aux, modals = dict(wp.passive_aux), dict(wp.passive_modals)
+    copulas = wp.copula_infinitives
+
+    def participle(w: str) -> str | None:
+        for end, number, inf in wp.participle_endings:
+            stem = w[: -len(end)]
+            if w.endswith(end) and len(stem) >= 3 and stem + inf in hun:
+                return number
+        return None
+
+    out = []
+    for p in ctx.aligned:
+        text = p.target_text
+        toks = words(text)
+        low = [t.text.casefold() for t in toks]
+        for i, w in enumerate(low[:-1]):
+            if w in aux and toks[i].text[:1].islower() or w in aux and i == 0:
+                number, k = aux[w], i + 1
+            elif w in modals and low[i + 1] in copulas and i + 2 < len(low):
+                number, k = modals[w], i + 2
+            else:
+                continue
+            if not all(text[toks[x].end:toks[x + 1].start] == " " for x in range(i, k)):
+                continue
+            got = participle(low[k])
+            if got is None or got == number:
+                continue
+            have, want = ("plural", "singular") if got == "p" else ("singular", "plural")
+            out.append(ctx.issue(PASSIVE_NUMBER, p, f"“{toks[i].text} … {toks[k].text}”: the participle is {have}, "
+                                                    f"the auxiliary {want}; both agree with the subject",
+                                 (toks[i].start, toks[k].end)))
+    return out
+
+
+register_pass(run_passive_number, [PASSIVE_NUMBER], yields_to=("grammar.verb", "grammar.agreement",
+                                                                "grammar.predicate", "grammar.subject-verb"))
+
+
 # --- Singular "they" (issue 24) ------------------------------------------------------------------
 # The CR says "they" for one player ("If a player wishes to ..., they may do so"); the
 # translation writes "ele" for it, and a plural "eles podem" there makes the player several.
