@@ -165,3 +165,13 @@ def test_passive_auxiliary_and_participle_share_a_number():
     assert [i.excerpt for i in _findings(["O marcador foi colocados na criatura."], "grammar.agreement")] \
         == ["foi colocados"]
     assert _findings(["O marcador foi colocados na criatura."], "grammar.passive-number") == []
+
+
+@needs_pt_speller
+def test_verb_after_the_subject_its_participle_and_a_complement():
+    # Round 5 (r5gram): "O texto impresso em alguns cards lendários referem-se" — the plural noun of
+    # the complement is not the subject; a partitive head may agree with its complement.
+    got = _findings(USAGE + ["O terreno impresso em alguns objetos antigos referem-se a eles.",
+                             "O terreno impresso em alguns objetos antigos refere-se a eles.",
+                             "Qualquer número de objetos adicionais podem ser aplicados."], "grammar.subject-verb")
+    assert [i.excerpt for i in got] == ["terreno impresso em alguns objetos antigos referem-se"]

@@ -132,6 +132,10 @@ class WordProfile:
     passive_aux: tuple[tuple[str, str], ...] = ()
     passive_modals: tuple[tuple[str, str], ...] = ()
     participle_endings: tuple[tuple[str, str, str], ...] = ()
+    # --- grammar.subject-verb across a complement (issue 24 round 5, helper "r5gram") ---
+    #: Collective and partitive heads whose verb may agree with the plural complement ("um número
+    #: de custos podem", "a maioria dos jogadores escolhem": both accepted by the norma).
+    partitive_nouns: frozenset[str] = frozenset()
     # --- omission.dropped-modifier (issue 24, helper "omit") ---
     #: The closed class of English modifiers and quantifying adverbs whose every occurrence a
     #: translation must render ("each other player", "any such actions", "can also have"):
@@ -272,6 +276,8 @@ register(WordProfile(
                              "esteja".split()),
     plural_pronouns=frozenset("eles elas".split()),
     plural_determiners=frozenset("tais ambos ambas".split()),
+    partitive_nouns=frozenset("número quantidade maioria parte grupo total metade porção conjunto série "
+                              "minoria resto".split()),
     # --- grammar.passive-number (issue 24 round 5, helper "r5gram") ---
     passive_aux=tuple((w, "s") for w in "é era foi será seria seja fosse for está estava esteve estiver estivesse "
                       "fica ficou ficará".split()) + tuple(

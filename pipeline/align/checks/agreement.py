@@ -524,6 +524,16 @@ def run_subject_verb(ctx) -> list:
                 if not all(_adjacent(text, toks[x], toks[x + 1]) for x in range(i, k)):
                     continue
                 v = toks[k].text
+                far = _verb_after_complement(text, toks, i, wp, hun, stops, plural)
+                if far is not None and v not in wp.singular_verbs and v not in wp.plural_verbs \
+                        and t.text.casefold() not in wp.partitive_nouns:
+                    # "O texto impresso em alguns cards lendários referem-se": the subject, its
+                    # participle and a prepositional complement, then the verb (round 5, r5gram).
+                    k, v = far
+                    if f[1] == "s" and plural(v) and v not in wp.plural_verbs:
+                        out.append(ctx.issue(SUBJECT_VERB, p, f"“{toks[k].text}” is plural, but its subject "
+                                             f"“{t.text}” is singular", (t.start, toks[k].end)))
+                    continue
                 if f[1] == "p" and v in wp.singular_verbs or f[1] == "s" and v in wp.plural_verbs:
                     have, want = ("singular", "plural") if f[1] == "p" else ("plural", "singular")
                     out.append(ctx.issue(SUBJECT_VERB, p, f"“{v}” is {have}, but its subject “{t.text}” is {want}",
@@ -550,6 +560,30 @@ def run_subject_verb(ctx) -> list:
                     out.append(ctx.issue(SUBJECT_VERB, p, f"“{toks[k].text}” is singular, but “{toks[i - 1].text}”, "
                                          f"the noun “{t.text}” stands for, is plural", (toks[i - 1].start, toks[k].end)))
     return out
+
+
+def _verb_after_complement(text: str, toks, i: int, wp, hun, stops, plural) -> tuple[int, str] | None:
+    """The verb after a clause-opening subject at ``i``, one participle or adjective and one
+    prepositional complement of at most four words ("O texto impresso em alguns cards lendários
+    refere-se"): (its index, the verb without its enclitic), when that verb is a plural finite form
+    recognised by its ending; else None.  A partitive head ("número de custos podem") may agree
+    with its complement (the norma accepts both), so it is left out by the caller.  Any punctuation, coordinator, relative or known verb
+    in the complement ends the search (the subject is no longer sure)."""
+    k = i + 1
+    if k < len(toks) and _adjective(toks[k].text.casefold(), wp, hun) is not None:
+        k += 1
+    if k >= len(toks) or toks[k].text.casefold() not in wp.prepositions:
+        return None
+    for j in range(k + 1, min(k + 6, len(toks))):
+        if not _adjacent(text, toks[j - 1], toks[j]):
+            return None
+        w = toks[j].text.casefold()
+        if w in stops or w in wp.singular_verbs:
+            return None
+        base = w.rpartition("-")[0] if "-" in w else w
+        if j > k + 1 and plural(base) and base not in wp.plural_verbs:
+            return j, base
+    return None
 
 
 def _clause_subject(text: str, toks, i: int, dets: dict, wp) -> bool:
