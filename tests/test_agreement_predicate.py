@@ -150,3 +150,28 @@ def test_singular_article_a_before_a_plural_subject():
                              "O efeito se aplica a reservas e decks."], "grammar.determiner")
     # "a reservas pode": the subject, so the article; "a reservas e decks": the preposition.
     assert [i.excerpt for i in got] == ["a reservas"]
+
+
+@needs_pt_speller
+def test_passive_auxiliary_and_participle_share_a_number():
+    # Round 5 (r5gram): the subject may be far ("As ações executadas quando se paga um custo"); the
+    # auxiliary and the participle side by side are enough.
+    got = _findings(["As ações executadas quando se paga um custo podem ser modificada por efeitos.",
+                     "As ações executadas quando se paga um custo podem ser modificadas por efeitos.",
+                     "O marcador foi colocado na criatura.",
+                     "Os jogadores são vida."], "grammar.passive-number")
+    assert [i.excerpt for i in got] == ["podem ser modificada"]
+    # "foi colocados", the auxiliary right before: Lightproof's grammar.agreement names it; this check yields.
+    assert [i.excerpt for i in _findings(["O marcador foi colocados na criatura."], "grammar.agreement")] \
+        == ["foi colocados"]
+    assert _findings(["O marcador foi colocados na criatura."], "grammar.passive-number") == []
+
+
+@needs_pt_speller
+def test_verb_after_the_subject_its_participle_and_a_complement():
+    # Round 5 (r5gram): "O texto impresso em alguns cards lendários referem-se" — the plural noun of
+    # the complement is not the subject; a partitive head may agree with its complement.
+    got = _findings(USAGE + ["O terreno impresso em alguns objetos antigos referem-se a eles.",
+                             "O terreno impresso em alguns objetos antigos refere-se a eles.",
+                             "Qualquer número de objetos adicionais podem ser aplicados."], "grammar.subject-verb")
+    assert [i.excerpt for i in got] == ["terreno impresso em alguns objetos antigos referem-se"]

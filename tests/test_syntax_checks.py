@@ -159,3 +159,52 @@ def test_if_clause_at_the_start_of_a_quotation():
                       "Tais habilidades dizem “Se uma fonte faria um jogador ganhar pontos de vida, …”")],
                     "grammar.mood")
     assert got == ["faria"]
+
+
+# --- Round 5 (r5gram): próclise by attraction, passive "se", contraction + determiner ---------
+
+@needs_hunspell
+def test_proclisis_after_a_word_that_attracts_the_pronoun():
+    got = _found([("x", "Isso desencadeia quando a criatura torna-se uma criatura atacante."),
+                  ("x", "Quando uma regra ou texto em um card refere-se a um jogador, ele é afetado."),
+                  ("x", "Um efeito faz com que eles tornem-se criaturas, a menos que aquela permanente torne-se tapada."),
+                  ("x", "Um efeito não aplica-se a ela."),
+                  # no attraction: a sentence-initial verb, a comparative, an infinitive, a gerund,
+                  # a coordinated verb, the pronoun already before the verb
+                  ("x", "Torna-se uma criatura."),
+                  ("x", "A criatura torna-se uma cópia."),
+                  ("x", "Tem mais poder do que a criatura torna-se."),
+                  ("x", "Quando a criatura deve tornar-se uma cópia, nada muda."),
+                  ("x", "Quando a criatura ataca, tornando-se tapada, nada muda."),
+                  ("x", "Cards que produzem mana e referem-se a mana mudam."),
+                  ("x", "Quando a criatura se torna uma cópia, nada muda.")], "grammar.proclisis")
+    assert [(e, s) for _, e, s in got] == [("torna-se", "se torna"), ("refere-se", "se refere"),
+                                           ("tornem-se", "se tornem"), ("torne-se", "se torne"),
+                                           ("aplica-se", "se aplica")]
+
+
+@needs_hunspell
+def test_passive_se_agrees_with_its_plural_subject():
+    got = _excerpts([("x", "Esta regra aplica-se quando se escolhe os alvos e quando se mudam os alvos ou se escolhe "
+                           "novos alvos."),
+                     ("x", "Quando se escolhem os alvos, nada muda."),
+                     ("x", "Se escolhe os alvos, ele os anuncia."),
+                     ("x", "Trata-se das regras."),
+                     ("x", "Não se aplica mais tarde.")], "grammar.passive-se")
+    assert got == ["se escolhe", "se escolhe"]
+
+
+def test_contraction_before_a_determiner_that_takes_no_article():
+    got = _found([("x", "Um objeto é de cada cor mostrada pelo esse indicador de cor."),
+                  ("x", "Isso vale no cada turno."),
+                  ("x", "Um objeto é de cada cor mostrada por esse indicador, desse modo.")],
+                 "grammar.contraction-determiner")
+    assert [(e, s) for _, e, s in got] == [("pelo esse", "por esse"), ("no cada", "em cada")]
+
+
+@needs_hunspell
+def test_object_pronoun_after_a_gerund_closing_its_clause():
+    got = _excerpts([("x", "As criaturas que estão bloqueando ela, ou que a atacam, mudam."),
+                     ("x", "Estando ela no campo, nada muda."),
+                     ("x", "Tendo ela sido destruída, nada muda.")], "grammar.object-pronoun")
+    assert got == ["bloqueando ela"]

@@ -347,6 +347,10 @@ class MoodFacts:
     #: "a coloca", "colocá-la"); words after the pronoun that show it is not a subject.
     subject_pronouns: tuple[str, ...] = ()
     after_object: tuple[str, ...] = ()
+    #: The gerund's ending ("bloqueando ela" is an object too; round 5, helper "r5gram").
+    gerund_ending: str = ""
+    #: Auxiliaries whose gerund opens a clause with its own subject ("tendo ela sido").
+    auxiliaries: tuple[str, ...] = ()
     #: Linking verbs: the pronoun after them is a predicate ("pode ser ele"), not an object.
     linking_verbs: tuple[str, ...] = ()
     #: The opener after which "se" + a verb right away is still "if" ("como se existisse").
@@ -383,6 +387,8 @@ PT_MOOD = MoodFacts(
     after_object=("no", "na", "nos", "nas", "em", "como", "mesmo", "mesma", "mesmos", "mesmas", "ao", "à", "aos",
                   "às", "de", "do", "da", "dos", "das", "para", "sob", "sobre"),
     linking_verbs=("ser", "estar", "ficar", "parecer", "permanecer", "continuar", "tornar"),
+    gerund_ending="ndo",
+    auxiliaries=("ter", "haver", "ir", "vir"),
     as_if_opener="como",
     modal_verbs=("poder", "dever"),
 )
@@ -501,3 +507,95 @@ PT_PATTERNS = (
 
 #: lang -> (mood facts, construction rules) for pipeline.align.checks.syntax.
 SYNTAX: dict[str, tuple[MoodFacts, tuple[PatternRule, ...]]] = {"pt": (PT_MOOD, PT_PATTERNS)}
+
+
+# --- Clitic placement, passive "se", contraction + determiner (issue 24 round 5; helper "r5gram") ---
+# Read by pipeline.align.checks.syntax.  Rules of the norma culta a Brazilian reviewer cites
+# (Bechara, Moderna Gramática Portuguesa, "colocação dos pronomes átonos" and "voz passiva
+# sintética"; Cegalla, Novíssima Gramática, "próclise obrigatória").
+
+#: The checks (their ids).
+PROCLISIS = "grammar.proclisis"
+PASSIVE_SE = "grammar.passive-se"
+CONTRACTION_DETERMINER = "grammar.contraction-determiner"
+
+
+@dataclass(frozen=True)
+class ClisisFacts:
+    """What the clitic-placement and passive-"se" checks need of a language."""
+
+    #: Enclitic pronouns joined to a verb by a hyphen ("torna-se", "dá-lhe", "coloca-o").
+    enclitics: tuple[str, ...] = ()
+    #: Words that attract the pronoun before the verb (próclise obrigatória): negatives,
+    #: relative and interrogative pronouns and adverbs, subordinating conjunctions, indefinite
+    #: pronouns as subjects.  They attract across the clause's subject ("quando a criatura se torna").
+    attractors: tuple[str, ...] = ()
+    #: Adverbs and indefinites that attract only right before the verb ("também se aplica").
+    attract_adjacent: tuple[str, ...] = ()
+    #: Words before "que" that make it a comparative ("mais que", "do que"): no attraction.
+    comparative_before_que: tuple[str, ...] = ()
+    #: Conjunctions that end so and are not comparatives ("a menos que").
+    que_conjunctions: tuple[str, ...] = ()
+    #: Words a subject phrase between the attractor and the verb may start with (articles,
+    #: demonstratives, possessives, quantifiers, subject pronouns).
+    subject_openers: tuple[str, ...] = ()
+    #: Prepositions that open a subject's complement ("o texto em um card refere-se").
+    subject_prepositions: tuple[str, ...] = ()
+    #: Coordinators inside a compound subject ("uma regra ou texto em um card refere-se"), and
+    #: before a coordinated passive ("quando se mudam os alvos ou se escolhe novos alvos").
+    subject_coordinators: tuple[str, ...] = ()
+    #: Words that end the look back: coordination starts a clause of its own ("que X e torna-se").
+    breakers: tuple[str, ...] = ()
+    #: The passive/indeterminate clitic.
+    se: str = ""
+    #: Definite articles in the plural: "se escolhe os alvos" (the object is the subject).
+    plural_articles: tuple[str, ...] = ()
+    #: Words in -s that do not open a plural noun phrase ("se aplica mais tarde", "após", "pois").
+    not_plural_modifiers: tuple[str, ...] = ()
+    #: Singular 3rd-person endings -> plural endings of the present ("escolhe" -> "escolhem").
+    plural_of: dict = field(default_factory=dict)
+    #: Verbs whose "se" is not the passive one (pronominal verbs, "trata-se de").
+    not_passive: tuple[str, ...] = ()
+    #: A contraction of a preposition and the definite article ("pelo", "do", "na"); "à"/"às"
+    #: before a determiner is grammar.crase's ("à qualquer").
+    article_contractions: tuple[str, ...] = ()
+    #: Determiners an article never precedes ("esse", "aquele", "este", "cada", "qualquer").
+    no_article_before: tuple[str, ...] = ()
+    #: The bare preposition of a contraction (the fix: "pelo esse" -> "por esse").
+    preposition_of: dict = field(default_factory=dict)
+
+
+PT_CLISIS = ClisisFacts(
+    enclitics=("se", "lhe", "lhes", "o", "a", "os", "as", "no", "na", "nos", "nas", "me", "te"),
+    attractors=("que", "quando", "não", "nunca", "jamais", "nem", "onde", "embora", "quem", "porque", "enquanto",
+                "caso", "conforme", "cujo", "cuja", "cujos", "cujas", "qual", "quais", "se"),
+    attract_adjacent=("já", "também", "só", "sempre", "ainda", "tudo", "todos", "ninguém", "nada", "alguém",
+                      "apenas", "somente", "talvez", "como"),
+    comparative_before_que=("do", "mais", "menos", "mesmo", "mesma", "mesmos", "mesmas", "tanto", "tão", "melhor",
+                            "pior", "maior", "menor", "outro", "outra", "outros", "outras", "é"),
+    que_conjunctions=("a menos que", "ao menos que"),
+    subject_openers=("o", "a", "os", "as", "um", "uma", "uns", "umas", "esse", "essa", "esses", "essas", "este",
+                     "esta", "estes", "estas", "aquele", "aquela", "aqueles", "aquelas", "seu", "sua", "seus",
+                     "suas", "cada", "qualquer", "nenhum", "nenhuma", "ele", "ela", "eles", "elas", "isso", "isto",
+                     "aquilo", "todo", "toda", "todos", "todas"),
+    subject_prepositions=("de", "do", "da", "dos", "das", "em", "no", "na", "nos", "nas", "com"),
+    subject_coordinators=("ou", "e"),
+    breakers=("e", "ou", "mas", "porém", "então", "depois", "antes"),
+    se="se",
+    plural_articles=("os", "as"),
+    not_plural_modifiers=("mais", "menos", "mas", "pois", "após", "através", "depois", "apenas", "antes", "assim",
+                          "às", "aos", "nos", "nas", "dos", "das", "pelos", "pelas", "às vezes", "jamais", "sempre"),
+    plural_of={"a": "am", "e": "em"},
+    not_passive=("trata", "refere", "aplica", "torna", "encontra", "chama", "considera"),
+    article_contractions=("do", "da", "dos", "das", "no", "na", "nos", "nas", "pelo", "pela", "pelos", "pelas",
+                          "ao", "aos"),
+    no_article_before=("esse", "essa", "esses", "essas", "este", "esta", "estes", "estas", "aquele", "aquela",
+                       "aqueles", "aquelas", "cada", "qualquer", "quaisquer", "nenhum", "nenhuma", "algum",
+                       "alguma", "alguns", "algumas"),
+    preposition_of={**{c: "de" for c in ("do", "da", "dos", "das")}, **{c: "em" for c in ("no", "na", "nos", "nas")},
+                    **{c: "por" for c in ("pelo", "pela", "pelos", "pelas")},
+                    **{c: "a" for c in ("ao", "à", "aos", "às")}},
+)
+
+#: lang -> clitic facts for pipeline.align.checks.syntax.
+CLISIS: dict[str, ClisisFacts] = {"pt": PT_CLISIS}

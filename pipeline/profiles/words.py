@@ -123,6 +123,19 @@ class WordProfile:
     they: str = ""
     not_plurals: frozenset[str] = frozenset()
     plural_pronouns: frozenset[str] = frozenset()
+    # --- grammar.passive-number (issue 24 round 5, helper "r5gram") ---
+    #: The passive's auxiliary and its participle share the subject's number ("As ações podem ser
+    #: modificadas", never "podem ser modificada"): the finite forms of "ser"/"estar"/"ficar" by
+    #: number, the modals that carry the number before the infinitive "ser"/"estar", and the
+    #: participle endings by number (a participle is such a word whose stem + an infinitive
+    #: ending is a verb Hunspell knows: "modificada" <- "modificar").
+    passive_aux: tuple[tuple[str, str], ...] = ()
+    passive_modals: tuple[tuple[str, str], ...] = ()
+    participle_endings: tuple[tuple[str, str, str], ...] = ()
+    # --- grammar.subject-verb across a complement (issue 24 round 5, helper "r5gram") ---
+    #: Collective and partitive heads whose verb may agree with the plural complement ("um número
+    #: de custos podem", "a maioria dos jogadores escolhem": both accepted by the norma).
+    partitive_nouns: frozenset[str] = frozenset()
     # --- omission.dropped-modifier (issue 24, helper "omit") ---
     #: The closed class of English modifiers and quantifying adverbs whose every occurrence a
     #: translation must render ("each other player", "any such actions", "can also have"):
@@ -263,6 +276,18 @@ register(WordProfile(
                              "esteja".split()),
     plural_pronouns=frozenset("eles elas".split()),
     plural_determiners=frozenset("tais ambos ambas".split()),
+    partitive_nouns=frozenset("número quantidade maioria parte grupo total metade porção conjunto série "
+                              "minoria resto".split()),
+    # --- grammar.passive-number (issue 24 round 5, helper "r5gram") ---
+    passive_aux=tuple((w, "s") for w in "é era foi será seria seja fosse for está estava esteve estiver estivesse "
+                      "fica ficou ficará".split()) + tuple(
+        (w, "p") for w in "são eram foram serão seriam sejam fossem forem estão estavam estiveram estiverem "
+        "estivessem ficam ficaram ficarão".split()),
+    passive_modals=tuple((w, "s") for w in "pode deve precisa vai poderá poderia deverá deveria possa".split()) + tuple(
+        (w, "p") for w in "podem devem precisam vão poderão poderiam deverão deveriam possam".split()),
+    participle_endings=(("ado", "s", "ar"), ("ada", "s", "ar"), ("ido", "s", "er"), ("ida", "s", "er"),
+                        ("ido", "s", "ir"), ("ida", "s", "ir"), ("ados", "p", "ar"), ("adas", "p", "ar"),
+                        ("idos", "p", "er"), ("idas", "p", "er"), ("idos", "p", "ir"), ("idas", "p", "ir")),
     # --- phrase facts (issue 24, helper "omit"): antonyms and states a sentence must keep ---
     phrase_facts=(
         PhraseFact("flipped", r"\bbefore\b", r"\bantes\b|\banterior", r"\b(?:after|then|once|following|later)\b",

@@ -524,6 +524,16 @@ def run_subject_verb(ctx) -> list:
                 if not all(_adjacent(text, toks[x], toks[x + 1]) for x in range(i, k)):
                     continue
                 v = toks[k].text
+                far = _verb_after_complement(text, toks, i, wp, hun, stops, plural)
+                if far is not None and v not in wp.singular_verbs and v not in wp.plural_verbs \
+                        and t.text.casefold() not in wp.partitive_nouns:
+                    # "O texto impresso em alguns cards lendários referem-se": the subject, its
+                    # participle and a prepositional complement, then the verb (round 5, r5gram).
+                    k, v = far
+                    if f[1] == "s" and plural(v) and v not in wp.plural_verbs:
+                        out.append(ctx.issue(SUBJECT_VERB, p, f"“{toks[k].text}” is plural, but its subject "
+                                             f"“{t.text}” is singular", (t.start, toks[k].end)))
+                    continue
                 if f[1] == "p" and v in wp.singular_verbs or f[1] == "s" and v in wp.plural_verbs:
                     have, want = ("singular", "plural") if f[1] == "p" else ("plural", "singular")
                     out.append(ctx.issue(SUBJECT_VERB, p, f"“{v}” is {have}, but its subject “{t.text}” is {want}",
@@ -552,6 +562,30 @@ def run_subject_verb(ctx) -> list:
     return out
 
 
+def _verb_after_complement(text: str, toks, i: int, wp, hun, stops, plural) -> tuple[int, str] | None:
+    """The verb after a clause-opening subject at ``i``, one participle or adjective and one
+    prepositional complement of at most four words ("O texto impresso em alguns cards lendários
+    refere-se"): (its index, the verb without its enclitic), when that verb is a plural finite form
+    recognised by its ending; else None.  A partitive head ("número de custos podem") may agree
+    with its complement (the norma accepts both), so it is left out by the caller.  Any punctuation, coordinator, relative or known verb
+    in the complement ends the search (the subject is no longer sure)."""
+    k = i + 1
+    if k < len(toks) and _adjective(toks[k].text.casefold(), wp, hun) is not None:
+        k += 1
+    if k >= len(toks) or toks[k].text.casefold() not in wp.prepositions:
+        return None
+    for j in range(k + 1, min(k + 6, len(toks))):
+        if not _adjacent(text, toks[j - 1], toks[j]):
+            return None
+        w = toks[j].text.casefold()
+        if w in stops or w in wp.singular_verbs:
+            return None
+        base = w.rpartition("-")[0] if "-" in w else w
+        if j > k + 1 and plural(base) and base not in wp.plural_verbs:
+            return j, base
+    return None
+
+
 def _clause_subject(text: str, toks, i: int, dets: dict, wp) -> bool:
     """Does the word at ``i`` open its clause, alone or after one determiner ("Alguns objetos")?"""
     def opens(x: int) -> bool:
@@ -564,6 +598,60 @@ def _clause_subject(text: str, toks, i: int, dets: dict, wp) -> bool:
 
 
 register_pass(run_subject_verb, [SUBJECT_VERB], yields_to=("grammar.verb", "grammar.agreement", "grammar.determiner"))
+
+
+# --- The passive's number (issue 24 round 5, helper "r5gram") ------------------------------------
+# The auxiliary of the passive and its participle agree with the same subject, so they share a
+# number whatever the subject is and however far it stands ("As ações executadas quando se paga
+# um custo podem ser modificada" → "modificadas"): the rule needs no parse, only the two words
+# side by side.  A participle is recognised with Hunspell (its stem + the infinitive ending is a
+# verb), the auxiliaries are the profile's.
+PASSIVE_NUMBER = Check("grammar.passive-number", Category.GRAMMAR, Severity.WARNING,
+                       "A passive whose participle's number is not its auxiliary's (\"podem ser modificada\", \"foi "
+                       "colocados\"): both agree with the same subject.", DefectClass.GRAMMAR)
+
+
+def run_passive_number(ctx) -> list:
+    wp = word_profile(ctx.lang)
+    hun = speller(ctx.lang)
+    if not wp.passive_aux or hun is None:
+        return []
+    aux, modals = dict(wp.passive_aux), dict(wp.passive_modals)
+    copulas = wp.copula_infinitives
+
+    def participle(w: str) -> str | None:
+        for end, number, inf in wp.participle_endings:
+            stem = w[: -len(end)]
+            if w.endswith(end) and len(stem) >= 3 and stem + inf in hun:
+                return number
+        return None
+
+    out = []
+    for p in ctx.aligned:
+        text = p.target_text
+        toks = words(text)
+        low = [t.text.casefold() for t in toks]
+        for i, w in enumerate(low[:-1]):
+            if w in aux and toks[i].text[:1].islower() or w in aux and i == 0:
+                number, k = aux[w], i + 1
+            elif w in modals and low[i + 1] in copulas and i + 2 < len(low):
+                number, k = modals[w], i + 2
+            else:
+                continue
+            if not all(text[toks[x].end:toks[x + 1].start] == " " for x in range(i, k)):
+                continue
+            got = participle(low[k])
+            if got is None or got == number:
+                continue
+            have, want = ("plural", "singular") if got == "p" else ("singular", "plural")
+            out.append(ctx.issue(PASSIVE_NUMBER, p, f"“{toks[i].text} … {toks[k].text}”: the participle is {have}, "
+                                                    f"the auxiliary {want}; both agree with the subject",
+                                 (toks[i].start, toks[k].end)))
+    return out
+
+
+register_pass(run_passive_number, [PASSIVE_NUMBER], yields_to=("grammar.verb", "grammar.agreement",
+                                                                "grammar.predicate", "grammar.subject-verb"))
 
 
 # --- Singular "they" (issue 24) ------------------------------------------------------------------

@@ -12,6 +12,14 @@ spelled right and agreeing hides from the spelling and agreement checks.
   "permite ao jogador"), idioms ("em partes" for "in part", "indiferente de" for "regardless of").
 * ``grammar.garbled``: a stray or doubled word that breaks the construction ("qualquer o alvo",
   "não é seja", "se referir-se").
+* ``grammar.proclisis``: an enclitic verb after a word that attracts the pronoun (próclise
+  obrigatória: a negative, a relative, a subordinating conjunction, with at most the clause's
+  subject between): "quando a criatura torna-se" → "quando a criatura se torna".  Infinitives and
+  gerunds are left alone (the attraction is optional there).
+* ``grammar.passive-se``: the synthetic passive in the singular with a plural subject ("se
+  escolhe os alvos" → "se escolhem os alvos").
+* ``grammar.contraction-determiner``: a preposition contracted with the article before a
+  determiner that never takes one ("pelo esse", "do cada").
 * ``grammar.object-pronoun``: a subject pronoun as a verb's object ("coloca ela no campo",
   "equipar ele mesmo"), which the written standard does not accept.
 
@@ -24,7 +32,10 @@ from __future__ import annotations
 import re
 
 from ...findings import Category, Check, DefectClass, Severity
-from ...profiles.grammar import GARBLED, MOOD, MOOD_TEMPORAL, OBJECT_PRONOUN, REGENCIA, SYNTAX, MoodFacts
+from ...profiles.grammar import (
+    CLISIS, CONTRACTION_DETERMINER, GARBLED, MOOD, MOOD_TEMPORAL, OBJECT_PRONOUN, PASSIVE_SE, PROCLISIS, REGENCIA, SYNTAX,
+    ClisisFacts, MoodFacts,
+)
 from ...segment.hunspell import speller
 from ..text import words
 from .registry import register_pass
@@ -46,6 +57,17 @@ CHECKS = [
     Check(OBJECT_PRONOUN, Category.GRAMMAR, Severity.WARNING,
           "A subject pronoun as a verb's object (\"coloca ela no campo\", \"equipar ele mesmo\"): the written "
           "standard uses the clitic (\"coloca-a\", \"equipar a si mesmo\").", DefectClass.GRAMMAR),
+]
+CHECKS += [
+    Check(PROCLISIS, Category.GRAMMAR, Severity.WARNING,
+          "An enclitic pronoun after a word that requires próclise (\"quando a criatura torna-se\" → \"quando a "
+          "criatura se torna\", \"que não aplica-se\" → \"que não se aplica\").", DefectClass.GRAMMAR),
+    Check(PASSIVE_SE, Category.GRAMMAR, Severity.WARNING,
+          "The synthetic passive agrees with its subject: \"se escolhe os alvos\" → \"se escolhem os alvos\".",
+          DefectClass.GRAMMAR),
+    Check(CONTRACTION_DETERMINER, Category.GRAMMAR, Severity.WARNING,
+          "A preposition contracted with the article before a determiner that never takes an article (\"pelo "
+          "esse\" → \"por esse\"/\"por aquele\", \"do cada\" → \"de cada\").", DefectClass.GRAMMAR),
 ]
 _BY_ID = {c.id: c for c in CHECKS}
 
@@ -174,10 +196,125 @@ def _object_pronouns(ctx, p, facts: MoodFacts, verbs: _Verbs, function_words) ->
         follows = c is not None and after == " " and c.text.casefold() in facts.after_object
         if not (ends or follows):
             continue
-        if verbs.infinitive(la) or (la.endswith(("a", "e")) and verbs.infinitive(la + "r")):
+        # An infinitive, a present form ("coloca" <- colocar) or a gerund ("bloqueando" <- bloquear).
+        inf = la[: -len(facts.gerund_ending)] + "r" if la.endswith(facts.gerund_ending) else ""
+        # A gerund clause may put its own subject after it ("estando ela no campo"): only a gerund
+        # of a verb that is not a linking verb, and the pronoun closing the clause, is an object.
+        gerund = ends and verbs.infinitive(inf) and inf not in facts.linking_verbs + facts.auxiliaries
+        if verbs.infinitive(la) or (la.endswith(("a", "e")) and verbs.infinitive(la + "r")) or gerund:
             out.append(ctx.issue(check, p, f"“{a.text} {b.text}”: “{b.text}” is a subject pronoun; as the verb's "
                                             f"object the written standard uses the clitic (o/a, -lo/-la)",
                                  (a.start, b.end)))
+    return out
+
+
+def _proclisis(ctx, p, cf: ClisisFacts, verbs: _Verbs) -> list:
+    """An enclitic verb ("torna-se") whose clause opens with a word that attracts the pronoun."""
+    text = p.target_text
+    toks = words(text)
+    low = [t.text.casefold() for t in toks]
+    out = []
+    for i, w in enumerate(low):
+        verb, dash, clitic = w.rpartition("-")
+        if not dash or clitic not in cf.enclitics or not verb or "-" in verb:
+            continue
+        if verb.endswith("ndo") or verb.endswith(verbs.f.infinitive_endings) or verb[-1:] in "áéêíóô":
+            continue  # an infinitive or a gerund: the attraction is optional
+        if verbs.hun is None or verb not in verbs.hun or not toks[i].text[:1].islower():
+            continue
+        # Look back over the clause: the attractor right before, or before the subject phrase.
+        k, between, found = i - 1, [], False
+        while k >= 0 and len(between) <= 7 and text[toks[k].end:toks[k + 1].start] == " " \
+                and not (low[k] in cf.breakers and (not between or low[k] not in cf.subject_coordinators)):
+            if low[k] in cf.attractors or (not between and low[k] in cf.attract_adjacent):
+                found = True
+                break
+            between.append(low[k])
+            k -= 1
+        if not found:
+            continue
+        att = low[k]
+        if between:
+            subj = between[::-1]
+            if att in cf.attract_adjacent and att not in cf.attractors:
+                continue
+            if subj[0] not in cf.subject_openers or any(x in cf.attractors or x in cf.attract_adjacent for x in subj):
+                continue
+            if len(subj) > 1 and subj[0] in ("ele", "ela", "eles", "elas", "isso", "isto", "aquilo"):
+                continue
+            if len(subj) > 3 and not any(x in cf.subject_prepositions for x in subj[2:]):
+                continue  # a long subject is a noun and its complement ("o texto em um card")
+        if att == "que" and k > 0 and low[k - 1] in cf.comparative_before_que \
+                and " ".join(low[max(k - 2, 0):k + 1]) not in cf.que_conjunctions:
+            continue
+        if att == cf.se and not between:
+            continue  # "se torna-se" is the doubled clitic (grammar.garbled)
+        fixed = f"{clitic} {toks[i].text.rpartition('-')[0]}"
+        out.append(ctx.issue(_BY_ID[PROCLISIS], p, f"“{toks[k].text} … {toks[i].text}”: “{toks[k].text}” attracts the "
+                                                    f"pronoun before the verb (próclise): “{fixed}”",
+                             (toks[i].start, toks[i].end), suggestion=fixed))
+    return out
+
+
+def _passive_se(ctx, p, cf: ClisisFacts, verbs: _Verbs) -> list:
+    """A singular verb with the passive "se" and a plural subject after it ("se escolhe os alvos")."""
+    text = p.target_text
+    toks = words(text)
+    low = [t.text.casefold() for t in toks]
+    out = []
+    for i in range(len(toks) - 2):
+        w = low[i]
+        if w == cf.se and i + 3 < len(toks):
+            verb, vi, art = low[i + 1], i + 1, low[i + 2]
+            start = toks[i].start
+            if i == 0 or low[i - 1] not in cf.attractors + cf.subject_coordinators or low[i - 1] == cf.se:
+                continue  # "se" as "if" opens a clause; after an attractor it is the clitic
+        elif w.endswith("-" + cf.se):
+            verb, vi, art = w[: -len(cf.se) - 1], i, low[i + 1]
+            start = toks[i].start
+        else:
+            continue
+        if text[toks[vi].end:toks[vi + 1].start].strip(" -"):
+            continue
+        # The plural subject: "os alvos", or an adjective and its noun in the plural ("novos alvos").
+        if art not in cf.plural_articles and not (art.endswith("s") and low[vi + 2].endswith("s")
+                                                   and art not in cf.not_plural_modifiers):
+            continue
+        if text[toks[vi + 1].end:toks[vi + 2].start] != " " if vi + 2 < len(toks) else True:
+            continue
+        if verb in cf.not_passive or verbs.hun is None or verb not in verbs.hun:
+            continue
+        end = next((e for e in cf.plural_of if verb.endswith(e)), None)
+        plural = verb + "m" if end else None
+        if plural is None or plural not in verbs.hun or verbs.infinitive(verb + "r") is False:
+            continue
+        if not verbs.infinitive(verb + "r"):
+            continue  # a present form: the stem + "r" is the infinitive (escolhe -> escolher)
+        noun = low[vi + 2]
+        if not noun.endswith("s"):
+            continue
+        span = (start, toks[vi].end)
+        out.append(ctx.issue(_BY_ID[PASSIVE_SE], p, f"“{text[span[0]:span[1]]} {toks[vi + 1].text} {toks[vi + 2].text}”: "
+                                                     f"with the passive “se” the verb agrees with its plural subject "
+                                                     f"(“{plural}”)", span))
+    return out
+
+
+def _contraction_determiner(ctx, p, cf: ClisisFacts) -> list:
+    """A preposition + article contraction before a determiner that takes no article ("pelo esse")."""
+    text = p.target_text
+    toks = words(text)
+    out = []
+    for a, b in zip(toks, toks[1:]):
+        la, lb = a.text.casefold(), b.text.casefold()
+        if la in cf.article_contractions and lb in cf.no_article_before and text[a.end:b.start] == " ":
+            prep = cf.preposition_of[la]
+            fix = f"{prep} {b.text}" if a.text[:1].islower() else f"{prep.capitalize()} {b.text}"
+            if prep == "de" and lb[:1] in "ea" and lb.startswith(("esse", "este", "aquel", "essa", "esta")):
+                fix = None  # "desse"/"daquele": the contraction with the demonstrative is the usual form
+            out.append(ctx.issue(_BY_ID[CONTRACTION_DETERMINER], p, f"“{a.text} {b.text}”: “{a.text}” holds the "
+                                                                     f"article, which “{b.text}” never takes",
+                                 (a.start, b.end), suggestion=fix))
     return out
 
 
@@ -205,11 +342,16 @@ def run(ctx) -> list:
     hun = speller(ctx.lang)
     verbs = _Verbs(facts, hun)
     function_words = ctx.lexicon(ctx.lang).function_words
+    cf = CLISIS.get(ctx.lang)
     out = []
     for p in ctx.aligned:
         got = _patterns(ctx, p, rules)
         if hun is not None:
             got += _mood(ctx, p, facts, verbs) + _object_pronouns(ctx, p, facts, verbs, function_words)
+            if cf is not None:
+                got += _proclisis(ctx, p, cf, verbs) + _passive_se(ctx, p, cf, verbs)
+        if cf is not None:
+            got += _contraction_determiner(ctx, p, cf)
         # A stray word reads as a wrong mood too ("mesmo que ele não é seja"): one defect, one finding.
         stray = [i.span for i in got if i.check == GARBLED]
         seen = set()
