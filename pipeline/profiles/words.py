@@ -145,6 +145,9 @@ class WordProfile:
     #: Connectives that need the comma only where they open the main clause after a condition:
     #: (the word, the English word the English sets off the same way, ", then").
     comma_when_english_has: tuple[tuple[str, str], ...] = ()
+    # -- r5form: numbers and punctuation (issue 24 round 5) --
+    #: The language's decimal separator ("2,5 polegadas"); "" = the English point is right.
+    decimal_separator: str = ""
 
     @cached_property
     def alias_words(self) -> frozenset[str]:
@@ -312,6 +315,8 @@ register(WordProfile(
     # -- punctuation of clause connectives (issue 24) --
     comma_before_connectives=frozenset("porém contudo todavia entretanto portanto".split()),
     comma_when_english_has=(("então", "then"),),
+    # -- r5form --
+    decimal_separator=",",
 ))
 
 register(WordProfile(
@@ -320,6 +325,8 @@ register(WordProfile(
               "otra otros otras ambos ambas sin primero primera último última tipo tipos valor número números "
               "parte lado nombre".split()) | _numbers("es"),
     negations=frozenset("no nunca ningún ninguno ninguna nada nadie ni sin jamás".split()),
+    # -- r5form --
+    decimal_separator=",",
 ))
 
 

@@ -13,6 +13,7 @@ from collections import Counter
 
 from ...findings import Category, DefectClass, Severity
 from ...profiles import PROFILES
+from ...profiles.words import word_profile
 from ...segment.hunspell import speller
 from ...text import NUMBER
 from ..model import RowKind
@@ -87,6 +88,27 @@ def line_break(ctx, c):
             shown = " ⏎ ".join(x.strip() for x in m.group().split("\n"))
             yield ctx.unit_issue(c, pair, us, f"line break in “{shown}”", (lead + m.start(), lead + m.end()),
                                  suggestion=" ".join(m.group().split()))
+
+
+#: A decimal number written with a point: not a rule number (three digits, a point, digits or a
+#: letter: "702.28", "100.1a") nor part of a dotted run ("1.2.3", a version or a date).
+_DECIMAL_POINT = re.compile(r"(?<![\w.,])(\d{1,2})\.(\d+)(?![\w.]|\.\d)")
+
+
+@check("form.decimal-point", Category.FORM, Severity.WARNING, DefectClass.PUNCTUATION,
+       "A decimal number written with the English decimal point where the language writes its own "
+       "separator (\"2.5 polegadas\" for \"2,5 polegadas\"); rule numbers are left alone.")
+def decimal_point(ctx, c):
+    sep = word_profile(ctx.lang).decimal_separator
+    if not sep or sep == ".":
+        return
+    for pair, us, placed in ctx.unit_rows():
+        for m in _DECIMAL_POINT.finditer(us.unit.target):
+            # the English writes the same number: a measurement copied over, not a reference
+            if m.group() not in us.unit.source:
+                continue
+            yield ctx.unit_issue(c, pair, us, f"“{m.group()}”: the decimal separator is “{sep}”", m.span(),
+                                 suggestion=f"{m[1]}{sep}{m[2]}")
 
 
 def _pieces(pair):
