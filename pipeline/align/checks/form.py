@@ -128,6 +128,7 @@ _LIST_EN = re.compile(r",\s+(?:and|or)\s")
 
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_PAREN = re.compile(r"\([^()]*\)")
 
 
 def serial_commas(text: str, prof, verb=None) -> list[tuple[int, int, str]]:
@@ -149,9 +150,12 @@ def serial_commas(text: str, prof, verb=None) -> list[tuple[int, int, str]]:
                 continue
             item = before[before.rfind(",") + 1:]
             bare = _PLACEHOLDER.sub("", item)  # "{ts:artifact}" is a symbol, not a colon
+            # An item with its own parenthesis ("Sacrário (veja a regra 714)"): the parenthesis
+            # is the item's note; what counts is the item outside it.
+            bare = _PAREN.sub(" ", bare) if bare.rstrip().endswith(")") else bare
             if any(ch in bare for ch in ";:()"):
                 continue
-            n = len(item.split())
+            n = len(bare.split())
             if n > 4:
                 words = [w.casefold() for w in _WORD.findall(bare)]
                 if verb is None or n > 9 or m.group(1).casefold() not in words[:2]:
