@@ -146,9 +146,11 @@ def serial_commas(text: str, prof, verb=None) -> list[tuple[int, int, str]]:
         sent = text[a:b]
         for m in last.finditer(sent):
             before = sent[:m.start()]
-            if "," not in before:
+            # commas inside a closed parenthesis belong to it, not to the list
+            outside = _PAREN.sub(lambda p: "(" + "_" * (len(p.group()) - 2) + ")", before)
+            if "," not in outside:
                 continue
-            item = before[before.rfind(",") + 1:]
+            item = before[outside.rfind(",") + 1:]
             bare = _PLACEHOLDER.sub("", item)  # "{ts:artifact}" is a symbol, not a colon
             # An item with its own parenthesis ("Sacrário (veja a regra 714)"): the parenthesis
             # is the item's note; what counts is the item outside it.
