@@ -148,6 +148,9 @@ class WordProfile:
     # -- r5form: numbers and punctuation (issue 24 round 5) --
     #: The language's decimal separator ("2,5 polegadas"); "" = the English point is right.
     decimal_separator: str = ""
+    #: Connective adverbs that open a clause after a semicolon ("; however,", "; entretanto,"):
+    #: where the English has the semicolon, a comma before the translation's is a comma splice.
+    semicolon_connectives: frozenset[str] = frozenset()
 
     @cached_property
     def alias_words(self) -> frozenset[str]:
@@ -205,6 +208,8 @@ register(WordProfile(
     counted_exempt=(r"\bother\s+than\b", r"\beach\s+other\b(?!\s+[^\W\d_]+)", r"\bone\s+another\b",
                     r"\bsuch\s+as\b", r"\bsuch\s+that\b", r"\bas\s+well\s+as\b", r"^also,"),
     counted_negatable=frozenset({"only"}),
+    # -- r5form --
+    semicolon_connectives=frozenset(["however", "therefore", "otherwise", "nevertheless", "thus", "instead"])
 ))
 
 register(WordProfile(
@@ -317,6 +322,8 @@ register(WordProfile(
     comma_when_english_has=(("então", "then"),),
     # -- r5form --
     decimal_separator=",",
+    semicolon_connectives=frozenset(["entretanto", "porém", "contudo", "todavia", "portanto", "no entanto",
+                                     "caso contrário", "do contrário", "senão", "assim"]),
 ))
 
 register(WordProfile(
