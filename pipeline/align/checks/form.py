@@ -111,6 +111,39 @@ def decimal_point(ctx, c):
                                  suggestion=f"{m[1]}{sep}{m[2]}")
 
 
+_QUOTED_EN = re.compile(r"[“\"]([A-Z][\w’'-]*(?: [\w’'-]+){0,2})[”\"]")
+
+
+@check("form.dropped-quotes", Category.FORM, Severity.WARNING, DefectClass.QUOTES,
+       "The English quotes a glossary term (\"“Imprint” used to be\") and the translation writes the "
+       "term's rendering without the quotation marks.")
+def dropped_quotes(ctx, c):
+    ren = ctx.term_renderings or {}
+    if not ren:
+        return
+    for pair, us, placed in ctx.unit_rows():
+        t, src = us.unit.target, us.unit.source
+        for m in _QUOTED_EN.finditer(src):
+            r = ren.get(m.group(1))
+            if not r or src.count(m.group()) != 1 or re.search(rf"[“\"«]{re.escape(r)}", t, re.I):
+                continue
+            # The term's mentions on each side, in order, paired when both have as many (a glossary
+            # entry's headword, a whole first line, is the term itself, not a mention).
+            en = [h.start() for h in _mentions(m.group(1), src)]
+            tr = list(_mentions(r, t))
+            if len(en) != len(tr) or m.start() + 1 not in en:
+                continue
+            h = tr[en.index(m.start() + 1)]
+            yield ctx.unit_issue(c, pair, us, f"“{h.group()}”: the English quotes the term ({m.group()})",
+                                 h.span(), suggestion=f"“{h.group()}”")
+
+
+def _mentions(term: str, text: str):
+    for h in re.finditer(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text, re.I):
+        if not (h.start() == 0 and text[h.end():h.end() + 1] in ("\n", "")):
+            yield h
+
+
 def _pieces(pair):
     """Translated and English pieces (rule text, each example; a term and its definitions),
     paired when both sides have the same number."""
