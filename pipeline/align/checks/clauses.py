@@ -225,14 +225,14 @@ def semicolon_comma(ctx, c):
     kept = re.compile(rf";\s+(?:{alt})(?!\w)", re.I)
     # a comma before the connective, which is itself set off: it opens a clause, not a phrase
     splice = re.compile(rf"(?<=\w),(\s+(?:{alt}))\s*,", re.I)
-    for pair, us, placed in ctx.unit_rows():
-        t = us.unit.target
-        missing = len(en.findall(us.unit.source)) - len(kept.findall(t))
-        if missing <= 0:
-            continue
-        for m in list(splice.finditer(t))[:missing]:
-            yield ctx.unit_issue(c, pair, us, f"“{m.group()}”: the English ends the clause with “;” before the "
-                                 "connective", (m.start(), m.end()), suggestion=f";{m.group(1)},")
+    for pair in ctx.aligned:
+        for (off, t), (_so, s) in _pieces(pair) or [(tp, (0, pair.source_text)) for tp in pair.target_pieces]:
+            missing = len(en.findall(s)) - len(kept.findall(t))
+            if missing <= 0:
+                continue
+            for m in list(splice.finditer(t))[:missing]:
+                yield ctx.issue(c, pair, f"“{m.group()}”: the English ends the clause with “;” before the "
+                                "connective", (off + m.start(), off + m.end()), suggestion=f";{m.group(1)},")
 
 
 # -- one bracketed clause split in two ---------------------------------------------------------------

@@ -102,13 +102,14 @@ def decimal_point(ctx, c):
     sep = word_profile(ctx.lang).decimal_separator
     if not sep or sep == ".":
         return
-    for pair, us, placed in ctx.unit_rows():
-        for m in _DECIMAL_POINT.finditer(us.unit.target):
-            # the English writes the same number: a measurement copied over, not a reference
-            if m.group() not in us.unit.source:
-                continue
-            yield ctx.unit_issue(c, pair, us, f"“{m.group()}”: the decimal separator is “{sep}”", m.span(),
-                                 suggestion=f"{m[1]}{sep}{m[2]}")
+    for pair in ctx.aligned:
+        for (off, t), (_so, src) in _pieces(pair) or [(tp, (0, pair.source_text)) for tp in pair.target_pieces]:
+            for m in _DECIMAL_POINT.finditer(t):
+                # the English writes the same number: a measurement copied over, not a reference
+                if m.group() not in src:
+                    continue
+                yield ctx.issue(c, pair, f"“{m.group()}”: the decimal separator is “{sep}”",
+                                (off + m.start(), off + m.end()), suggestion=f"{m[1]}{sep}{m[2]}")
 
 
 _QUOTED_EN = re.compile(r"[“\"]([A-Z][\w’'-]*(?: [\w’'-]+){0,2})[”\"]")
