@@ -129,3 +129,54 @@ def test_bracket_split_in_two():
                       "O evento torna-se [o jogador perde 5 pontos de vida, o jogador ganha 5 pontos de vida].")],
                     "form.bracket-split")
     assert [i.excerpt for i in got] == ["defensor. O"]
+
+
+# -- round 5 (helper r5form): general number, punctuation and majority-term checks --------------
+
+def test_decimal_point_in_a_measurement_but_not_in_a_rule_number():
+    got = _findings([("Cards measure approximately 2.5 inches (6.3 cm) by 3.5 inches.",
+                      "Os cards medem aproximadamente 2.5 polegadas (6,3 cm) por 3.5 polegadas."),
+                     ("See rule 702.28 and rule 100.1a.", "Consulte a regra 702.28 e a regra 100.1a."),
+                     ("Its mana value is 2.", "Seu valor de mana é 2.")], "form.decimal-point")
+    assert [(i.excerpt, i.suggestion) for i in got] == [("2.5", "2,5"), ("3.5", "3,5")]
+
+
+def test_semicolon_before_a_connective_rendered_as_a_comma():
+    got = _findings([("A player can play one land during their turn; however, effects may increase this number.",
+                      "Um jogador pode jogar um terreno durante seu turno, entretanto, efeitos podem aumentar esse número."),
+                     ("A player can play one land during their turn; however, effects may increase this number.",
+                      "Um jogador pode jogar um terreno durante seu turno; entretanto, efeitos podem aumentar esse número."),
+                     ("It can’t, however, attack.", "Ela não pode, porém, atacar.")], "form.semicolon-comma")
+    assert [(i.excerpt, i.suggestion) for i in got] == [(", entretanto,", "; entretanto,")]
+
+
+def test_serial_comma_after_an_items_own_parenthesis():
+    got = _findings([("The types are Aura (see rule 303.4), Curse, Saga (see rule 714), and Shrine.",
+                      "Os tipos são Aura (consulte a regra 303.4), Maldição, Saga (consulte a regra 714), e Sacrário."),
+                     ("Its controller, its would-be controller (if a player is casting, activating, or playing it), or its owner.",
+                      "Seu controlador, seu candidato a controlador (se um jogador está conjurando, ativando ou jogando), ou seu dono."),
+                     # the parenthesis opened earlier and not closed in the item: left alone
+                     ("The types are Aura (see rules 303.4, 303.5, and 303.6).",
+                      "Os tipos são Aura (consulte as regras 303.4, 303.5, e 303.6 também) no jogo.")],
+                    "form.serial-comma")
+    found = [i.message for i in got]
+    assert any("Saga (consulte a regra 714), e Sacrário" in m for m in found)
+    assert any("candidato a controlador (se um jogador está conjurando, ativando ou jogando), ou seu dono" in m for m in found)
+
+
+def test_majority_rendering_wins_over_an_approved_minority():
+    """"card" and "carta" are both listed; the translation writes "card" in all but one rule."""
+    pairs = [(f"Draw a card with mana value {n}.", f"Compre um card com valor de mana {n}.") for n in range(25)]
+    pairs.append(("Reveal a card from your hand.", "Revele uma carta da sua mão."))
+    got = _findings(pairs, "terminology.majority")
+    assert [(i.excerpt, i.suggestion) for i in got] == [("carta", "card")]
+    # without a large majority nothing is said
+    assert _findings(pairs[:5] + pairs[-1:], "terminology.majority") == []
+
+
+def test_real_po_majority_decimal_and_dropped_quotes(po_issues):
+    got = {(i.check, i.excerpt) for i in po_issues}
+    assert {("terminology.majority", "carta"), ("terminology.majority", "cartas"), ("form.decimal-point", "2.5"),
+            ("form.dropped-quotes", "Estampar"), ("form.semicolon-comma", ", entretanto,")} <= got
+    # the team's own rendering is never the one flagged
+    assert not any(i.check == "terminology.majority" and i.excerpt.casefold().startswith("card") for i in po_issues)

@@ -158,6 +158,12 @@ class WordProfile:
     #: Connectives that need the comma only where they open the main clause after a condition:
     #: (the word, the English word the English sets off the same way, ", then").
     comma_when_english_has: tuple[tuple[str, str], ...] = ()
+    # -- r5form: numbers and punctuation (issue 24 round 5) --
+    #: The language's decimal separator ("2,5 polegadas"); "" = the English point is right.
+    decimal_separator: str = ""
+    #: Connective adverbs that open a clause after a semicolon ("; however,", "; entretanto,"):
+    #: where the English has the semicolon, a comma before the translation's is a comma splice.
+    semicolon_connectives: frozenset[str] = frozenset()
 
     @cached_property
     def alias_words(self) -> frozenset[str]:
@@ -215,6 +221,8 @@ register(WordProfile(
     counted_exempt=(r"\bother\s+than\b", r"\beach\s+other\b(?!\s+[^\W\d_]+)", r"\bone\s+another\b",
                     r"\bsuch\s+as\b", r"\bsuch\s+that\b", r"\bas\s+well\s+as\b", r"^also,"),
     counted_negatable=frozenset({"only"}),
+    # -- r5form --
+    semicolon_connectives=frozenset(["however", "therefore", "otherwise", "nevertheless", "thus", "instead"])
 ))
 
 register(WordProfile(
@@ -337,6 +345,10 @@ register(WordProfile(
     # -- punctuation of clause connectives (issue 24) --
     comma_before_connectives=frozenset("porém contudo todavia entretanto portanto".split()),
     comma_when_english_has=(("então", "then"),),
+    # -- r5form --
+    decimal_separator=",",
+    semicolon_connectives=frozenset(["entretanto", "porém", "contudo", "todavia", "portanto", "no entanto",
+                                     "caso contrário", "do contrário", "senão", "assim"]),
 ))
 
 register(WordProfile(
@@ -345,6 +357,8 @@ register(WordProfile(
               "otra otros otras ambos ambas sin primero primera último última tipo tipos valor número números "
               "parte lado nombre".split()) | _numbers("es"),
     negations=frozenset("no nunca ningún ninguno ninguna nada nadie ni sin jamás".split()),
+    # -- r5form --
+    decimal_separator=",",
 ))
 
 

@@ -213,6 +213,28 @@ def connective_comma(ctx, c):
                                 (off + m.start(), off + m.end()), suggestion=f"{m.group(1)}, {m.group(2)}")
 
 
+@check("form.semicolon-comma", Category.FORM, Severity.WARNING, DefectClass.PUNCTUATION,
+       "The English ends a clause with a semicolon before a connective (\"turn; however,\") and the "
+       "translation has a comma there (\"turno, entretanto,\"): a comma splice; the semicolon is suggested.")
+def semicolon_comma(ctx, c):
+    tw, ew = word_profile(ctx.lang).semicolon_connectives, word_profile("en").semicolon_connectives
+    if not tw or not ew:
+        return
+    en = re.compile(rf";\s+(?:{'|'.join(map(re.escape, sorted(ew)))})\b", re.I)
+    alt = '|'.join(map(re.escape, sorted(tw, key=lambda w: (-len(w), w))))
+    kept = re.compile(rf";\s+(?:{alt})(?!\w)", re.I)
+    # a comma before the connective, which is itself set off: it opens a clause, not a phrase
+    splice = re.compile(rf"(?<=\w),(\s+(?:{alt}))\s*,", re.I)
+    for pair in ctx.aligned:
+        for (off, t), (_so, s) in _pieces(pair) or [(tp, (0, pair.source_text)) for tp in pair.target_pieces]:
+            missing = len(en.findall(s)) - len(kept.findall(t))
+            if missing <= 0:
+                continue
+            for m in list(splice.finditer(t))[:missing]:
+                yield ctx.issue(c, pair, f"“{m.group()}”: the English ends the clause with “;” before the "
+                                "connective", (off + m.start(), off + m.end()), suggestion=f";{m.group(1)},")
+
+
 # -- one bracketed clause split in two ---------------------------------------------------------------
 
 _BRACKETS = (re.compile(r"\[([^\[\]]*)\]"), re.compile(r"\(([^()]*)\)"))

@@ -13,6 +13,7 @@ from collections import Counter
 
 from ...findings import Category, DefectClass, Severity
 from ...profiles import PROFILES
+from ...profiles.words import word_profile
 from ...segment.hunspell import speller
 from ...text import NUMBER
 from ..model import RowKind
@@ -89,6 +90,61 @@ def line_break(ctx, c):
                                  suggestion=" ".join(m.group().split()))
 
 
+#: A decimal number written with a point: not a rule number (three digits, a point, digits or a
+#: letter: "702.28", "100.1a") nor part of a dotted run ("1.2.3", a version or a date).
+_DECIMAL_POINT = re.compile(r"(?<![\w.,])(\d{1,2})\.(\d+)(?![\w.]|\.\d)")
+
+
+@check("form.decimal-point", Category.FORM, Severity.WARNING, DefectClass.PUNCTUATION,
+       "A decimal number written with the English decimal point where the language writes its own "
+       "separator (\"2.5 polegadas\" for \"2,5 polegadas\"); rule numbers are left alone.")
+def decimal_point(ctx, c):
+    sep = word_profile(ctx.lang).decimal_separator
+    if not sep or sep == ".":
+        return
+    for pair in ctx.aligned:
+        for (off, t), (_so, src) in _pieces(pair) or [(tp, (0, pair.source_text)) for tp in pair.target_pieces]:
+            for m in _DECIMAL_POINT.finditer(t):
+                # the English writes the same number: a measurement copied over, not a reference
+                if m.group() not in src:
+                    continue
+                yield ctx.issue(c, pair, f"“{m.group()}”: the decimal separator is “{sep}”",
+                                (off + m.start(), off + m.end()), suggestion=f"{m[1]}{sep}{m[2]}")
+
+
+_QUOTED_EN = re.compile(r"[“\"]([A-Z][\w’'-]*(?: [\w’'-]+){0,2})[”\"]")
+
+
+@check("form.dropped-quotes", Category.FORM, Severity.WARNING, DefectClass.QUOTES,
+       "The English quotes a glossary term (\"“Imprint” used to be\") and the translation writes the "
+       "term's rendering without the quotation marks.")
+def dropped_quotes(ctx, c):
+    ren = ctx.term_renderings or {}
+    if not ren:
+        return
+    for pair, us, placed in ctx.unit_rows():
+        t, src = us.unit.target, us.unit.source
+        for m in _QUOTED_EN.finditer(src):
+            r = ren.get(m.group(1))
+            if not r or src.count(m.group()) != 1 or re.search(rf"[“\"«]{re.escape(r)}", t, re.I):
+                continue
+            # The term's mentions on each side, in order, paired when both have as many (a glossary
+            # entry's headword, a whole first line, is the term itself, not a mention).
+            en = [h.start() for h in _mentions(m.group(1), src)]
+            tr = list(_mentions(r, t))
+            if len(en) != len(tr) or m.start() + 1 not in en:
+                continue
+            h = tr[en.index(m.start() + 1)]
+            yield ctx.unit_issue(c, pair, us, f"“{h.group()}”: the English quotes the term ({m.group()})",
+                                 h.span(), suggestion=f"“{h.group()}”")
+
+
+def _mentions(term: str, text: str):
+    for h in re.finditer(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text, re.I):
+        if not (h.start() == 0 and text[h.end():h.end() + 1] in ("\n", "")):
+            yield h
+
+
 def _pieces(pair):
     """Translated and English pieces (rule text, each example; a term and its definitions),
     paired when both sides have the same number."""
@@ -106,6 +162,7 @@ _LIST_EN = re.compile(r",\s+(?:and|or)\s")
 
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_PAREN = re.compile(r"\([^()]*\)")
 
 
 def serial_commas(text: str, prof, verb=None) -> list[tuple[int, int, str]]:
@@ -123,13 +180,18 @@ def serial_commas(text: str, prof, verb=None) -> list[tuple[int, int, str]]:
         sent = text[a:b]
         for m in last.finditer(sent):
             before = sent[:m.start()]
-            if "," not in before:
+            # commas inside a closed parenthesis belong to it, not to the list
+            outside = _PAREN.sub(lambda p: "(" + "_" * (len(p.group()) - 2) + ")", before)
+            if "," not in outside:
                 continue
-            item = before[before.rfind(",") + 1:]
+            item = before[outside.rfind(",") + 1:]
             bare = _PLACEHOLDER.sub("", item)  # "{ts:artifact}" is a symbol, not a colon
+            # An item with its own parenthesis ("Sacrário (veja a regra 714)"): the parenthesis
+            # is the item's note; what counts is the item outside it.
+            bare = _PAREN.sub(" ", bare) if bare.rstrip().endswith(")") else bare
             if any(ch in bare for ch in ";:()"):
                 continue
-            n = len(item.split())
+            n = len(bare.split())
             if n > 4:
                 words = [w.casefold() for w in _WORD.findall(bare)]
                 if verb is None or n > 9 or m.group(1).casefold() not in words[:2]:

@@ -24,7 +24,17 @@ MISSING = Check("terminology.missing", Category.TERMINOLOGY, Severity.WARNING,
                 "not flagged).", DefectClass.TERM)
 VARIANT = Check("terminology.variant", Category.TERMINOLOGY, Severity.INFO,
                 "The document mixes interchangeable approved variants of one term; the majority one is suggested.", DefectClass.TERM)
-CHECKS = [RENAMED, AVOID, MISSING, VARIANT]
+MAJORITY = Check("terminology.majority", Category.TERMINOLOGY, Severity.WARNING,
+                 "An approved rendering of a term-base term is used here although the translation renders "
+                 "the term otherwise in the great majority of its rules with it (the team's own majority "
+                 "wins over a list of approved alternatives); the majority rendering is suggested.", DefectClass.TERM)
+CHECKS = [RENAMED, AVOID, MISSING, VARIANT, MAJORITY]
+
+#: A rendering is a minority one when the majority rendering is used in at least this many rules
+#: with the English term, and the minority one in at most this share of them (fitted on the real
+#: PO: "carta" for "card" in 6 of ~330 rules; approved alternatives in real use run above 15%).
+MAJORITY_MIN = 20
+MINORITY_SHARE = 0.05
 
 
 def _seps(s: str) -> list[str]:
@@ -34,6 +44,12 @@ def _seps(s: str) -> list[str]:
 def _as_written(matched: str, forms, default: str) -> str:
     """Of the forms a span matches ("palabra ancla", "palabra-ancla"), the one written."""
     return next((f for f in forms if _seps(f) == _seps(matched)), default)
+
+
+def _form_of(matched: str, forms) -> str:
+    """Which of the approved forms a matched span is ("carta" and "card" have the same
+    separators, so :func:`_as_written` cannot tell them apart)."""
+    return next((f for f in forms if find_all(matched, (f,)) == [(0, len(matched))]), forms[0])
 
 
 def _scattered(text: str, form: str) -> bool:
@@ -101,6 +117,10 @@ def run(ctx) -> list:
     kept: Counter = Counter()
     missing: dict[str, list] = {}
     renamed_seen: set[tuple] = set()
+    # Per term: which approved form each rule with the English term uses (all terms, not only
+    # the interchangeable ones), for the majority rule.
+    rule_forms: dict[str, Counter] = {}
+    form_where: list[tuple] = []
     for p in ctx.pairs:
         if p.target is None:
             continue
@@ -149,6 +169,10 @@ def run(ctx) -> list:
             s_taken += s_hits
             if found and s_hits:
                 kept[t.en] += 1
+            if found and s_hits and len(approved) > 1:
+                used = [(_form_of(text[span[0]:span[1]], approved), span) for _, span in found if span is not None]
+                rule_forms.setdefault(t.en, Counter()).update(sorted({f for f, _ in used}))
+                form_where.extend((t, f, span, p) for f, span in used)
             if found:
                 if t.interchangeable:
                     uses.setdefault(t.en, Counter()).update(f for f, _ in found)
@@ -175,6 +199,7 @@ def run(ctx) -> list:
         rules = len({i.rule for i in found})
         if kept[term] >= 2 * rules and kept[term] >= 3:
             out.extend(found)
+    out.extend(_majority(ctx, rule_forms, form_where))
     for t, form, span, p in where:
         c = uses.get(t.en)
         if c and len(c) > 1:
@@ -182,6 +207,24 @@ def run(ctx) -> list:
             if form != top:
                 out.append(ctx.issue(VARIANT, p, f"“{form}” for “{t.en}”; the document mostly uses “{top}” "
                                      f"({n} of {sum(c.values())})", span, suggestion=top))
+    return out
+
+
+def _majority(ctx, rule_forms: dict[str, Counter], form_where: list[tuple]) -> list:
+    """Approved renderings the translation uses in a small minority of its rules with the term
+    (issue 24 item 8: the translation's own majority wins); interchangeable spelling variants are
+    left to ``terminology.variant``."""
+    out = []
+    for t, form, span, p in form_where:
+        if t.interchangeable:
+            continue
+        c = rule_forms[t.en]
+        top, n = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+        if form == top or n < MAJORITY_MIN or c[form] > MINORITY_SHARE * sum(c.values()):
+            continue
+        out.append(ctx.issue(MAJORITY, p, f"“{p.target_text[span[0]:span[1]]}” for “{t.en}”; this translation "
+                             f"renders it “{top}” in {n} of its rules with it (“{form}” in {c[form]})",
+                             span, suggestion=top))
     return out
 
 
