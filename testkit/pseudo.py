@@ -17,9 +17,10 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
-from pipeline.align.checks.form import finite_verb_test, serial_commas
+from pipeline.align.checks.form import DECIMAL_POINT, finite_verb_test, serial_commas
 from pipeline.align.checks.registry import categories
 from pipeline.align.lexicon import lexicon
+from pipeline.profiles.words import word_profile
 from pipeline.findings import Category
 from pipeline.align.termbase import TermBase, find_all, term_regex
 from pipeline.align.text import NUMBER_WORDS, SYMBOL_RE, WORD_RE, sentences
@@ -150,6 +151,11 @@ def translate_text(text: str, lang: str, tb: TermBase, cipher: Cipher, cards: di
         if not pref:
             continue
         for a, b in find_all(text, (t.en,), taken):
+            if pref.casefold() == t.en.casefold():
+                # The language keeps the English word ("card"): left as written, its plural and
+                # its place in a quoted title ("Attraction Cards") included.
+                taken.append((a, b))
+                continue
             out = pref if not text[a:a + 1].isupper() else pref[:1].upper() + pref[1:]
             repl.append((a, b, out))
             taken.append((a, b))
@@ -195,6 +201,9 @@ def translate_text(text: str, lang: str, tb: TermBase, cipher: Cipher, cards: di
     if not prof.serial_comma:  # "A, B, and C" -> "A, B e C", as the language writes lists (the check's own reading)
         for i, _j, _item in reversed(serial_commas(out, prof, finite_verb_test(lang))):
             out = out[:i] + out[i + 1:]
+    sep = word_profile(lang).decimal_separator
+    if sep and sep != ".":  # "2.5" -> "2,5", as the language writes decimals (the check's own reading)
+        out = DECIMAL_POINT.sub(lambda m: f"{m[1]}{sep}{m[2]}", out)
     if prof.quotes != EN.quotes:
         out = out.replace(EN.quotes[0], prof.quotes[0]).replace(EN.quotes[1], prof.quotes[1])
     if prof.inverted_marks:

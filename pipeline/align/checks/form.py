@@ -92,7 +92,7 @@ def line_break(ctx, c):
 
 #: A decimal number written with a point: not a rule number (three digits, a point, digits or a
 #: letter: "702.28", "100.1a") nor part of a dotted run ("1.2.3", a version or a date).
-_DECIMAL_POINT = re.compile(r"(?<![\w.,])(\d{1,2})\.(\d+)(?![\w.]|\.\d)")
+DECIMAL_POINT = re.compile(r"(?<![\w.,])(\d{1,2})\.(\d+)(?![\w.]|\.\d)")
 
 
 @check("form.decimal-point", Category.FORM, Severity.WARNING, DefectClass.PUNCTUATION,
@@ -104,7 +104,7 @@ def decimal_point(ctx, c):
         return
     for pair in ctx.aligned:
         for (off, t), (_so, src) in _pieces(pair) or [(tp, (0, pair.source_text)) for tp in pair.target_pieces]:
-            for m in _DECIMAL_POINT.finditer(t):
+            for m in DECIMAL_POINT.finditer(t):
                 # the English writes the same number: a measurement copied over, not a reference
                 if m.group() not in src:
                     continue
