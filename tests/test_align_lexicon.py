@@ -165,8 +165,10 @@ def test_real_po_findings(po_result):
            or i.check in ("terminology.minority", "terminology.english-left")}
     # 202.3d drops the "not" of "a split card not on the stack"; 103.2c writes "carta" where the
     # team writes "card"; 313 "Conspirações" where the team keeps "Conspiracy".
-    assert {("omission.dropped", "202.3d"), ("terminology.minority", "103.2c"),
-            ("terminology.minority", "313")} <= got
+    assert {("omission.dropped", "202.3d"), ("terminology.minority", "313")} <= got
+    # 103.2c's "carta" is named once, by the term base's majority check (round 5), which the
+    # learnt minority check yields to.
+    assert ("terminology.majority", "103.2c") in {(i.check, i.rule) for i in po_result.issues}
     # Front matter and credits (trademark lists) are not rule text: nothing is learnt or flagged there.
     assert not any(str(r).startswith(("front", "credits")) for _, r in got)
     assert len(got) <= 8  # precision first: a handful of findings, not one per paraphrase
