@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import EDITIONS, SHARED
 from pipeline.align.aligner import align_documents
 from pipeline.align.termbase import load_termbase
 from pipeline.model import Document, Meta, Rule
@@ -84,16 +83,10 @@ def test_serial_comma_a_symbols_colon_is_no_list_break():
     assert [i.excerpt for i in got] == [", e"]
 
 
-PO = SHARED / "corpus" / "translations" / "pt-BR" / "comprehensive-rules.pt-BR.po"
-
-
 @pytest.fixture(scope="module")
-def po_issues():
-    if not (PO.is_file() and EDITIONS.is_dir()):
-        pytest.skip(f"the real pt-BR PO or the English editions are absent ({PO})")
-    from pipeline.align.run import align_file
-
-    return align_file(PO, EDITIONS).issues
+def po_issues(real_po_alignment):
+    """The findings of the session's one alignment of the real PO (conftest)."""
+    return real_po_alignment.issues
 
 
 def test_real_po_comma_splices_subject_commas_and_terms(po_issues):

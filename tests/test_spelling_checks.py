@@ -13,7 +13,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from conftest import EDITIONS, SHARED
 from pipeline.align.aligner import align_documents
 from pipeline.align.checks import spelling
 from pipeline.align.termbase import load_termbase
@@ -140,16 +139,10 @@ def test_an_english_look_alike_one_letter_from_a_word_the_translation_writes():
     assert got == [("commando", "comando")]
 
 
-PO = SHARED / "corpus" / "translations" / "pt-BR" / "comprehensive-rules.pt-BR.po"
-
-
 @pytest.fixture(scope="module")
-def po_issues():
-    if not (PO.is_file() and EDITIONS.is_dir()):
-        pytest.skip(f"the real pt-BR PO or the English editions are absent ({PO})")
-    from pipeline.align.run import align_file
-
-    return align_file(PO, EDITIONS).issues
+def po_issues(real_po_alignment):
+    """The findings of the session's one alignment of the real PO (conftest)."""
+    return real_po_alignment.issues
 
 
 def test_real_po_spelling_findings(po_issues):
