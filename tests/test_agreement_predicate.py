@@ -175,3 +175,14 @@ def test_verb_after_the_subject_its_participle_and_a_complement():
                              "O terreno impresso em alguns objetos antigos refere-se a eles.",
                              "Qualquer número de objetos adicionais podem ser aplicados."], "grammar.subject-verb")
     assert [i.excerpt for i in got] == ["terreno impresso em alguns objetos antigos referem-se"]
+
+
+@needs_pt_speller
+def test_singular_verb_after_a_plural_subject_and_its_complement():
+    # Round 6 (r6gram): "alguns cards de criatura tem poder" — the verb agrees with the plural head,
+    # not with the complement's noun; a plural verb, or a partitive head, is left alone.
+    got = _findings(USAGE + ["Alguns objetos de terreno tem um subtipo.",
+                             "Alguns objetos de terreno têm um subtipo.",
+                             "Aquele terreno de objetos tem um subtipo.",
+                             "A maioria dos objetos de terreno tem um subtipo."], "grammar.subject-verb")
+    assert [i.excerpt for i in got] == ["objetos de terreno tem"]

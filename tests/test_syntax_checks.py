@@ -208,3 +208,16 @@ def test_object_pronoun_after_a_gerund_closing_its_clause():
                      ("x", "Estando ela no campo, nada muda."),
                      ("x", "Tendo ela sido destruída, nada muda.")], "grammar.object-pronoun")
     assert got == ["bloqueando ela"]
+
+
+@needs_hunspell
+def test_determiners_cujo_and_algum_never_take():
+    # Round 6 (r6gram): "cujo" is itself the relative (no "que" before, no article after); an
+    # indefinite article never precedes "algum"/"nenhum".  Correct uses are left alone.
+    got = _found([("Cards whose names were printed.", "Cards que cujos nomes foram impressos."),
+                  ("A card whose name is X.", "Um card cujo o nome é X."),
+                  ("If any mana remains.", "Se um algum mana permanece na reserva."),
+                  ("Cards whose names were printed.", "Cards cujos nomes foram impressos."),
+                  ("It applies to any creature.", "Aplica-se a alguma criatura que não tem nenhuma habilidade.")],
+                 "grammar.garbled")
+    assert [(e, s) for _, e, s in got] == [("que cujos", "cujos"), ("cujo o", "cujo"), ("um algum", "algum")]

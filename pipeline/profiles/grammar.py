@@ -505,8 +505,23 @@ PT_PATTERNS = (
     PatternRule(GARBLED, r"(?i)\b(?P<bad>se [a-zà-ú]+-se)\b", "the clitic “se” twice (“se referir-se”): keep one", ""),
 )
 
+# --- Determiners a word never takes (issue 24 round 6, helper "r6gram") ---
+# Rules of the norma culta a reviewer cites as they stand (Bechara, "pronomes relativos" and
+# "pronomes indefinidos"): "cujo" is itself the relative, so no "que" before it and no article
+# after it ("cards que cujos nomes" → "cards cujos nomes"; "cujo o nome" → "cujo nome"); the
+# indefinites "algum"/"nenhum" are determiners, so no indefinite article before them ("um algum
+# mana" → "algum mana").
+R6GRAM_PATTERNS = (
+    PatternRule(GARBLED, r"(?i)\b(?P<bad>que (?P<c>cuj[oa]s?))\b",
+                "“cujo” is itself the relative pronoun: the “que” before it is a stray word", "\\g<c>"),
+    PatternRule(GARBLED, r"(?i)\b(?P<bad>(?P<c>cuj[oa]s?) (?:o|a|os|as))\b(?= [a-zà-ú])",
+                "“cujo” takes no article after it (“cujo nome”, not “cujo o nome”)", "\\g<c>"),
+    PatternRule(GARBLED, r"(?i)\b(?P<bad>(?:um|uma|uns|umas) (?P<d>algum|alguma|alguns|algumas|nenhum|nenhuma))\b",
+                "an indefinite article before “algum”/“nenhum”, itself a determiner: a stray word", "\\g<d>"),
+)
+
 #: lang -> (mood facts, construction rules) for pipeline.align.checks.syntax.
-SYNTAX: dict[str, tuple[MoodFacts, tuple[PatternRule, ...]]] = {"pt": (PT_MOOD, PT_PATTERNS)}
+SYNTAX: dict[str, tuple[MoodFacts, tuple[PatternRule, ...]]] = {"pt": (PT_MOOD, PT_PATTERNS + R6GRAM_PATTERNS)}
 
 
 # --- Clitic placement, passive "se", contraction + determiner (issue 24 round 5; helper "r5gram") ---

@@ -465,7 +465,8 @@ SUBJECT_VERB = Check("grammar.subject-verb", Category.GRAMMAR, Severity.WARNING,
                      "A verb whose number is not its subject's: a plural after \"cada\" + noun (\"cada terreno ... "
                      "retêm\"); after a noun and \"que\", a plural verb for a singular noun (\"habilidade que "
                      "desencadeiam\") or a singular one for a plural noun (\"cards que não esteja\"); right after a subject "
-                     "that opens its clause (\"Alguns objetos não tem\").", DefectClass.GRAMMAR)
+                     "that opens its clause (\"Alguns objetos não tem\"), or after its prepositional complement (\"os marcadores de "
+                     "dano tem\").", DefectClass.GRAMMAR)
 #: How many words after "cada N" its verb is looked for.
 EACH_WINDOW = 8
 
@@ -534,6 +535,16 @@ def run_subject_verb(ctx) -> list:
                         out.append(ctx.issue(SUBJECT_VERB, p, f"“{toks[k].text}” is plural, but its subject "
                                              f"“{t.text}” is singular", (t.start, toks[k].end)))
                     continue
+                if far is None and f[1] == "p" and v not in wp.singular_verbs and v not in wp.plural_verbs \
+                        and t.text.casefold() not in wp.partitive_nouns:
+                    # "Os marcadores de dano tem": a plural subject, its prepositional complement, then a
+                    # singular verb; the verb agrees with the head, not the complement (round 6, r6gram).
+                    near = _verb_after_complement(text, toks, i, wp, hun, stops, plural, singular=True)
+                    if near is not None:
+                        k, v = near
+                        out.append(ctx.issue(SUBJECT_VERB, p, f"“{toks[k].text}” is singular, but its subject "
+                                             f"“{t.text}” is plural", (t.start, toks[k].end)))
+                        continue
                 if f[1] == "p" and v in wp.singular_verbs or f[1] == "s" and v in wp.plural_verbs:
                     have, want = ("singular", "plural") if f[1] == "p" else ("plural", "singular")
                     out.append(ctx.issue(SUBJECT_VERB, p, f"“{v}” is {have}, but its subject “{t.text}” is {want}",
@@ -562,7 +573,8 @@ def run_subject_verb(ctx) -> list:
     return out
 
 
-def _verb_after_complement(text: str, toks, i: int, wp, hun, stops, plural) -> tuple[int, str] | None:
+def _verb_after_complement(text: str, toks, i: int, wp, hun, stops, plural,
+                           singular: bool = False) -> tuple[int, str] | None:
     """The verb after a clause-opening subject at ``i``, one participle or adjective and one
     prepositional complement of at most four words ("O texto impresso em alguns cards lendários
     refere-se"): (its index, the verb without its enclitic), when that verb is a plural finite form
@@ -578,6 +590,8 @@ def _verb_after_complement(text: str, toks, i: int, wp, hun, stops, plural) -> t
         if not _adjacent(text, toks[j - 1], toks[j]):
             return None
         w = toks[j].text.casefold()
+        if singular and j > k + 1 and w in wp.singular_verbs and toks[j].text == w:
+            return j, w  # ``singular``: the verb sought is one of the profile's singular forms
         if w in stops or w in wp.singular_verbs:
             return None
         base = w.rpartition("-")[0] if "-" in w else w
