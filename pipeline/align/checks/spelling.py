@@ -442,3 +442,64 @@ def stray_letter(ctx, c):
                 and not _HEAD_LETTER.match(p.source_text):
             yield ctx.issue(c, p, f"“{m.group(1)}” after the rule number {rid}: its letter written twice",
                             (m.start(1), m.end(1)))
+
+
+# --- r6form block (round 6) ---------------------------------------------------------------
+#: A two-part hyphenated word the translation writes at least this often, and this many times as
+#: often as the same two words apart, is its spelling: the words apart are a lost hyphen.
+HYPHEN_MIN = 5
+HYPHEN_RATIO = 3
+_HYPHENED = re.compile(r"(?<![\w-])([^\W\d_]+)-([^\W\d_]+)(?![\w-])")
+_APART = re.compile(r"(?<![\w-])([^\W\d_]+) ([^\W\d_]+)(?![\w-])")
+
+
+@check("damage.lost-hyphen", Category.DAMAGE, Severity.WARNING, DefectClass.SPELLING,
+       "A compound written as two words (\"palavra chave\") that this translation hyphenates nearly "
+       "everywhere else (\"palavra-chave\").")
+def lost_hyphen(ctx, c):
+    prof = spelling_profile(ctx.lang)
+    if prof is None:
+        return
+    skip = set(prof.clitics) | {pre for pre, _ in prof.unhyphenated_prefixes}
+    hyph: Counter = Counter()
+    for p in ctx.aligned:
+        for m in _HYPHENED.finditer(p.target_text):
+            a, b = m.group(1).casefold(), m.group(2).casefold()
+            if a not in skip and b not in skip:
+                hyph[(a, b)] += 1
+    if not hyph:
+        return
+    found = []
+    apart: Counter = Counter()
+    for p in ctx.aligned:
+        text = p.target_text
+        # Overlapping pairs of words: "uma palavra chave" holds "palavra chave" after "uma palavra".
+        for i in (m.start() for m in re.finditer(r"(?<![\w-])[^\W\d_]", text)):
+            m = _APART.match(text, i)
+            if m and (m.group(1).casefold(), m.group(2).casefold()) in hyph:
+                apart[(m.group(1).casefold(), m.group(2).casefold())] += 1
+                found.append((p, m))
+    for p, m in found:
+        key = (m.group(1).casefold(), m.group(2).casefold())
+        if hyph[key] < HYPHEN_MIN or hyph[key] < HYPHEN_RATIO * apart[key]:
+            continue
+        if m.group(2)[:1].isupper():
+            continue  # "Reciclar Tipo": a capitalised heading, a name the team coined
+        fixed = f"{m.group(1)}-{m.group(2)}"
+        yield ctx.issue(c, p, f"“{m.group()}”: this translation writes “{key[0]}-{key[1]}” {hyph[key]}× "
+                        f"(apart {apart[key]}×)", m.span(), suggestion=fixed)
+
+
+@check("damage.se-for-ser", Category.DAMAGE, Severity.WARNING, DefectClass.SPELLING,
+       "\"se\" for \"ser\" between a modal verb and a past participle (\"devem se tratadas\": \"devem ser "
+       "tratadas\"): a modal takes the infinitive, and the clitic \"se\" never stands before a participle.")
+def se_for_ser(ctx, c):
+    prof = spelling_profile(ctx.lang)
+    if prof is None or not prof.modal_auxiliaries or not prof.participle:
+        return
+    modals = "|".join(re.escape(m) for m in prof.modal_auxiliaries)
+    rx = re.compile(rf"(?i)(?<![\w-])(?:{modals}) (se) ({prof.participle.removeprefix('(?i)')})(?![\w-])")
+    for p in ctx.aligned:
+        for m in rx.finditer(p.target_text):
+            yield ctx.issue(c, p, f"“{m.group()}”: after a modal, “{m.group(1)}” before the participle "
+                            f"“{m.group(2)}” is the infinitive “ser”", m.span(1), suggestion="ser")
