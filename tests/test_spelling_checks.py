@@ -183,3 +183,14 @@ def test_se_for_ser_between_a_modal_and_a_participle():
              ("It can become a creature.", "Ela pode se tornar uma criatura."),
              ("If tapped, it stays.", "Se virada, ela permanece.")]
     assert _findings(pairs, "damage.se-for-ser") == [("se", "ser")]
+
+
+@needs_pt_speller
+def test_an_english_word_kept_that_the_translation_renders_elsewhere():
+    nouns = [("game", "jogo"), ("format", "formato"), ("variant", "variante"), ("rule", "regra"),
+             ("team", "equipe"), ("match", "partida"), ("option", "opção"), ("mode", "modo"),
+             ("event", "evento"), ("deck", "deck"), ("table", "mesa"), ("round", "rodada")]
+    multi = [(f"The multiplayer {e}.", f"O {t} multijogador.") for e, t in nouns]
+    bad = [("Other multiplayer variants.", "Outras variantes de multiplayer.")]
+    assert _findings(multi + bad, "damage.english-kept") == [("multiplayer", "multijogador")]
+    assert _findings(multi, "damage.english-kept") == []

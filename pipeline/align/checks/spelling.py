@@ -503,3 +503,35 @@ def se_for_ser(ctx, c):
         for m in rx.finditer(p.target_text):
             yield ctx.issue(c, p, f"“{m.group()}”: after a modal, “{m.group(1)}” before the participle "
                             f"“{m.group(2)}” is the infinitive “ser”", m.span(1), suggestion="ser")
+
+
+#: An English word kept in the translation: written there at most this often, while the team's
+#: rendering of it (word alignment) is written at least this often.
+KEPT_MAX = 2
+KEPT_RENDERING_MIN = 10
+_LOWER_WORD = re.compile(r"(?<![\w{:/.-])[^\W\d_A-Z]{5,}(?![\w}/-])")
+
+
+@check("damage.english-kept", Category.DAMAGE, Severity.WARNING, DefectClass.UNTRANSLATED,
+       "One English word of the rule left in the translation (\"variantes de multiplayer\"), which no "
+       "dictionary of the language knows and which this translation renders elsewhere (\"multijogador\").")
+def english_kept(ctx, c):
+    hun = speller(ctx.lang)
+    if hun is None:
+        return
+    lex = wordlex.learn(ctx)
+    counts = _counts(ctx)
+    for p in ctx.aligned:
+        src = {m.group().casefold() for m in _PIECE.finditer(p.source_text)}
+        for m in _LOWER_WORD.finditer(p.target_text):
+            w = m.group()
+            if w not in src or counts[w] > KEPT_MAX or w in hun:
+                continue
+            top = lex.en.top(wordlex.stem(w, "en"))
+            if not top:
+                continue
+            shown = lex.tgt.shown(top[0])
+            if fold(shown) == fold(w) or counts[shown.casefold()] < KEPT_RENDERING_MIN:
+                continue
+            yield ctx.issue(c, p, f"“{w}” is the English word kept; this translation writes “{shown}” for it "
+                            f"{counts[shown.casefold()]}×", m.span(), suggestion=shown)
