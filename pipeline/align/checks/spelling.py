@@ -23,7 +23,17 @@ Gathering").  These checks learn what the word should be from the translation it
   written in lower case where the translation capitalises its rendering nearly everywhere;
 - ``damage.accent``: the profile's accent rules a dictionary cannot see in a hyphenated form
   ("permití-lo");
-- ``damage.stray-letter``: a subrule's letter written twice after its number ("113.10a a Um").
+- ``damage.stray-letter``: a subrule's letter written twice after its number ("113.10a a Um");
+- ``damage.lost-hyphen``: a compound written apart ("palavra chave") that the translation itself
+  hyphenates at least 5× and 3× as often (clitics and the profile's apart-prefixes left out);
+- ``damage.se-for-ser``: "se" between a modal verb and a past participle ("devem se tratadas"),
+  the infinitive "ser" that lost its r (the profile's modals and participle pattern);
+- ``damage.english-kept``: one lower-case English word of the rule kept in the translation, unknown
+  to Hunspell, written there at most twice, whose rendering (word alignment) the translation writes
+  at least 10× ("variantes de multiplayer": "multijogador").
+
+Round 6 (r6form): on the whole pt-BR PO these three make 2 + 1 + 1 findings, all four judged real
+(self-judged); draws 1–5 unchanged, draw 6 38 → 41 named (fitted).
 
 Measured on the real pt-BR PO (issue 24, round 4): 27 findings of these checks, 36 of the 37
 spelling defects of the recall draws 1–4 named with damage.typo and damage.glued (fitted).
