@@ -164,3 +164,33 @@ def test_a_hyphenated_word_whose_part_lost_its_hyphen():
     pairs = [("This is a state-based action.", "Esta é uma ação baseadano-estado."),
              ("Another state-based action.", "Outra ação baseada-no-estado.")]
     assert _findings(pairs, "damage.glued") == [("baseadano", "baseada-no")]
+
+
+# --- r6form block (round 6) ---
+
+def test_a_compound_written_apart_that_the_translation_hyphenates():
+    keyed = [(f"A keyword ability {i}.", f"Uma palavra-chave de habilidade {i}.") for i in range(5)]
+    bad = [("A keyword ability on some spells.", "Uma palavra chave de habilidade de algumas mágicas.")]
+    assert _findings(keyed + bad, "damage.lost-hyphen") == [("palavra chave", "palavra-chave")]
+    # The hyphenated form written too rarely, or a clitic ("coloque-o" / "coloque o card"): nothing said.
+    assert _findings(keyed[:3] + bad, "damage.lost-hyphen") == []
+    clitic = [(f"Put it {i}.", f"Coloque-o {i}.") for i in range(6)] + [("Put the card.", "Coloque o card.")]
+    assert _findings(keyed + clitic, "damage.lost-hyphen") == []
+
+
+def test_se_for_ser_between_a_modal_and_a_participle():
+    pairs = [("They should be treated as one.", "Elas devem se tratadas como uma."),
+             ("It can become a creature.", "Ela pode se tornar uma criatura."),
+             ("If tapped, it stays.", "Se virada, ela permanece.")]
+    assert _findings(pairs, "damage.se-for-ser") == [("se", "ser")]
+
+
+@needs_pt_speller
+def test_an_english_word_kept_that_the_translation_renders_elsewhere():
+    nouns = [("game", "jogo"), ("format", "formato"), ("variant", "variante"), ("rule", "regra"),
+             ("team", "equipe"), ("match", "partida"), ("option", "opção"), ("mode", "modo"),
+             ("event", "evento"), ("deck", "deck"), ("table", "mesa"), ("round", "rodada")]
+    multi = [(f"The multiplayer {e}.", f"O {t} multijogador.") for e, t in nouns]
+    bad = [("Other multiplayer variants.", "Outras variantes de multiplayer.")]
+    assert _findings(multi + bad, "damage.english-kept") == [("multiplayer", "multijogador")]
+    assert _findings(multi, "damage.english-kept") == []

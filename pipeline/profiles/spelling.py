@@ -31,6 +31,15 @@ class SpellingProfile:
     #: The letters a word's gender changes ("certos" / "certas"): two words one such letter apart
     #: are forms of one word, not a slip.
     gender_letters: str = ""
+    # --- r6form block (round 6): hyphen majority and "se" for "ser" ---
+    #: Second parts of a hyphenated form that are clitic pronouns ("coloque-o", "tornou-se"): the
+    #: same two words apart ("coloque o card") are an article, not a lost hyphen.
+    clitics: tuple[str, ...] = ()
+    #: Auxiliary verbs that take an infinitive ("deve", "pode"): after one, "se" then a past
+    #: participle ("devem se tratadas") is the infinitive "ser" lost its r.
+    modal_auxiliaries: tuple[str, ...] = ()
+    #: A regex over a whole word that is a past participle ("tratadas", "removido").
+    participle: str = ""
 
 
 SPELLING_PROFILES: dict[str, SpellingProfile] = {}
@@ -55,6 +64,15 @@ register(SpellingProfile(
     # The preterite's first person of an -ir verb ("permiti", "instruí") against the present's third.
     first_person_slips=(("i", "e", "ir"), ("í", "i", "ir")),
     gender_letters="ao",
+    # r6form block: the enclitic and mesoclitic pronouns (Cunha & Cintra, Nova Gramática, ch. 11).
+    clitics=("o", "a", "os", "as", "lo", "la", "los", "las", "no", "na", "nos", "nas", "se", "lhe", "lhes",
+             "me", "te", "vos"),
+    # Modal verbs that govern a bare infinitive (dever, poder, precisar, ir): their forms the rules use.
+    modal_auxiliaries=("deve", "devem", "deva", "devam", "deverá", "deverão", "deveria", "deveriam",
+                       "pode", "podem", "possa", "possam", "poderá", "poderão", "poderia", "poderiam",
+                       "precisa", "precisam", "precise", "precisem", "vai", "vão"),
+    # Regular past participles of -ar and -er/-ir verbs, with gender and number.
+    participle=r"(?i)[^\W\d_]{2,}(?:ad|id)[oa]s?",
 ))
 
 
