@@ -232,9 +232,18 @@ def parse_file(path: str | Path) -> Document:
 
 
 def parse_text(dec: Decoded | str, source: Path | None = None, data: bytes | None = None) -> Document:
+    dec, doc = new_document(dec, source, data)
+    with collector_paused():
+        split = dec.split
+        _Parser(doc, dec.text, split[1] if split is not None and split[0] is dec.text else None).run()
+    return doc
+
+
+def new_document(dec: Decoded | str, source: Path | None = None, data: bytes | None = None) -> tuple[Decoded, Document]:
+    """The empty official Document of a decoded text: its meta (encoding, source, sha256) and the
+    decoder's notes; the fast parser and its reference twin both fill it."""
     if isinstance(dec, str):
         dec = Decoded(text=dec, encoding="str", line_endings="lf")
-    text = dec.text
     meta = Meta(language="en", format="txt", encoding=dec.encoding, line_endings=dec.line_endings, kind=DocKind.OFFICIAL)
     if source is not None:
         meta.source_file = str(source)
@@ -245,10 +254,7 @@ def parse_text(dec: Decoded | str, source: Path | None = None, data: bytes | Non
     doc = Document(meta=meta)
     for note in dec.notes:
         doc.findings.append(Finding("encoding", note, "info"))
-    with collector_paused():
-        split = dec.split
-        _Parser(doc, text, split[1] if split is not None and split[0] is text else None).run()
-    return doc
+    return dec, doc
 
 
 class _Parser:

@@ -20,7 +20,6 @@ a run of non-blank lines: the term, then its definition.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -28,11 +27,11 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..ingest.decode import Decoded
-from ..io import read_bounded
-from ..model import DocKind, Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
+from ..model import Document, Example, Finding, GlossaryEntry, Layout, Rule, Section, TocEntry
 from ..profiles import EN
 from ..rulenum import Level, RuleNumber
 from ..text import RULE, SUB, REF_TOKEN
+from .official import new_document
 from .paragraphs import join_lines
 
 # -- the patterns of a line ---------------------------------------------------------------
@@ -388,20 +387,10 @@ def glossary_refs(definition: str) -> list[str]:
 # -- the whole document ----------------------------------------------------------------------
 def parse_text(dec: Decoded | str, source: Path | None = None, data: bytes | None = None) -> Document:
     """The same Document as :func:`pipeline.segment.official.parse_text`, read plainly."""
-    if isinstance(dec, str):
-        dec = Decoded(text=dec, encoding="str", line_endings="lf")
-    text = dec.text
-    meta = Meta(language="en", format="txt", encoding=dec.encoding, line_endings=dec.line_endings, kind=DocKind.OFFICIAL)
-    if source is not None:
-        meta.source_file = str(source)
-        meta.source_name = source.name
-        raw = data if data is not None else (read_bounded(source) if source.is_file() else None)
-        if raw is not None:
-            meta.sha256 = hashlib.sha256(raw).hexdigest()
-    doc = Document(meta=meta)
-    for note in dec.notes:
-        doc.findings.append(Finding("encoding", note, "info"))
-    read_document(doc, text)
+    # The Document's frame (meta, sha256, decoder notes) is the fast parser's own: the twin checks
+    # how the text is read, not how the file is described.
+    dec, doc = new_document(dec, source, data)
+    read_document(doc, dec.text)
     return doc
 
 
