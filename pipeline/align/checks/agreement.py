@@ -134,13 +134,22 @@ def _learnt(ctx, wp, dets: dict, stop: frozenset) -> _Learnt:
     return ctx.cache[key]
 
 
-def run(ctx) -> list:
+def _setup(ctx):
+    """What every agreement pass reads first: the word profile, its determiners, the stop words
+    and the genders learnt from the translation (once per context); None without determiners."""
     wp = word_profile(ctx.lang)
     dets = dict(wp.determiners)
     if not dets:
-        return []
+        return None
     stop = ctx.lexicon(ctx.lang).function_words - wp.meaning_words
-    lt = _learnt(ctx, wp, dets, stop)
+    return wp, dets, stop, _learnt(ctx, wp, dets, stop)
+
+
+def run(ctx) -> list:
+    setup = _setup(ctx)
+    if setup is None:
+        return []
+    wp, dets, stop, lt = setup
     units, pairs, feats = lt.units, lt.pairs, lt.feats
     hun = speller(ctx.lang)
     out = []
@@ -260,13 +269,10 @@ _SENTENCE_MARKS = ".;:()“”\"\n"
 
 
 def run_predicate(ctx) -> list:
-    wp = word_profile(ctx.lang)
-    dets = dict(wp.determiners)
-    hun = speller(ctx.lang)
-    if not dets or not wp.copulas or hun is None:
+    setup, hun = _setup(ctx), speller(ctx.lang)
+    if setup is None or not setup[0].copulas or hun is None:
         return []
-    stop = ctx.lexicon(ctx.lang).function_words - wp.meaning_words
-    lt = _learnt(ctx, wp, dets, stop)
+    wp, dets, stop, lt = setup
     copulas, modals = dict(wp.copulas), dict(wp.modals)
     out = []
     for p, text, toks in lt.units:
@@ -407,13 +413,10 @@ COGNATE_PREFIX = 4
 
 
 def run_team_gender(ctx) -> list:
-    wp = word_profile(ctx.lang)
-    dets = dict(wp.determiners)
-    hun = speller(ctx.lang)
-    if not dets:
+    setup, hun = _setup(ctx), speller(ctx.lang)
+    if setup is None:
         return []
-    stop = ctx.lexicon(ctx.lang).function_words - wp.meaning_words
-    lt = _learnt(ctx, wp, dets, stop)
+    wp, dets, stop, lt = setup
     fixed = lt.team
     if not fixed:
         return []
@@ -472,13 +475,10 @@ EACH_WINDOW = 8
 
 
 def run_subject_verb(ctx) -> list:
-    wp = word_profile(ctx.lang)
-    dets = dict(wp.determiners)
-    hun = speller(ctx.lang)
-    if not dets or not wp.distributives or hun is None:
+    setup, hun = _setup(ctx), speller(ctx.lang)
+    if setup is None or not setup[0].distributives or hun is None:
         return []
-    stop = ctx.lexicon(ctx.lang).function_words - wp.meaning_words
-    lt = _learnt(ctx, wp, dets, stop)
+    wp, dets, stop, lt = setup
     copulas = dict(wp.copulas)
     stops = wp.coordinators | wp.clause_openers | {wp.relative}
 
