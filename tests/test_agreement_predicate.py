@@ -8,25 +8,18 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.align.aligner import align_documents
-from pipeline.align.termbase import load_termbase
-from pipeline.model import Document, Meta, Rule
+from pipeline.model import Rule
 from pipeline.segment.hunspell import speller
+
+from checkpairs import aligned_issues, filler_english, rules_doc
 
 needs_pt_speller = pytest.mark.skipif(speller("pt") is None, reason="no pt_BR Hunspell dictionary (Debian hunspell-pt-br)")
 
 
-def _doc(lang: str, texts: list[str]) -> Document:
-    d = Document(meta=Meta(language=lang, effective_date="2025-11-14", kind="translation" if lang != "en" else "official"))
-    for i, text in enumerate(texts):
-        d.rules.append(Rule(f"100.{i + 1}", text, [], parent="100", level="subrule", order=i))
-    return d
 
 
 def _findings(pt: list[str], check: str, en: list[str] | None = None) -> list:
-    en_doc = _doc("en", en if en is not None else [f"The player does thing number {i}." for i in range(len(pt))])
-    res = align_documents(_doc("pt", pt), en_doc, en_doc, map_number=lambda n: n, termbase=load_termbase())
-    return [i for i in res.issues if i.check == check]
+    return [i for i in aligned_issues(en if en is not None else filler_english(len(pt)), pt) if i.check == check]
 
 
 # Genders and numbers the document's own determiners show ("habilidade" feminine, "objetos"
@@ -139,7 +132,7 @@ def test_glossary_term_plural_in_english_singular_in_the_translation():
         t = Rule(f"g{i}", pt, [], parent="100", level="subrule", order=i)
         b = Rule(f"g{i}", en, [], parent="100", level="subrule", order=i)
         pairs.append(Pair(Row(f"g{i}", f"g{i}", None, RowStatus.ALIGNED, RowMethod.UNIT, kind=kind), t, b, None))
-    ctx = Context("pt", _doc("pt", []), _doc("en", []), None, pairs)
+    ctx = Context("pt", rules_doc("pt", []), rules_doc("en", []), None, pairs)
     got = run_term_number(ctx)
     assert [(i.rule, i.excerpt) for i in got] == [("g0", "Card Dupla Face")]
 

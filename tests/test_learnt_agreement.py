@@ -10,23 +10,15 @@ from __future__ import annotations
 import pytest
 
 from conftest import EDITIONS, SHARED
-from pipeline.align.aligner import align_documents
-from pipeline.align.termbase import load_termbase
-from pipeline.model import Document, Meta, Rule
 from pipeline.segment.hunspell import speller
 
+from checkpairs import aligned_issues, filler_english
 
-def _doc(lang: str, texts: list[str]) -> Document:
-    d = Document(meta=Meta(language=lang, effective_date="2025-11-14", kind="translation" if lang != "en" else "official"))
-    for i, text in enumerate(texts):
-        d.rules.append(Rule(f"100.{i + 1}", text, [], parent="100", level="subrule", order=i))
-    return d
+
 
 
 def _findings(pt: list[str], check: str) -> list:
-    en = _doc("en", [f"The player does thing number {i}." for i in range(len(pt))])
-    res = align_documents(_doc("pt", pt), en, en, map_number=lambda n: n, termbase=load_termbase())
-    return [i for i in res.issues if i.check == check]
+    return [i for i in aligned_issues(filler_english(len(pt)), pt) if i.check == check]
 
 
 # "card", a word of the game no dictionary has, follows masculine singular determiners again and

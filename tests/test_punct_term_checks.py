@@ -9,23 +9,15 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.align.aligner import align_documents
-from pipeline.align.termbase import load_termbase
-from pipeline.model import Document, Meta, Rule
 from pipeline.segment.hunspell import speller
 
+from checkpairs import aligned_issues
 
-def _doc(lang: str, texts: list[str]) -> Document:
-    d = Document(meta=Meta(language=lang, effective_date="2025-11-14", kind="translation" if lang != "en" else "official"))
-    for i, text in enumerate(texts):
-        d.rules.append(Rule(f"100.{i + 1}", text, [], parent="100", level="subrule", order=i))
-    return d
+
 
 
 def _findings(pairs: list[tuple[str, str]], check: str) -> list:
-    en = _doc("en", [e for e, _ in pairs])
-    res = align_documents(_doc("pt", [t for _, t in pairs]), en, en, map_number=lambda n: n, termbase=load_termbase())
-    return [i for i in res.issues if i.check == check]
+    return [i for i in aligned_issues([e for e, _ in pairs], [t for _, t in pairs]) if i.check == check]
 
 
 def test_title_comma_after_a_rule_number():

@@ -13,28 +13,19 @@ from types import SimpleNamespace
 
 import pytest
 
-from pipeline.align.aligner import align_documents
 from pipeline.align.checks import spelling
-from pipeline.align.termbase import load_termbase
-from pipeline.model import Document, Meta, Rule
 from pipeline.segment.hunspell import speller
+
+from checkpairs import aligned_issues
 
 needs_pt_speller = pytest.mark.skipif(speller("pt") is None, reason="no pt_BR Hunspell dictionary (Debian hunspell-pt-br)")
 
 
-def _doc(lang: str, texts: list[str], ids: list[str] | None = None) -> Document:
-    d = Document(meta=Meta(language=lang, effective_date="2025-11-14", kind="translation" if lang != "en" else "official"))
-    for i, text in enumerate(texts):
-        rid = ids[i] if ids else f"100.{i + 1}"
-        d.rules.append(Rule(rid, text, [], parent="100", level="subrule", order=i))
-    return d
 
 
 def _findings(pairs: list[tuple[str, str]], check: str, ids: list[str] | None = None) -> list:
-    en = _doc("en", [e for e, _ in pairs], ids)
-    res = align_documents(_doc("pt", [p for _, p in pairs], ids), en, en, map_number=lambda n: n,
-                          termbase=load_termbase())
-    return [(i.excerpt, i.suggestion) for i in res.issues if i.check == check]
+    return [(i.excerpt, i.suggestion) for i in aligned_issues([e for e, _ in pairs], [p for _, p in pairs], ids)
+            if i.check == check]
 
 
 TURNS = [("The turn ends now.", "O turno termina agora."), ("Each turn has phases.", "Cada turno tem fases."),

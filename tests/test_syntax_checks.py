@@ -8,25 +8,18 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.align.aligner import align_documents
-from pipeline.align.termbase import load_termbase
-from pipeline.model import Document, Meta, Rule
 from pipeline.segment.hunspell import speller
+
+from checkpairs import aligned_issues
 
 needs_hunspell = pytest.mark.skipif(speller("pt") is None, reason="no pt_BR Hunspell dictionary")
 
 
-def _doc(lang: str, texts: list[str]) -> Document:
-    d = Document(meta=Meta(language=lang, effective_date="2025-11-14", kind="translation" if lang != "en" else "official"))
-    for i, text in enumerate(texts):
-        d.rules.append(Rule(f"100.{i + 1}", text, [], parent="100", level="subrule", order=i))
-    return d
 
 
 def _found(pairs: list[tuple[str, str]], check: str) -> list:
-    en = _doc("en", [e for e, _ in pairs])
-    res = align_documents(_doc("pt", [p for _, p in pairs]), en, en, map_number=lambda n: n, termbase=load_termbase())
-    return [(i.row_id if hasattr(i, "row_id") else None, i.excerpt, i.suggestion) for i in res.issues if i.check == check]
+    issues = aligned_issues([e for e, _ in pairs], [p for _, p in pairs])
+    return [(i.row_id if hasattr(i, "row_id") else None, i.excerpt, i.suggestion) for i in issues if i.check == check]
 
 
 def _excerpts(pairs, check):
