@@ -36,6 +36,7 @@ from ...profiles.grammar import (
     CLISIS, CONTRACTION_DETERMINER, GARBLED, MOOD, MOOD_TEMPORAL, OBJECT_PRONOUN, PASSIVE_SE, PROCLISIS, REGENCIA, SYNTAX,
     ClisisFacts, MoodFacts,
 )
+from ...profiles.words import word_profile
 from ...segment.hunspell import speller
 from ..text import words
 from .registry import register_pass
@@ -240,7 +241,7 @@ def _proclisis(ctx, p, cf: ClisisFacts, verbs: _Verbs) -> list:
                 continue
             if subj[0] not in cf.subject_openers or any(x in cf.attractors or x in cf.attract_adjacent for x in subj):
                 continue
-            if len(subj) > 1 and subj[0] in ("ele", "ela", "eles", "elas", "isso", "isto", "aquilo"):
+            if len(subj) > 1 and subj[0] in word_profile(ctx.lang).subject_pronouns:
                 continue
             if len(subj) > 3 and not any(x in cf.subject_prepositions for x in subj[2:]):
                 continue  # a long subject is a noun and its complement ("o texto em um card")
