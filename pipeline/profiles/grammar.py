@@ -567,6 +567,12 @@ class ClisisFacts:
     plural_articles: tuple[str, ...] = ()
     #: Words in -s that do not open a plural noun phrase ("se aplica mais tarde", "após", "pois").
     not_plural_modifiers: tuple[str, ...] = ()
+    #: The conjunction "que" (made a comparative by ``comparative_before_que``).
+    que: str = ""
+    #: A preposition whose contraction with a demonstrative is the usual written form ("de esse" ->
+    #: "desse"), and those demonstratives' openings: no fix is suggested there.
+    demonstrative_contractor: str = ""
+    demonstratives: tuple[str, ...] = ()
     #: Singular 3rd-person endings -> plural endings of the present ("escolhe" -> "escolhem").
     plural_of: dict = field(default_factory=dict)
     #: Verbs whose "se" is not the passive one (pronominal verbs, "trata-se de").
@@ -581,6 +587,9 @@ class ClisisFacts:
 
 
 PT_CLISIS = ClisisFacts(
+    que="que",
+    demonstrative_contractor="de",
+    demonstratives=("esse", "este", "aquel", "essa", "esta"),
     enclitics=("se", "lhe", "lhes", "o", "a", "os", "as", "no", "na", "nos", "nas", "me", "te"),
     attractors=("que", "quando", "não", "nunca", "jamais", "nem", "onde", "embora", "quem", "porque", "enquanto",
                 "caso", "conforme", "cujo", "cuja", "cujos", "cujas", "qual", "quais", "se"),

@@ -245,7 +245,7 @@ def _proclisis(ctx, p, cf: ClisisFacts, verbs: _Verbs) -> list:
                 continue
             if len(subj) > 3 and not any(x in cf.subject_prepositions for x in subj[2:]):
                 continue  # a long subject is a noun and its complement ("o texto em um card")
-        if att == "que" and k > 0 and low[k - 1] in cf.comparative_before_que \
+        if att == cf.que and k > 0 and low[k - 1] in cf.comparative_before_que \
                 and " ".join(low[max(k - 2, 0):k + 1]) not in cf.que_conjunctions:
             continue
         if att == cf.se and not between:
@@ -311,7 +311,7 @@ def _contraction_determiner(ctx, p, cf: ClisisFacts) -> list:
         if la in cf.article_contractions and lb in cf.no_article_before and text[a.end:b.start] == " ":
             prep = cf.preposition_of[la]
             fix = f"{prep} {b.text}" if a.text[:1].islower() else f"{prep.capitalize()} {b.text}"
-            if prep == "de" and lb[:1] in "ea" and lb.startswith(("esse", "este", "aquel", "essa", "esta")):
+            if prep == cf.demonstrative_contractor and lb.startswith(cf.demonstratives):
                 fix = None  # "desse"/"daquele": the contraction with the demonstrative is the usual form
             out.append(ctx.issue(_BY_ID[CONTRACTION_DETERMINER], p, f"“{a.text} {b.text}”: “{a.text}” holds the "
                                                                      f"article, which “{b.text}” never takes",
