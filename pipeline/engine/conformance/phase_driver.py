@@ -392,8 +392,9 @@ class _Game:
         self.prompts.append(kind)
         if kind == "TargetSelection" or any(a.kind == "ChooseTarget" for a in acts):
             choose = [a for a in acts if a.kind == "ChooseTarget"]
-            if targets:
-                want = self._target(targets.pop(0))
+            if targets:  # `none`: leave an optional target slot empty ("any number of target cards": zero)
+                ref = targets.pop(0)
+                want = None if ref == "none" else self._target(ref)
                 hit = [a for a in choose if (a.data or {}).get("target") == want]
                 if not hit:
                     raise DriveError(f"{spec}: {want} is not offered as a target "
