@@ -7,7 +7,9 @@ A file is a mapping ``{section: "6xx", edition: DATE, examples: [...]}``; each e
 ``note``     where the example names no card, or a stand-in is used, which card and why;
 ``board``    per player (``you``, ``opponent``): ``life`` and the zones ``battlefield``, ``hand``,
              ``graveyard``, ``library``, ``exile``; an entry is a card name, ``"3 Forest"``, or a
-             mapping ``{card, as, counters, tapped, damage}`` (``as`` labels one of several same-named cards);
+             mapping ``{card, as, counters, tapped, damage, controller, commander}`` (``as`` labels one of
+             several same-named cards; ``controller``: a permanent another seat controls; ``commander``:
+             the card is its owner's commander, 903.3);
 ``actions``  ``{cast|activate|play|attack|block|resolve|step|pass|concede: …}`` with the answers to
              prompts (``targets``, ``x``, ``by``, ``choose``, ``accept``, ``name``: a name or type chosen
              exactly, ``modes``: a modal spell's modes by index, refused when not offered); ``attack`` takes a list (they attack the opponent)
@@ -17,7 +19,7 @@ A file is a mapping ``{section: "6xx", edition: DATE, examples: [...]}``; each e
              many seats, phase's format name (``FreeForAll`` by default) and (801.2) every player's
              range of influence; a control may patch it (``board: {game: {range: null}}``);
 ``expect``   observations: ``{card: NAME|LABEL, zone, power, toughness, counters, tapped, types,
-             subtypes, colors, controller, name}`` or ``{player: you|opponent, life, hand, graveyard, library}``
+             subtypes, colors, controller, name, commander}`` or ``{player: you|opponent, life, hand, graveyard, library}``
              (``team_life``: a Two-Headed Giant team's shared life total, 810.9);
 ``unsupported`` (optional) why the example cannot be set as a game at all (a tournament shortcut, a
              subgame): reported with the reason, never run, never counted as agreeing;
@@ -62,7 +64,7 @@ CARDS_FILE = Path(__file__).with_name("cards.yaml")
 #: Observation fields per subject kind; anything else in ``expect`` is an encoding error.
 CARD_FIELDS = ("zone", "power", "toughness", "counters", "tapped", "types", "subtypes", "colors", "controller",
                "name", "keywords", "count", "damage", "supertypes", "all_pt", "transformed",
-               "loyalty")
+               "loyalty", "commander")
 PLAYER_FIELDS = ("life", "hand", "graveyard", "library", "exile", "poison", "status", "mana", "team_life")
 ZONES = ("battlefield", "hand", "graveyard", "library", "exile")
 ACTION_KINDS = ("cast", "activate", "play", "attack", "block", "resolve", "step", "pass", "concede")

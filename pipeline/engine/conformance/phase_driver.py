@@ -343,6 +343,8 @@ class _Game:
     @staticmethod
     def _place(s: dict, pl: dict, o: dict, oid: int, zone: str, e: dict) -> None:
         o["zone"] = _ZONE[zone]
+        if e.get("commander"):  # 903.3: the card is its owner's commander (phase keeps it on the object)
+            o["is_commander"] = True
         if zone == "battlefield":
             s["battlefield"].append(oid)
             if e.get("controller"):  # owned by the seat it is listed under, controlled by another
@@ -792,6 +794,8 @@ class _Game:
             return SEAT_NAMES.get(o.get("controller"))
         if what == "damage":
             return o.get("damage_marked")
+        if what == "commander":
+            return bool(o.get("is_commander"))
         if what == "keywords":
             return [k if isinstance(k, str) else next(iter(k)) for k in o.get("keywords") or []]
         return o.get(what)
