@@ -14,6 +14,10 @@ A file is a mapping ``{section: "6xx", edition: DATE, examples: [...]}``; each e
              prompts (``targets``, ``x``, ``by``, ``choose``, ``accept``, ``name``: a name or type chosen
              exactly, ``modes``: a modal spell's modes by index, refused when not offered); ``attack`` takes a list (they attack the opponent)
              or ``{ATTACKER: SEAT}``; ``concede: SEAT`` makes that player leave the game;
+             ``targets`` may hold ``none`` (an optional target slot left empty); ``branch`` picks the
+             cost of "unless you pay A or B" (an index, or a list: one per prompt, e.g. per age
+             counter); ``step`` with ``hold: true`` stops with the step's triggers still on the stack
+             (to respond to them) and answers their ``targets``;
              A multiplayer board has seats past ``opponent`` (``third`` … ``sixth``, in turn order:
              each seat's left is the next one) and may hold ``game: {players, format, range}``: how
              many seats, phase's format name (``FreeForAll`` by default) and (801.2) every player's
@@ -209,10 +213,24 @@ def load_examples(folder: Path = EXAMPLES_DIR) -> list[Example]:
     return out
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader refusing a mapping key given twice: in the card pool a second entry for
+    a name would silently replace the first (and every example using the card)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: set = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(None, None, f"{key!r} is given twice", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def load_cards(path: Path = CARDS_FILE) -> dict[str, dict]:
     """The suite's card pool: name → {cost, types, subtypes, supertypes, pt, text, colors, source}."""
     try:
-        data = yaml.safe_load(read_bounded_text(path)) or {}
+        data = yaml.load(read_bounded_text(path), Loader=_UniqueKeyLoader) or {}  # noqa: S506 - a SafeLoader
     except yaml.YAMLError as e:
         raise InputError(f"card file is not valid YAML: {e}", path) from None
     return {str(k): v for k, v in data.items()}

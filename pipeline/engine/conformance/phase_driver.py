@@ -348,7 +348,7 @@ class _Game:
         if zone == "battlefield":
             s["battlefield"].append(oid)
             if e.get("controller"):  # owned by the seat it is listed under, controlled by another
-                o["controller"] = SEATS[e["controller"]]
+                o["controller"] = o["base_controller"] = SEATS[e["controller"]]  # phase recomputes from the base
             o["entered_battlefield_turn"] = 0
             o["tapped"] = bool(e.get("tapped", False))
             o["damage_marked"] = int(e.get("damage", 0))
