@@ -229,8 +229,11 @@ class _UniqueKeyLoader(yaml.SafeLoader):
 
 def load_cards(path: Path = CARDS_FILE) -> dict[str, dict]:
     """The suite's card pool: name → {cost, types, subtypes, supertypes, pt, text, colors, source}."""
+    loader = _UniqueKeyLoader(read_bounded_text(path))
     try:
-        data = yaml.load(read_bounded_text(path), Loader=_UniqueKeyLoader) or {}  # noqa: S506 - a SafeLoader
+        data = loader.get_single_data() or {}
     except yaml.YAMLError as e:
         raise InputError(f"card file is not valid YAML: {e}", path) from None
+    finally:
+        loader.dispose()
     return {str(k): v for k, v in data.items()}
