@@ -121,6 +121,47 @@ def test_bad_scenario_files_are_refused_with_the_file_named(tmp_path):
         load_examples(tmp_path)
 
 
+def test_a_card_given_twice_in_the_pool_is_refused(tmp_path):
+    """A second entry for a name would silently replace the first (Purelace once had two costs)."""
+    path = tmp_path / "cards.yaml"
+    path.write_text("Purelace: {cost: '{W}', types: [Instant]}\nForest: {types: [Land]}\n"
+                    "Purelace: {cost: '{2}{W}', types: [Instant]}\n", encoding="utf-8")
+    with pytest.raises(InputError, match="'Purelace' is given twice") as e:
+        load_cards(path)
+    assert "cards.yaml" in str(e.value)
+    assert len(load_cards()) >= 300  # the real pool has no duplicate
+
+
+def test_range_of_influence_for_every_player_or_per_seat():
+    from pipeline.engine.conformance.phase_driver import _range_config
+
+    assert _range_config(1) == {"default_range": 1, "player_overrides": {}}
+    assert _range_config({"default": 1, "you": 2, "fourth": 1}) == {  # 801.5b: Alex 2, Carissa 1
+        "default_range": 1, "player_overrides": {"0": 2, "3": 1}}
+
+
+@pytest.mark.skipif(not HAS_PHASE, reason=skip_reason() or "")
+def test_board_owner_controller_and_commander_reach_phase():
+    """`controller` sets a permanent another seat controls (it still goes to its owner's graveyard);
+    `commander` marks a commander (903.3), which phase keeps on the card."""
+    from dataclasses import replace
+
+    from pipeline.engine.conformance.phase_driver import PhaseSuite, _Game
+
+    ex = next(e for e in EXAMPLES if e.id == "608.2d#1")
+    board = {"you": {"battlefield": [{"card": "Runeclaw Bear", "controller": "opponent"},
+                                     {"card": "Hill Giant", "commander": True}]},
+             "opponent": {"battlefield": ["3 Swamp"], "hand": ["Murder"]}}
+    with PhaseSuite() as suite:
+        g = _Game(suite, replace(ex, board=board, actions=()))
+        g.setup()
+        assert g._card("Runeclaw Bear", "controller") == "opponent"
+        assert (g._card("Hill Giant", "commander"), g._card("Runeclaw Bear", "commander")) == (True, False)
+        g.do({"cast": "Murder", "by": "opponent", "targets": ["Runeclaw Bear"]})
+        g.resolve()
+        assert [o["name"] for o in g.g.graveyard(0)] == ["Runeclaw Bear"] and g.g.graveyard(1)[-1]["name"] == "Murder"
+
+
 # -- acceptance 3: the kernel agrees on every example it runs ----------------------------------------
 
 def test_kernel_runs_its_subset_and_agrees_with_every_example(run):

@@ -14,7 +14,7 @@ import pytest
 
 from pipeline.engine.conformance.controls import control_example
 from pipeline.engine.conformance.model import load_examples
-from pipeline.engine.conformance.phase_driver import PhaseSuite, _Game, skip_reason
+from pipeline.engine.conformance.phase_driver import DriveError, PhaseSuite, _Game, skip_reason
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 EXAMPLES = {e.id: e for e in load_examples()}
@@ -354,3 +354,105 @@ def test_613x6n4_svogthos_does_not_override_an_earlier_3_3(suite):
     assert sum("Creature" in o["card_types"]["core_types"] for o in g.g.graveyard(0)) == 4
     svogthos = g._object("Svogthos")
     assert (svogthos["power"], svogthos["toughness"]) == (6, 6)  # 613.6 example: 4/4 + 3/3 = 7/7
+
+
+def test_110x5cn1_a_copy_of_jushi_apprentice_draws_the_ninth_card_and_does_not_flip(suite):
+    g = _game(suite, "110.5c#1", upto=4)  # a copy of Jushi Apprentice; its copied ability has resolved
+    d = g._object("Dimir Doppelganger")
+    assert d["name"] == "Jushi Apprentice" and len(g.g.hand(0)) == 9
+    assert d["flipped"] is False  # 709.4: nine cards in hand, it flips (Tomoya the Revealer)
+
+
+def test_120x4dn1_alabaster_potion_prevents_one_damage_with_no_target(suite):
+    g = _game(suite, "120.4d#1")
+    modes = g._object("Alabaster Potion")["abilities"]
+    prevent = next(m["effect"] for m in modes if m["effect"]["type"] == "PreventDamage")
+    assert prevent["amount"] == {"Next": 1}  # 107.3a: the next X damage
+    with pytest.raises(DriveError, match=r"phase chose the targets \[\]"):  # 601.2c: the target is chosen on casting
+        for act in g.ex.actions[:5]:
+            g.do(act)
+
+
+def test_201x2bn1_a_face_down_demon_with_no_name_wins_with_lilianas_contract(suite):
+    g = _game(suite, "201.2b#1", upto=4)  # Craghorn face down, Xenograft naming Demon
+    demons = sorted(o["name"] for o in g.g.battlefield() if "Demon" in o["card_types"]["subtypes"])
+    assert demons == ["", "Gray Ogre", "Hill Giant", "Runeclaw Bear"]  # the face-down one has no name
+    g.do({"step": "Upkeep", "turns": 2})
+    wf = g.g.waiting_for()
+    assert wf["type"] == "GameOver" and wf["data"]["winner"] == 0  # 201.2b: no trigger, the game goes on
+
+
+def test_601x3bn1_a_bestowed_aura_is_not_castable_as_though_it_had_flash(suite):
+    g = _game(suite, "601.3b#1", upto=1)  # the opponent's main phase
+    g._pass()  # the opponent passes: its controller holds priority with five untapped Islands
+    assert (g.g.turn, g.g.phase, g.g.priority_player()) == (2, "PreCombatMain", 0)
+    assert sum(1 for o in g.g.battlefield() if o["name"] == "Island" and not o["tapped"]) == 5
+    assert [a.kind for a in g.g.actions()] == ["PassPriority"]  # 601.3b: Nimbus Naiad, bestowed, may be cast
+
+
+def test_607x5an2_the_copied_elves_add_the_color_chosen_for_voice_of_all(suite):
+    g = _game(suite, "607.5a#2", upto=4)  # copy of Voice of All (blue chosen), then of Quirion Elves, activated
+    d = g._object("Vesuvan Doppelganger")
+    pool = g.g.player(0)["mana_pool"]["mana"]
+    assert d["name"] == "Quirion Elves" and [(m["color"], m["source_id"]) for m in pool] == [("Blue", d["id"])]  # no mana
+
+
+def test_613x6n1_wild_mongrel_does_not_become_the_chosen_color(suite):
+    g = _game(suite, "613.6#1", upto=2)  # a card discarded, White chosen
+    assert "NamedChoice" in g.prompts
+    m = g._object("Wild Mongrel")
+    assert (m["color"], m["power"], m["toughness"]) == (["Green"], 3, 3)  # 613.6: white, and 4/4 with Honor
+
+
+def test_614x13bn1_the_gained_devour_5_cannot_be_applied(suite):
+    g = _game(suite, "614.13b#1", upto=1)
+    g.resolve({"resolve": 1})  # the devour 5 trigger
+    elder = g._object("Thunder-Thrash Elder")
+    assert elder["_zone"] == "stack" and g.g.object(elder["id"])["keywords"] == [
+        {"Devour": {"n": 3, "quality": "Creature"}}, {"Devour": {"n": 5, "quality": "Creature"}}]
+    g.resolve({"choose": ["Runeclaw Bear"]})
+    assert g.prompts.count("EffectZoneChoice") == 1
+    assert g._object("Thunder-Thrash Elder")["counters"] == {"P1P1": 3}  # 614.13b: five with devour 5
+
+
+def test_701x24dn1_no_shuffle_when_no_card_is_targeted(suite):
+    from dataclasses import replace
+
+    g = _game(suite, "701.24d#1", upto=2)  # the opponent targeted, no graveyard card
+    assert [o["name"] for o in g.g.graveyard(1)] == ["Runeclaw Bear"]
+    assert g._object("Cosi's Trickster")["counters"] == {}  # 701.24d: the opponent still shuffles
+    ex = EXAMPLES["701.24d#1"]  # the Bear targeted too: it is shuffled in, and the Trickster sees the shuffle
+    t = _Game(suite, replace(ex, actions=()))
+    t.setup()
+    t.do(ex.actions[0])
+    t.do({"resolve": True, "targets": ["opponent", "opponent", "Runeclaw Bear"], "accept": True})
+    assert t.g.graveyard(1) == [] and t._elsewhere("Runeclaw Bear") == "library"
+    assert t._object("Cosi's Trickster")["counters"] == {"P1P1": 1}
+
+
+def test_603x8n1_no_cards_in_hand_does_not_trigger_during_a_resolution(suite):
+    from dataclasses import replace
+
+    g = _game(suite, "603.8#1", upto=2)  # Tolarian Winds discarded the Bear and drew one
+    assert [o["name"] for o in g.g.graveyard(0)] == ["Runeclaw Bear", "Tolarian Winds"] and len(g.g.hand(0)) == 1
+    ex = EXAMPLES["603.8#1"]  # the last card cast: the ability triggers and draws
+    one = _Game(suite, replace(ex, board={"you": {"battlefield": ["CR 603.8 Permanent", "2 Forest"],
+                                                   "hand": ["Runeclaw Bear"]}}, actions=()))
+    one.setup()
+    one.do({"cast": "Runeclaw Bear"})
+    one.resolve()
+    assert len(one.g.hand(0)) == 1
+
+
+def test_616x2n1_the_draw_replacement_is_never_applied(suite):
+    from dataclasses import replace
+
+    g = _game(suite, "616.2#1", upto=2)  # Fountain of Youth: the gain became a draw, from the library
+    assert [o["name"] for o in g.g.hand(0)] == ["Wastes"] and g.g.player(0)["life"] == 20
+    ex = EXAMPLES["616.2#1"]  # Divination under the draw replacement alone
+    d = _Game(suite, replace(ex, board={"you": {"battlefield": ["CR 616.2 Draw Permanent", "3 Island"],
+                                                 "hand": ["Divination"], "graveyard": ["Runeclaw Bear"]}}, actions=()))
+    d.setup()
+    d.do({"cast": "Divination"})
+    d.resolve({"choose": ["Runeclaw Bear"]})
+    assert [o["name"] for o in d.g.hand(0)] == ["Wastes", "Wastes"]  # 616.2 / 614.1a: the Bear returns instead

@@ -7,17 +7,23 @@ A file is a mapping ``{section: "6xx", edition: DATE, examples: [...]}``; each e
 ``note``     where the example names no card, or a stand-in is used, which card and why;
 ``board``    per player (``you``, ``opponent``): ``life`` and the zones ``battlefield``, ``hand``,
              ``graveyard``, ``library``, ``exile``; an entry is a card name, ``"3 Forest"``, or a
-             mapping ``{card, as, counters, tapped, damage}`` (``as`` labels one of several same-named cards);
+             mapping ``{card, as, counters, tapped, damage, controller, commander}`` (``as`` labels one of
+             several same-named cards; ``controller``: a permanent another seat controls; ``commander``:
+             the card is its owner's commander, 903.3);
 ``actions``  ``{cast|activate|play|attack|block|resolve|step|pass|concede: …}`` with the answers to
              prompts (``targets``, ``x``, ``by``, ``choose``, ``accept``, ``name``: a name or type chosen
              exactly, ``modes``: a modal spell's modes by index, refused when not offered); ``attack`` takes a list (they attack the opponent)
              or ``{ATTACKER: SEAT}``; ``concede: SEAT`` makes that player leave the game;
+             ``targets`` may hold ``none`` (an optional target slot left empty); ``branch`` picks the
+             cost of "unless you pay A or B" (an index, or a list: one per prompt, e.g. per age
+             counter); ``step`` with ``hold: true`` stops with the step's triggers still on the stack
+             (to respond to them) and answers their ``targets``;
              A multiplayer board has seats past ``opponent`` (``third`` … ``sixth``, in turn order:
              each seat's left is the next one) and may hold ``game: {players, format, range}``: how
              many seats, phase's format name (``FreeForAll`` by default) and (801.2) every player's
              range of influence; a control may patch it (``board: {game: {range: null}}``);
 ``expect``   observations: ``{card: NAME|LABEL, zone, power, toughness, counters, tapped, types,
-             subtypes, colors, controller, name}`` or ``{player: you|opponent, life, hand, graveyard, library}``
+             subtypes, colors, controller, name, commander}`` or ``{player: you|opponent, life, hand, graveyard, library}``
              (``team_life``: a Two-Headed Giant team's shared life total, 810.9);
 ``unsupported`` (optional) why the example cannot be set as a game at all (a tournament shortcut, a
              subgame): reported with the reason, never run, never counted as agreeing;
@@ -62,7 +68,7 @@ CARDS_FILE = Path(__file__).with_name("cards.yaml")
 #: Observation fields per subject kind; anything else in ``expect`` is an encoding error.
 CARD_FIELDS = ("zone", "power", "toughness", "counters", "tapped", "types", "subtypes", "colors", "controller",
                "name", "keywords", "count", "damage", "supertypes", "all_pt", "transformed",
-               "loyalty")
+               "loyalty", "commander")
 PLAYER_FIELDS = ("life", "hand", "graveyard", "library", "exile", "poison", "status", "mana", "team_life")
 ZONES = ("battlefield", "hand", "graveyard", "library", "exile")
 ACTION_KINDS = ("cast", "activate", "play", "attack", "block", "resolve", "step", "pass", "concede")
@@ -207,10 +213,27 @@ def load_examples(folder: Path = EXAMPLES_DIR) -> list[Example]:
     return out
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader refusing a mapping key given twice: in the card pool a second entry for
+    a name would silently replace the first (and every example using the card)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: set = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(None, None, f"{key!r} is given twice", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def load_cards(path: Path = CARDS_FILE) -> dict[str, dict]:
     """The suite's card pool: name → {cost, types, subtypes, supertypes, pt, text, colors, source}."""
+    loader = _UniqueKeyLoader(read_bounded_text(path))
     try:
-        data = yaml.safe_load(read_bounded_text(path)) or {}
+        data = loader.get_single_data() or {}
     except yaml.YAMLError as e:
         raise InputError(f"card file is not valid YAML: {e}", path) from None
+    finally:
+        loader.dispose()
     return {str(k): v for k, v in data.items()}

@@ -235,6 +235,15 @@ class PhaseSuite:
         return PhaseResult(ex.id, "fail" if mism else "pass", observed, mism, prompts=game.prompts)
 
 
+def _range_config(rng: Any) -> dict:
+    """A board's ``game.range`` as phase's range-of-influence config: ``N`` for every player, or
+    ``{default: N, SEAT: M}`` when players' ranges differ (801.5b)."""
+    if not isinstance(rng, dict):
+        return {"default_range": int(rng), "player_overrides": {}}
+    return {"default_range": int(rng["default"]),
+            "player_overrides": {str(SEATS[k]): int(v) for k, v in rng.items() if k != "default"}}
+
+
 def kept_game(engine, you: list[str], opponent: list[str], extra: list[list[str]] | None = None,
               format: str | None = None):
     """A new game (fixed seed, the first seat starts) once every player keeps their hand: two
@@ -308,9 +317,8 @@ class _Game:
         g = kept_game(self.suite.engine, decks["you"], decks["opponent"], extra, self._game_opts().get("format"))
         exported = g.state()
         s = exported["state"]
-        if "range" in self._game_opts():  # 801.2: a limited range of influence, the same for every player
-            s["format_config"]["range_of_influence"] = {"default_range": int(self._game_opts()["range"]),
-                                                        "player_overrides": {}}
+        if "range" in self._game_opts():  # 801.2: a limited range of influence, one for all or per seat
+            s["format_config"]["range_of_influence"] = _range_config(self._game_opts()["range"])
         objs = s["objects"]
         for seat, n in seats.items():
             pl = s["players"][n]
@@ -335,8 +343,12 @@ class _Game:
     @staticmethod
     def _place(s: dict, pl: dict, o: dict, oid: int, zone: str, e: dict) -> None:
         o["zone"] = _ZONE[zone]
+        if e.get("commander"):  # 903.3: the card is its owner's commander (phase keeps it on the object)
+            o["is_commander"] = True
         if zone == "battlefield":
             s["battlefield"].append(oid)
+            if e.get("controller"):  # owned by the seat it is listed under, controlled by another
+                o["controller"] = o["base_controller"] = SEATS[e["controller"]]  # phase recomputes from the base
             o["entered_battlefield_turn"] = 0
             o["tapped"] = bool(e.get("tapped", False))
             o["damage_marked"] = int(e.get("damage", 0))
@@ -382,8 +394,9 @@ class _Game:
         self.prompts.append(kind)
         if kind == "TargetSelection" or any(a.kind == "ChooseTarget" for a in acts):
             choose = [a for a in acts if a.kind == "ChooseTarget"]
-            if targets:
-                want = self._target(targets.pop(0))
+            if targets:  # `none`: leave an optional target slot empty ("any number of target cards": zero)
+                ref = targets.pop(0)
+                want = None if ref == "none" else self._target(ref)
                 hit = [a for a in choose if (a.data or {}).get("target") == want]
                 if not hit:
                     raise DriveError(f"{spec}: {want} is not offered as a target "
@@ -423,6 +436,17 @@ class _Game:
                     return a
         if kind == "UnlessPayment" and "accept" in spec:  # "… unless you pay …": pay when the scenario accepts
             hit = [a for a in acts if (a.data or {}).get("pay") is bool(spec["accept"])]
+            if hit:
+                return hit[0]
+        if kind == "UnlessPaymentChooseCost" and "accept" in spec:  # "… unless you pay A or B": decline, or pay
+            # the cost `branch` (its index, 0 the first listed), or `branch: [0, 0, 1]` one per prompt (phase asks
+            # once per age counter of a cumulative upkeep, 702.24a)
+            branches = self._queues.setdefault(id(spec) + 1, list(spec["branch"]) if isinstance(
+                spec.get("branch"), list) else [])
+            index = branches.pop(0) if branches else int(spec.get("branch", 0) if not isinstance(
+                spec.get("branch"), list) else 0)
+            want = {"type": "Decline"} if not spec["accept"] else {"type": "Pay", "data": {"index": int(index)}}
+            hit = [a for a in acts if (a.data or {}).get("choice") == want]
             if hit:
                 return hit[0]
         if kind == "OptionalEffectChoice":  # "you may": yes unless the scenario says `accept: false`
@@ -548,9 +572,11 @@ class _Game:
 
     def step(self, phase_name: str, turns: int = 0, spec: dict | None = None, limit: int = 80) -> None:
         until = self.g.turn + turns
+        targets = list((spec or {}).get("targets") or [])  # the targets of the triggers met on the way
         for _ in range(limit):
-            self._settle(spec or {}, [])
-            if self.g.phase == phase_name and self.g.turn >= until and not self.g.stack():
+            self._settle(spec or {}, targets)
+            if self.g.phase == phase_name and self.g.turn >= until and (
+                    not self.g.stack() or (spec or {}).get("hold")):  # `hold`: respond to the step's triggers
                 return
             wf = self.g.waiting_for()
             if wf["type"] == "DeclareAttackers":
@@ -617,6 +643,9 @@ class _Game:
             if not cands and kind == "ActivateAbility" and src is not None:  # crew (702.122) is an action of its own
                 cands = [a for a in self.g.actions() if a.kind == "CrewVehicle"
                          and (a.data or {}).get("vehicle_id") == src["id"]]
+            if not cands and kind == "ActivateAbility" and src is not None:  # so is turning face up (116.2b)
+                cands = [a for a in self.g.actions() if a.kind == "TurnFaceUp"
+                         and (a.data or {}).get("object_id") == src["id"]]
             if not cands and kind == "ActivateAbility" and src is not None:
                 # phase never lists mana abilities among the actions at priority (it uses them while
                 # paying costs), yet accepts their activation (605.3a: a player may activate one
@@ -765,6 +794,8 @@ class _Game:
             return SEAT_NAMES.get(o.get("controller"))
         if what == "damage":
             return o.get("damage_marked")
+        if what == "commander":
+            return bool(o.get("is_commander"))
         if what == "keywords":
             return [k if isinstance(k, str) else next(iter(k)) for k in o.get("keywords") or []]
         return o.get(what)
