@@ -138,7 +138,7 @@ def test_reads_xliff_12_and_20(tmp_path):
 
 
 def test_paragraph_language_identification():
-    from pipeline.segment.units import _is_english
+    from pipeline.ingest.units import _is_english
 
     en = "If a spell or ability would cause a player to draw cards, that player draws them one at a time."
     assert _is_english(en, en, "pt")

@@ -205,7 +205,7 @@ def test_term_search_on_the_real_po_is_the_unfiltered_search():
 # -- pinning: each distinct line of the archive normalised once ------------------------------
 
 def _plain_light_paragraphs(path):
-    from pipeline.ingest.decode import decode_bytes
+    from pipeline.decode import decode_bytes
     from pipeline.io import read_bounded
 
     text = decode_bytes(read_bounded(path), path).text
@@ -213,7 +213,7 @@ def _plain_light_paragraphs(path):
 
 
 def test_light_paragraphs_are_each_lines_spaces_normalised(tmp_path):
-    from pipeline.segment.units import edition_paragraphs
+    from pipeline.ingest.units import edition_paragraphs
 
     f = tmp_path / "e.txt"
     f.write_text("100.1. These  rules\tapply.\n\n  100.2 Indented \u00a0line \n100.1. These rules apply.\n"
@@ -225,7 +225,7 @@ def test_light_paragraphs_are_each_lines_spaces_normalised(tmp_path):
 
 @pytest.mark.skipif(not (ROOT.parent / "shared" / "corpus" / "cr-en" / "txt").is_dir(), reason="needs ../shared")
 def test_light_paragraphs_of_real_editions_are_the_plain_ones():
-    from pipeline.segment.units import edition_paragraphs
+    from pipeline.ingest.units import edition_paragraphs
 
     eds = sorted((ROOT.parent / "shared" / "corpus" / "cr-en" / "txt").glob("*.txt"))
     for f in eds[::20]:  # a sample across the years (encodings, line endings)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from pipeline.edition import declared_date, infer_base_edition
+from pipeline.editions.base import declared_date, infer_base_edition
 from pipeline.ingest.loader import load_document
 from pipeline.segment.paste import segment_text
 from tests.conftest import CORPUS, EDITIONS, edition, needs_shared
@@ -80,7 +80,7 @@ def test_30_glued_rules_find_their_edition(date):
 
 @needs_shared
 def test_inventories_are_cached_in_memory_and_on_disk(tmp_path, monkeypatch):
-    import pipeline.edition as ed
+    import pipeline.editions.base as ed
 
     p = EDITIONS / "2019-06-12.txt"
     first = ed.edition_inventory(p)
@@ -109,7 +109,7 @@ def test_a_declared_date_wins_over_inference():
 def test_each_editions_head_states_the_date_its_parse_finds():
     """The head read for a declared document's edition list agrees with a full parse of every
     edition of the archive (the 2006-06-01 file states 2004-06-01, 2013-04-29 states May 1...)."""
-    import pipeline.edition as ed
+    import pipeline.editions.base as ed
     from pipeline.segment.official import parse_file
 
     for p in sorted(EDITIONS.glob("*.txt")):
@@ -118,7 +118,7 @@ def test_each_editions_head_states_the_date_its_parse_finds():
 
 @needs_shared
 def test_a_declared_document_reads_no_inventory(monkeypatch):
-    import pipeline.edition as ed
+    import pipeline.editions.base as ed
 
     def refuse(path):
         raise AssertionError(f"inventory of {path} loaded")
@@ -131,7 +131,7 @@ def test_a_declared_document_reads_no_inventory(monkeypatch):
 
 
 def test_a_head_that_does_not_settle_the_date_defers_to_the_inventory(tmp_path):
-    import pipeline.edition as ed
+    import pipeline.editions.base as ed
 
     late = tmp_path / "late.txt"
     late.write_text("Comprehensive Rules\n" + "x\n" * 5000 + "These rules are effective as of May 1, 2020.\n")

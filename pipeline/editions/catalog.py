@@ -59,7 +59,7 @@ class EditionRef:
 
     def parse(self):
         """The parsed :class:`~pipeline.model.Document` (source named by the file name)."""
-        from ..ingest.decode import decode_bytes  # noqa: PLC0415 - lazy: a warm show reads the inventory, never the parser
+        from ..decode import decode_bytes  # noqa: PLC0415 - lazy: a warm show reads the inventory, never the parser
         from ..segment.official import parse_text  # noqa: PLC0415 - lazy, as above
 
         data = self.content()

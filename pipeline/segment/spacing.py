@@ -27,7 +27,7 @@ from ..errors import CrpipeError
 from ..codekey import code_key
 from ..io import cache_root, cache_write, read_bounded, read_bounded_gzip, read_bounded_text
 from ..model import Finding
-from ..ingest.language import is_english_paragraph
+from ..language import is_english_paragraph
 from ..profiles import OFFICIAL_LANG, PROFILES
 from ..text import NUMBER
 from .hunspell import speller

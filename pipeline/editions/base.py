@@ -18,15 +18,15 @@ from datetime import date
 from pathlib import Path
 
 
-from .errors import InputError
-from .codekey import code_key
-from .io import cache_root, cache_write, dumps, read_bounded, read_cache_json
-from .model import Document
-from .profiles import PROFILES
-from .profiles.dates import declared_date  # noqa: F401  (re-exported: the edition API)
-from .rulenum import sort_ids
-from .text import fold, is_heading as _is_heading
-from .segment.official import DATE_RE as STATED_DATE, _iso, parse_file
+from ..errors import InputError
+from ..codekey import code_key
+from ..io import cache_root, cache_write, dumps, read_bounded, read_cache_json
+from ..model import Document
+from ..profiles import PROFILES
+from ..profiles.dates import declared_date  # noqa: F401  (re-exported: the edition API)
+from ..rulenum import sort_ids
+from ..text import fold, is_heading as _is_heading
+from ..segment.official import DATE_RE as STATED_DATE, _iso, parse_file
 
 
 def declared_edition(doc: Document) -> dict | None:
@@ -54,7 +54,7 @@ def _cache_dir() -> Path:
 
 def rule_refs(text: str, lang: str | None) -> list[str]:
     """Rule numbers ``text`` cites (references, not rule starts), sorted, unique."""
-    from .segment.paste import find_candidates, merged_profile  # lazy: a document that states its date needs no inventory (crpipe parse start-up)
+    from ..segment.paste import find_candidates, merged_profile  # lazy: a document that states its date needs no inventory (crpipe parse start-up)
 
     prof = PROFILES.get(lang or "") or merged_profile()
     return sort_ids({str(c.number) for c in find_candidates(text, prof) if c.kind == "ref"})
@@ -154,7 +154,7 @@ def _effective(path) -> str | None:
 def edition_files(editions_dir) -> list:
     """The editions of a folder (paths), or of a :class:`pipeline.editions.Catalog` (refs)."""
     if not isinstance(editions_dir, (str, os.PathLike)):  # a folder needs no catalog module (crpipe parse start-up)
-        from .editions.catalog import Catalog  # deferred: the catalog reads editions through this module's callers
+        from .catalog import Catalog  # deferred: the catalog reads editions through this module's callers
 
         if isinstance(editions_dir, Catalog):
             return [r for r in editions_dir.editions if DATE_RE.fullmatch(r.stem) and not r.truncated] or \
