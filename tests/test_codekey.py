@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 
 import pipeline.codekey as ck
-from pipeline.align import lexicon, lightproof, wordlex
+from pipeline import lexicon
+from pipeline.align import lightproof, wordlex
 from pipeline.diff import cache as diff_cache
 from pipeline.diff import history, shipped
 from pipeline import inventory, rule_index
 from pipeline.editions import base as edition, light_paragraphs, meta
 from pipeline.ingest import units
-from pipeline.segment import spacing
 
 ROOT = Path(__file__).resolve().parents[1] / "pipeline"
 
@@ -101,8 +101,8 @@ KEYS = {
                            ["pipeline.diff.history"]),
     "diff.cache": (lambda: diff_cache.cache_key(), [diff_cache.cache_key],
                    ["pipeline.diff.match", "pipeline.diff.classify", "pipeline.segment.official"]),
-    "spacing lexicon": (lambda: spacing._sources_key("pt"), [], ["pipeline.segment.spacing"]),
-    "align lexicon": (lambda: lexicon._key("pt"), [], ["pipeline.align.lexicon"]),
+    "unigram lexicon": (lambda: lexicon._unigram_key("pt"), [], ["pipeline.lexicon"]),
+    "spelling lexicon": (lambda: lexicon._spelling_key("pt"), [], ["pipeline.lexicon"]),
     "wordlex": (lambda: wordlex._cache_key([]), [], ["pipeline.align.wordlex"]),
     "lightproof index": (_lightproof_key, [], ["pipeline.align.lightproof"]),
     "shipped light paragraphs": (lambda: light_paragraphs.shipped_key(), [light_paragraphs.shipped_key],
