@@ -22,7 +22,7 @@ from typing import Callable
 from .report.stage import stage_align
 from .diff.stage import stage_diff
 from .engine.validate import stage_engine
-from .editions.catalog import Catalog, EditionRef, default_edition
+from .editions.catalog import Catalog, EditionRef, default_edition, embedded_ref
 from .diff.context import EditionContext, stage_editions
 from .editions.embedded import ArchiveError, embedded
 from .errors import CrpipeError, InputError
@@ -214,7 +214,7 @@ def _embedded_reference(name: str, want: str | None, notes: list[str] | None = N
         if notes is not None:
             notes.append(f"the embedded {name} does not match the manifest's sha256; not used")
         return None
-    return EditionRef(e["name"], e["date"], "embedded", e["sha256"], None, e["truncated"])
+    return embedded_ref(e)
 
 
 # -- stages ---------------------------------------------------------------------------

@@ -139,9 +139,13 @@ def scan_folder(folder: Path, source: str) -> tuple[list[EditionRef], list[dict]
     return refs, skipped
 
 
+def embedded_ref(entry: dict) -> EditionRef:
+    """The reference of an edition of the embedded archive (an entry of its index)."""
+    return EditionRef(entry["name"], entry["date"], "embedded", entry["sha256"], None, entry["truncated"])
+
+
 def _embedded_refs() -> list[EditionRef]:
-    return [EditionRef(e["name"], e["date"], "embedded", e["sha256"], None, e["truncated"])
-            for e in embedded().editions]
+    return [embedded_ref(e) for e in embedded().editions]
 
 
 @dataclass
