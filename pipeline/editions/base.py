@@ -14,6 +14,7 @@ from __future__ import annotations
 import codecs
 import functools
 import hashlib
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -30,7 +31,6 @@ from ..profiles.dates import declared_date  # noqa: F401  (re-exported: the edit
 from ..rulenum import sort_ids
 from ..text import fold, is_heading as _is_heading
 from ..segment.official import DATE_RE as STATED_DATE, _iso, parse_file
-from .catalog import Catalog
 
 
 def declared_edition(doc: Document) -> dict | None:
@@ -167,9 +167,12 @@ def _effective(path) -> str | None:
 
 def edition_files(editions_dir) -> list:
     """The editions of a folder (paths), or of a :class:`pipeline.editions.Catalog` (refs)."""
-    if isinstance(editions_dir, Catalog):
-        return [r for r in editions_dir.editions if DATE_RE.fullmatch(r.stem) and not r.truncated] or \
-            [r for r in editions_dir.editions if not r.truncated]
+    if not isinstance(editions_dir, (str, os.PathLike)):  # a folder needs no catalog module (crpipe parse start-up)
+        from .catalog import Catalog  # deferred: as above
+
+        if isinstance(editions_dir, Catalog):
+            return [r for r in editions_dir.editions if DATE_RE.fullmatch(r.stem) and not r.truncated] or \
+                [r for r in editions_dir.editions if not r.truncated]
     d = Path(editions_dir)
     files = sorted(p for p in d.glob("*.txt") if re.fullmatch(r"\d{4}-\d{2}-\d{2}", p.stem))
     if not files:
