@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline.ingest.loader import load_document  # noqa: E402
 from pipeline.segment.paste import segment_text  # noqa: E402
-from pipeline.segment.spacing import lexicon  # noqa: E402
+from pipeline.lexicon import unigram_lexicon  # noqa: E402
 
 
 def timed(fn, runs: int) -> list[float]:
@@ -79,7 +79,7 @@ def main() -> None:
     mb = len(text.encode("utf-8")) / 1e6
     t_seg = row(f"segment {len(truth)} glued rules ({mb:.2f} MB), no repair",
                 timed(lambda: segment_text(text, "en", repair=False), a.runs))
-    lexicon("en")
+    unigram_lexicon("en")
     t_rep = row("  same with spacing repair (lexicon preloaded)", timed(lambda: segment_text(text, "en"), a.runs))
     print(f"  -> {mb / t_seg:.2f} MB/s without repair, {mb / t_rep:.2f} MB/s with repair")
     ok = t_pdf < 3 and t_docx < 0.5 and mb / t_seg >= 1

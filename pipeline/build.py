@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .align.stage import stage_align
+from .report.stage import stage_align
 from .diff.stage import stage_diff
 from .engine.validate import stage_engine
-from .editions.catalog import Catalog, EditionRef, default_edition
-from .editions.context import EditionContext, stage_editions
+from .editions.catalog import Catalog, EditionRef, default_edition, embedded_ref
+from .diff.context import EditionContext, stage_editions
 from .editions.embedded import ArchiveError, embedded
 from .errors import CrpipeError, InputError
 from .export import export_all, write_sqlite
@@ -214,7 +214,7 @@ def _embedded_reference(name: str, want: str | None, notes: list[str] | None = N
         if notes is not None:
             notes.append(f"the embedded {name} does not match the manifest's sha256; not used")
         return None
-    return EditionRef(e["name"], e["date"], "embedded", e["sha256"], None, e["truncated"])
+    return embedded_ref(e)
 
 
 # -- stages ---------------------------------------------------------------------------
@@ -309,7 +309,7 @@ def _report(ctx: BuildContext, previous: dict | None) -> dict:
     return {
         "reference": {"edition": (ctx.reference.meta.effective_date if ctx.reference else None),
                       "found": bool(ctx.reference), "sha256": ctx.reference.meta.sha256 if ctx.reference else None},
-        # One definition of "current" (pipeline.editions.context.newest_edition: the Catalog's latest), as every report prints it.
+        # One definition of "current" (pipeline.diff.context.newest_edition: the Catalog's latest), as every report prints it.
         "current_edition": ctx.current_edition,
         "inputs": [{"path": str(i.path.relative_to(ctx.corpus)), "language": i.language, "role": i.role}
                    for i in ctx.inputs],

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from pipeline.align.checks.form import DECIMAL_POINT, finite_verb_test, serial_commas
 from pipeline.align.checks.registry import categories
-from pipeline.align.lexicon import lexicon
+from pipeline.lexicon import lexicon
 from pipeline.profiles.words import word_profile
 from pipeline.findings import Category
 from pipeline.align.termbase import TermBase, find_all, term_regex

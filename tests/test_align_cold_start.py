@@ -11,7 +11,7 @@ import pytest
 
 from conftest import ROOT
 
-from pipeline.segment.spacing import spacy_stop_words
+from pipeline.lexicon import spacy_stop_words
 
 
 @pytest.mark.parametrize("lang", ["pt", "en", "es"])
@@ -22,7 +22,7 @@ def test_stop_words_read_by_path_are_spacys(lang):
 
 def test_stop_words_do_not_import_spacy():
     pytest.importorskip("spacy")
-    code = ("import sys; from pipeline.segment.spacing import spacy_stop_words; "
+    code = ("import sys; from pipeline.lexicon import spacy_stop_words; "
             "assert spacy_stop_words('pt'); print('spacy' in sys.modules)")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
                        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
@@ -92,9 +92,9 @@ def test_speller_asks_the_library_and_starts_no_process(tmp_path, monkeypatch):
 # -- the spelling lexicon: its cache holds the buckets --------------------------------------
 
 def test_lexicon_read_from_its_cache_is_the_one_built(tmp_path, monkeypatch):
-    from pipeline.align import lexicon as LX
+    from pipeline import lexicon as LX
 
-    if not LX._table("en_lemma_lookup"):
+    if not LX.lookups_table("en_lemma_lookup"):
         pytest.skip("spacy-lookups-data is not installed")
     monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path))
     LX._base_lexicon.cache_clear()
@@ -114,7 +114,7 @@ def test_lexicon_read_from_its_cache_is_the_one_built(tmp_path, monkeypatch):
     assert all(k == (w[:1], len(w)) for k, v in read.buckets.items() for w in v)
     # The search reads its buckets sorted, whatever order the cache kept: the first of equally
     # near words is the one a search over the words by length, then alphabetically, gives.
-    shuffled = LX.Lexicon("en", read.words, {k: sorted(v, reverse=True) for k, v in read.buckets.items()})
+    shuffled = LX.Lexicon("en", read.words, buckets={k: sorted(v, reverse=True) for k, v in read.buckets.items()})
     from rapidfuzz import process
     from rapidfuzz.distance import OSA
 
@@ -128,7 +128,7 @@ def test_lexicon_read_from_its_cache_is_the_one_built(tmp_path, monkeypatch):
 def test_brazilian_spellings_are_those_of_every_silent_letter_and_open_vowel():
     import re
 
-    from pipeline.align.lexicon import _brazilian
+    from pipeline.lexicon import _brazilian
 
     words = {"artefacto", "activado", "afectar", "académico", "adopção", "fénix", "económico", "casa",
              "pacto", "ténis", "cómodo", "capítulo", "óptimo", "acção"}
@@ -205,7 +205,7 @@ def test_term_search_on_the_real_po_is_the_unfiltered_search():
 # -- pinning: each distinct line of the archive normalised once ------------------------------
 
 def _plain_light_paragraphs(path):
-    from pipeline.ingest.decode import decode_bytes
+    from pipeline.decode import decode_bytes
     from pipeline.io import read_bounded
 
     text = decode_bytes(read_bounded(path), path).text
@@ -213,7 +213,7 @@ def _plain_light_paragraphs(path):
 
 
 def test_light_paragraphs_are_each_lines_spaces_normalised(tmp_path):
-    from pipeline.segment.units import edition_paragraphs
+    from pipeline.ingest.units import edition_paragraphs
 
     f = tmp_path / "e.txt"
     f.write_text("100.1. These  rules\tapply.\n\n  100.2 Indented \u00a0line \n100.1. These rules apply.\n"
@@ -225,7 +225,7 @@ def test_light_paragraphs_are_each_lines_spaces_normalised(tmp_path):
 
 @pytest.mark.skipif(not (ROOT.parent / "shared" / "corpus" / "cr-en" / "txt").is_dir(), reason="needs ../shared")
 def test_light_paragraphs_of_real_editions_are_the_plain_ones():
-    from pipeline.segment.units import edition_paragraphs
+    from pipeline.ingest.units import edition_paragraphs
 
     eds = sorted((ROOT.parent / "shared" / "corpus" / "cr-en" / "txt").glob("*.txt"))
     for f in eds[::20]:  # a sample across the years (encodings, line endings)

@@ -40,7 +40,7 @@ def _checks(row, check):
 
 @needs_shared
 def test_seed0_base_edition_is_the_ingestion_range(seed0):
-    from pipeline.edition import infer_base_edition
+    from pipeline.editions.base import infer_base_edition
     from pipeline.ingest.loader import load_document
 
     root = Path(__file__).resolve().parents[1]
@@ -138,7 +138,7 @@ def test_cli_bad_input_is_one_line_and_nothing_written(tmp_path):
 
 @needs_shared
 def test_build_stage_writes_reports(tmp_path, cr_2025):
-    from pipeline.align.stage import stage_align
+    from pipeline.report.stage import stage_align
     from pipeline.build import BuildContext, Input
     from pipeline.ingest.loader import load_document
 

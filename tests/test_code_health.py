@@ -1,5 +1,6 @@
-"""Code health (issue 11): no import cycles, one rule-number pattern, language facts in the
-profiles, one bounded reader for every input, and the pseudo-translation wording per language.
+"""Code health (issue 11): no import cycles between modules or packages (issue 29), one
+rule-number pattern, language facts in the profiles, one bounded reader for every input, and
+the pseudo-translation wording per language.
 
 The structural tests read the source with ``ast`` (nothing is imported), so they hold for
 code paths the other tests never run.
@@ -18,10 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "pipeline"
 
 
-def _modules() -> dict[str, tuple[Path, bool]]:
+def _modules(pkg: Path = PKG) -> dict[str, tuple[Path, bool]]:
     out = {}
-    for f in sorted(PKG.rglob("*.py")):
-        parts = list(f.relative_to(ROOT).with_suffix("").parts)
+    for f in sorted(pkg.rglob("*.py")):
+        parts = list(f.relative_to(pkg.parent).with_suffix("").parts)
         is_pkg = parts[-1] == "__init__"
         if is_pkg:
             parts = parts[:-1]
@@ -29,10 +30,10 @@ def _modules() -> dict[str, tuple[Path, bool]]:
     return out
 
 
-def import_graph() -> nx.DiGraph:
+def import_graph(pkg: Path = PKG) -> nx.DiGraph:
     """Module -> module it imports, for every import statement anywhere in the module
     (top level, inside functions, under ``if TYPE_CHECKING``)."""
-    mods = _modules()
+    mods = _modules(pkg)
     g = nx.DiGraph()
     for name, (f, is_pkg) in mods.items():
         g.add_node(name)
@@ -73,6 +74,78 @@ def test_no_import_cycles():
     cycles = [sorted(c) for c in nx.strongly_connected_components(g) if len(c) > 1]
     assert cycles == [], "import cycles: " + "; ".join(
         " -> ".join(nx.find_cycle(g.subgraph(c))[i][0] for i in range(len(c))) for c in cycles)
+
+
+def package_of(module: str) -> str:
+    """A module's package node: the first component under ``pipeline`` (``pipeline.diff.history``
+    -> ``diff``).  A top-level module is a node of its own (``pipeline.model`` -> ``model``),
+    not one ``pipeline`` node: the top level holds both the shared base every stage reads
+    (errors, io, model, text, rulenum, codekey, decode) and the entry points that read every
+    stage (cli, build, render), so one node for them all would be a cycle through every
+    package while no code goes round one.  The package's own ``__init__`` is ``pipeline``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def package_graph(g: nx.DiGraph) -> nx.DiGraph:
+    """Package -> package it imports (from :func:`import_graph`: function-level imports
+    count), each edge with the module imports behind it as ``via``."""
+    pg = nx.DiGraph()
+    pg.add_nodes_from(package_of(m) for m in g)
+    for a, b, d in g.edges(data=True):
+        pa, pb = package_of(a), package_of(b)
+        if pa != pb:
+            pg.add_edge(pa, pb)
+            pg.edges[pa, pb].setdefault("via", []).append(f"{a} -> {b} (line {d['line']})")
+    return pg
+
+
+def package_cycles(pg: nx.DiGraph) -> list[str]:
+    """Each cycle between packages, one line each, with the imports that close it."""
+    out = []
+    for comp in sorted((sorted(c) for c in nx.strongly_connected_components(pg) if len(c) > 1)):
+        cycle = nx.find_cycle(pg.subgraph(comp), source=comp[0])
+        out.append(" -> ".join([a for a, _ in cycle] + [cycle[0][0]]) + ": " + "; ".join(
+            pg.edges[a, b]["via"][0] for a, b in cycle))
+    return out
+
+
+def test_no_package_cycles():
+    """Packages are layers along the data's path (issue 29): the shared base (top-level
+    modules, profiles) under segment (text -> model) under editions (which edition, the
+    shipped archive) under ingest (any input -> model) under diff (numbers across editions,
+    the editions a translation is read against) under align, link, xref and their reports,
+    with build, cli and commands on top.  An import against that order is a cycle here."""
+    pg = package_graph(import_graph())
+    assert {"segment", "editions", "ingest", "diff", "align", "report", "model", "build"} <= set(pg)
+    cycles = package_cycles(pg)
+    assert cycles == [], "package cycles:\n" + "\n".join(cycles)
+
+
+def test_the_package_cycle_detector_finds_what_it_should(tmp_path):
+    root = tmp_path / "pipeline"
+    files = {
+        "__init__.py": "",
+        "model.py": "class Document: ...\n",
+        "build.py": "from .a.x import f\nfrom .model import Document\n",
+        "a/__init__.py": "",
+        "a/x.py": "from ..model import Document\nfrom ..b.y import g\n\ndef f():\n    return g()\n",
+        "b/__init__.py": "",
+        # The planted cycle is hidden in a function, as a lazy import would hide it.
+        "b/y.py": "def g():\n    from ..a import x  # lazy\n    return x\n",
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    pg = package_graph(import_graph(root))
+    assert set(pg) == {"pipeline", "model", "build", "a", "b"}
+    # model and build are nodes of their own: build -> a -> model is no cycle.
+    assert pg.has_edge("build", "a") and pg.has_edge("a", "model") and not pg.has_edge("model", "build")
+    (cycle,) = package_cycles(pg)
+    assert cycle.startswith("a -> b -> a: ")
+    assert "pipeline.a.x -> pipeline.b.y (line 2)" in cycle and "pipeline.b.y -> pipeline.a.x (line 2)" in cycle
+    (root / "b/y.py").write_text("def g():\n    return 1\n", encoding="utf-8")
+    assert package_cycles(package_graph(import_graph(root))) == []
 
 
 def test_registries_and_findings_are_leaves():

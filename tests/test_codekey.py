@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 
 import pipeline.codekey as ck
-from pipeline.align import lexicon, lightproof, wordlex
+from pipeline import lexicon
+from pipeline.align import lightproof, wordlex
 from pipeline.diff import cache as diff_cache
 from pipeline.diff import history, shipped
-from pipeline import edition, inventory, rule_index
-from pipeline.editions import meta
-from pipeline.segment import light_paragraphs, spacing, units
+from pipeline import inventory, rule_index
+from pipeline.editions import base as edition, light_paragraphs, meta
+from pipeline.ingest import units
 
 ROOT = Path(__file__).resolve().parents[1] / "pipeline"
 
@@ -93,19 +94,19 @@ KEYS = {
     "editions.meta": (lambda: meta.meta_key(), [meta.meta_key], ["pipeline.editions.meta"]),
     "inventory": (lambda: inventory.inventory_key(), [inventory.inventory_key],
                   ["pipeline.inventory", "pipeline.segment.official", "pipeline.ingest.loader"]),
-    "edition": (lambda: edition._code_version(), [edition._code_version], ["pipeline.edition"]),
+    "edition": (lambda: edition._code_version(), [edition._code_version], ["pipeline.editions.base"]),
     "rule_index": (lambda: rule_index.index_key(), [rule_index.index_key, inventory.inventory_key],
                    ["pipeline.rule_index"]),
     "diff.history texts": (lambda: history.texts_key(), [history.texts_key, inventory.inventory_key],
                            ["pipeline.diff.history"]),
     "diff.cache": (lambda: diff_cache.cache_key(), [diff_cache.cache_key],
                    ["pipeline.diff.match", "pipeline.diff.classify", "pipeline.segment.official"]),
-    "spacing lexicon": (lambda: spacing._sources_key("pt"), [], ["pipeline.segment.spacing"]),
-    "align lexicon": (lambda: lexicon._key("pt"), [], ["pipeline.align.lexicon"]),
+    "unigram lexicon": (lambda: lexicon._unigram_key("pt"), [], ["pipeline.lexicon"]),
+    "spelling lexicon": (lambda: lexicon._spelling_key("pt"), [], ["pipeline.lexicon"]),
     "wordlex": (lambda: wordlex._cache_key([]), [], ["pipeline.align.wordlex"]),
     "lightproof index": (_lightproof_key, [], ["pipeline.align.lightproof"]),
     "shipped light paragraphs": (lambda: light_paragraphs.shipped_key(), [light_paragraphs.shipped_key],
-                                 ["pipeline.segment.light_paragraphs", "pipeline.segment.pack_light_paragraphs"]),
+                                 ["pipeline.editions.light_paragraphs", "pipeline.editions.pack_light_paragraphs"]),
     "shipped pairs": (lambda: shipped.shipped_key(), [shipped.shipped_key, diff_cache.cache_key],
                       ["pipeline.diff.shipped", "pipeline.diff.history", "pipeline.diff.pack_pairs"]),
 }
@@ -156,7 +157,7 @@ def test_units_pins_are_keyed_by_their_code(monkeypatch):
     monkeypatch.setattr(units, "edition_files", lambda d: [])
     with pytest.raises(_Stop):
         units.pin_base_edition([], "/nonexistent")
-    assert seen and seen[0][0][1] == "pipeline.segment.units"
+    assert seen and seen[0][0][1] == "pipeline.ingest.units"
 
 
 #: Keys still listing their files by hand, and why.  A new ``source_key(`` call fails the test

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from pipeline.errors import CrpipeError, InputError
-from pipeline.ingest.decode import decode_bytes
+from pipeline.decode import decode_bytes
 
 SAMPLE = "100.1. These “rules” — Dandân’s Æther.\n\n100.2. Next.\n"
 
@@ -125,7 +125,7 @@ def test_windows_1252_text_round_trips_with_its_line_endings(text):
 def test_crlf_and_lf_files_decode_as_the_newline_decoder_does_with_their_lines():
     # The plain-decode path (all-CRLF or all-LF) and the newline decoder agree on the text and
     # the label; a CRLF file's lines come with it, and any other mix takes the decoder.
-    from pipeline.ingest.decode import _decode_newlines
+    from pipeline.decode import _decode_newlines
 
     cases = ["a\r\nb\r\n", "a\r\nb", "a\nb\n", "a", "a\r\nb\nc", "a\r\nb\rc", "a\rb", "a\r\n\x0cb\r\n",
              "a\r\nb\u2028c\r\n", "a\r\r\n", "a\r\nb\n", "’\r\n“x”\r\n\r\n"]

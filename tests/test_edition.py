@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from pipeline.edition import declared_date, infer_base_edition
+from pipeline.editions.base import declared_date, infer_base_edition
 from pipeline.ingest.loader import load_document
 from pipeline.segment.paste import segment_text
 from tests.conftest import CORPUS, EDITIONS, edition, needs_shared
@@ -79,20 +79,46 @@ def test_30_glued_rules_find_their_edition(date):
 
 
 @needs_shared
-def test_inventories_are_cached_in_memory_and_on_disk(tmp_path, monkeypatch):
-    import pipeline.edition as ed
+def test_edition_facts_are_cached_in_memory_and_on_disk(tmp_path, monkeypatch):
+    import pipeline.editions.base as ed
 
     p = EDITIONS / "2019-06-12.txt"
-    first = ed.edition_inventory(p)
-    assert ed.edition_inventory(p) is first  # memory
+    first = ed.edition_facts(p)
+    assert ed.edition_facts(p) is first  # memory
     monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path))
     monkeypatch.setattr(ed, "_MEMO", {})
-    built = ed.edition_inventory(p)
-    files = list((tmp_path / "inventories").glob("2019-06-12-*.json"))
+    built = ed.edition_facts(p)
+    files = list((tmp_path / "edition-facts").glob("2019-06-12-*.json"))
     assert len(files) == 1
     monkeypatch.setattr(ed, "_MEMO", {})
-    assert ed.edition_inventory(p) == built  # read back from disk
+    assert ed.edition_facts(p) == built  # read back from disk
     assert built["rules"]["117.9d"]["refs"] == first["rules"]["117.9d"]["refs"]
+
+
+@needs_shared
+def test_edition_facts_come_from_the_one_inventory(tmp_path, monkeypatch):
+    """The facts are worked out from the edition's inventory (pipeline.inventory, which show and
+    diff read too), not from a parse of their own: with the facts gone, nothing is parsed."""
+    import hashlib
+
+    import pipeline.editions.base as ed
+    from pipeline.inventory import cached_document
+
+    p = EDITIONS / "2019-06-12.txt"
+    monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path))
+    monkeypatch.setattr(ed, "_MEMO", {})
+    built = ed.edition_facts(p)
+    for f in (tmp_path / "edition-facts").iterdir():
+        f.unlink()
+    monkeypatch.setattr(ed, "_MEMO", {})
+
+    def refuse(*_a):
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(ed, "parse_file", refuse)
+    assert ed.edition_facts(p) == built
+    doc = cached_document(hashlib.sha256(p.read_bytes()).hexdigest(), p.name, "official", refuse)
+    assert sorted(built["rules"]) == sorted(r.id for r in doc.rules)
 
 
 @needs_shared
@@ -109,7 +135,7 @@ def test_a_declared_date_wins_over_inference():
 def test_each_editions_head_states_the_date_its_parse_finds():
     """The head read for a declared document's edition list agrees with a full parse of every
     edition of the archive (the 2006-06-01 file states 2004-06-01, 2013-04-29 states May 1...)."""
-    import pipeline.edition as ed
+    import pipeline.editions.base as ed
     from pipeline.segment.official import parse_file
 
     for p in sorted(EDITIONS.glob("*.txt")):
@@ -118,12 +144,12 @@ def test_each_editions_head_states_the_date_its_parse_finds():
 
 @needs_shared
 def test_a_declared_document_reads_no_inventory(monkeypatch):
-    import pipeline.edition as ed
+    import pipeline.editions.base as ed
 
     def refuse(path):
         raise AssertionError(f"inventory of {path} loaded")
 
-    monkeypatch.setattr(ed, "edition_inventory", refuse)
+    monkeypatch.setattr(ed, "edition_facts", refuse)
     monkeypatch.setattr(ed, "_MEMO", {})
     doc = load_document(EDITIONS / "2025-11-14.txt", editions_dir=EDITIONS)
     assert doc.meta.base_edition["editions"] == ["2025-11-14"]
@@ -131,7 +157,7 @@ def test_a_declared_document_reads_no_inventory(monkeypatch):
 
 
 def test_a_head_that_does_not_settle_the_date_defers_to_the_inventory(tmp_path):
-    import pipeline.edition as ed
+    import pipeline.editions.base as ed
 
     late = tmp_path / "late.txt"
     late.write_text("Comprehensive Rules\n" + "x\n" * 5000 + "These rules are effective as of May 1, 2020.\n")

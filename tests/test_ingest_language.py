@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.ingest.language import detect_language
+from pipeline.language import detect_language
 from pipeline.segment.paste import segment_text
 from tests.conftest import CORPUS, EDITIONS, needs_shared
 

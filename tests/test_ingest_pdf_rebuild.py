@@ -7,7 +7,7 @@ import textwrap
 
 from hypothesis import given, settings, strategies as st
 
-from pipeline.ingest.decode import Decoded
+from pipeline.decode import Decoded
 from pipeline.ingest.pdf import rebuild_text
 from pipeline.segment.official import parse_text
 

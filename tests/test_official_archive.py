@@ -11,7 +11,7 @@ import re
 import pytest
 
 from conftest import EDITIONS, edition, edition_files, needs_shared
-from pipeline.ingest.decode import read_text
+from pipeline.decode import read_text
 from pipeline.render import render_body, render_document
 
 pytestmark = needs_shared

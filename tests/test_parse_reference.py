@@ -20,7 +20,7 @@ import pytest
 
 from crfixture import CLEAN_RULES, GLOSSARY, HEAD, document
 from pipeline.editions.embedded import embedded
-from pipeline.ingest.decode import decode_bytes
+from pipeline.decode import decode_bytes
 from pipeline.io import dumps
 from pipeline.segment import official, reference
 

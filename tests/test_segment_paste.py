@@ -122,7 +122,7 @@ def test_property_numbered_sentences_round_trip(rules, sep):
 
 def test_a_new_language_is_a_profile_not_a_segmenter_change(monkeypatch):
     from pipeline import profiles
-    from pipeline.ingest.language import detect_language
+    from pipeline.language import detect_language
 
     fr = profiles.Profile(
         lang="fr", name="Français", rule_words=("règle", "règles"), section_words=("section",),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from pipeline.segment.spacing import lexicon, repair_spacing, split_glued
+from pipeline.lexicon import unigram_lexicon as lexicon
+from pipeline.segment.spacing import repair_spacing, split_glued
 
 
 def test_splits_only_unknown_tokens_into_two_words():
@@ -46,17 +47,17 @@ def test_property_repair_only_inserts_spaces(raw, lang):
 
 
 def test_lexicon_disk_cache_round_trips(tmp_path, monkeypatch):
-    from pipeline.segment import spacing
+    from pipeline import lexicon as LX
 
     monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path))
-    fresh = spacing._build_lexicon("en")
-    spacing.lexicon.cache_clear()
+    fresh = LX._build_unigram("en")
+    LX.unigram_lexicon.cache_clear()
     try:
-        first = spacing.lexicon("en")  # builds and writes the cache
+        first = LX.unigram_lexicon("en")  # builds and writes the cache
         assert list((tmp_path / "lexicons").glob("en-*.marshal"))
-        spacing.lexicon.cache_clear()
-        again = spacing.lexicon("en")  # read back
+        LX.unigram_lexicon.cache_clear()
+        again = LX.unigram_lexicon("en")  # read back
         assert again.words == fresh.words == first.words and again.logprob == fresh.logprob
         assert again.function_words == fresh.function_words
     finally:
-        spacing.lexicon.cache_clear()
+        LX.unigram_lexicon.cache_clear()

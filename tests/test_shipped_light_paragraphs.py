@@ -1,6 +1,6 @@
 """The light paragraphs of the embedded editions shipped with the package
 (``pipeline/data/editions/light-paragraphs.json.xz``, written by ``python -m
-pipeline.segment.pack_light_paragraphs``) are what reading the editions gives now, and pinning
+pipeline.editions.pack_light_paragraphs``) are what reading the editions gives now, and pinning
 a PO's base edition gives the same answer with them as by reading every edition (issue 24,
 acceptance 6).  If the key test fails, the decoder or the light form changed: run the release
 step again."""
@@ -17,9 +17,9 @@ from conftest import EDITIONS
 
 from pipeline.editions.embedded import embedded
 from pipeline.ingest.bilingual import Unit, UnitState
-from pipeline.ingest.decode import decode_bytes
-from pipeline.segment import light_paragraphs as LP
-from pipeline.segment import units as U
+from pipeline.decode import decode_bytes
+from pipeline.editions import light_paragraphs as LP
+from pipeline.ingest import units as U
 
 
 def _file() -> dict:
@@ -32,7 +32,7 @@ def _read(e: dict) -> frozenset[str]:
 
 def test_shipped_file_is_keyed_by_the_code_that_reads_now():
     data = _file()
-    assert data["key"] == LP.shipped_key(), "the decoder changed: run python -m pipeline.segment.pack_light_paragraphs"
+    assert data["key"] == LP.shipped_key(), "the decoder changed: run python -m pipeline.editions.pack_light_paragraphs"
     assert data["editions"] == [e["sha256"] for e in embedded().editions]
     assert LP.shipped() is not None
 

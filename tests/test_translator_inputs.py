@@ -17,7 +17,7 @@ from conftest import EDITIONS, needs_shared
     ("These rules are effective as of November 20, 2020.", None, "2020-11-20"),
 ])
 def test_effective_date_phrases(text, lang, iso):
-    from pipeline.edition import declared_date
+    from pipeline.editions.base import declared_date
 
     assert declared_date(text, lang)[0] == iso
 

@@ -132,7 +132,7 @@ def test_build_stage_writes_graph_exports_for_reference_and_translations(cr_2025
     assert ("cross-references", stage_xref) in STAGES
     fragment = document(RULES)
     from pipeline.segment.official import parse_text
-    from pipeline.ingest.decode import decode_bytes
+    from pipeline.decode import decode_bytes
 
     trans = parse_text(decode_bytes(fragment.encode("utf-8"), "t.txt"), source=Path("t.txt"))
     outs = []

@@ -17,7 +17,7 @@ from ..model import Document, Rule
 from ..profiles import OFFICIAL_LANG, PROFILES
 from ..rulenum import RuleNumber
 from ..segment.hunspell import dictionary_path, missing_reason
-from ..segment.units import _is_english
+from ..ingest.units import _is_english
 from ..xref.extract import extract_from_text
 from .checks import Context, Pair, all_checks, run_all
 from .checks.grammar import missing_reason as grammar_missing_reason

@@ -7,13 +7,13 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..edition import edition_files
-from ..editions.context import editions_of, resolve_editions
+from ..editions.base import edition_files
+from ..diff.context import editions_of, resolve_editions
 from ..errors import InputError
 from ..ingest.bilingual import BilingualFile, read_bilingual, sniff, target_language
 from ..io import read_bounded
 from ..model import Document, Meta
-from ..segment.units import (Coverage, Placed, UnitSpan, as_written, coverage_of, edition_paragraphs,
+from ..ingest.units import (Coverage, Placed, UnitSpan, as_written, coverage_of, edition_paragraphs,
                              pin_base_edition, place_units, units_document)
 from ..model import Example
 from .aligner import align_documents

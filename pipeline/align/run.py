@@ -8,7 +8,7 @@ from ..ingest.loader import load_document
 from ..model import Document
 from ..rulings.reader import load_card_index
 from ..editions.catalog import Catalog, EditionRef
-from ..editions.context import editions_of, resolve_editions
+from ..diff.context import editions_of, resolve_editions
 from .aligner import align_documents
 from .bilingual import align_bilingual, is_bilingual
 from .model import AlignResult

@@ -33,7 +33,7 @@ from enum import StrEnum
 
 from ..ingest.bilingual import BilingualFile
 from ..model import Document
-from ..segment.units import _NUM, _SECTION
+from ..ingest.units import _NUM, _SECTION
 from ..xref.extract import extract_from_text
 
 Key = tuple

@@ -42,7 +42,7 @@ from ..codekey import code_key
 from ..io import cache_root, cache_write, read_cache_json
 from ..profiles import PROFILES
 from ..profiles.words import word_profile
-from .lexicon import _stop_words
+from ..lexicon import _stop_words
 from .text import sentences
 
 #: Model 1 iterations: the lexicon of the real PO stops changing after ~4 (the content words'

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..model import Document
-from ..segment.spacing import lookups_table, spacy_stop_words
+from ..lexicon import lookups_table, spacy_stop_words
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]")
 #: Citation furniture: words that say "this is a citation", not what it is about.

@@ -49,7 +49,7 @@ def register(app: typer.Typer) -> None:
             # No --editions and no stated date: the embedded archive (and a mirror, when set) still
             # tells which editions the text fits.  A first run builds the editions' inventories
             # (~15 s CPU, cached); later runs read them.
-            from ..edition import infer_base_edition  # lazy: a command loads its stage only when it runs
+            from ..editions.base import infer_base_edition  # lazy: a command loads its stage only when it runs
             from ..editions.catalog import default_catalog  # lazy: as above
 
             with err_console.status("inferring the base edition from the known editions…"):

@@ -25,7 +25,7 @@ def _pairs(path: Path, editions: Optional[Path]) -> tuple[list[tuple[str, str]],
     if sniff(data, path.name):
         units = read_bilingual(data, path).units
         return [(u.source, u.target) for u in units if u.target], "the file's own units"
-    from ..editions.context import resolve_editions  # lazy: the editions only for a document
+    from ..diff.context import resolve_editions  # lazy: the editions only for a document
     from ..editions.catalog import as_catalog  # lazy: as above
     from ..ingest.loader import load_document  # lazy: as above
 

@@ -1,7 +1,9 @@
 """Rules-change diffing: what changed between two editions, renumbering recognised.
 
 ``diff_documents(old, new)`` matches rules by content and structure and classifies the
-changes; ``EditionArchive`` follows rules through a folder of editions (``history``).
+changes; ``EditionArchive`` follows rules through a folder of editions (``history``);
+:mod:`.context` resolves the editions one translation is read against and maps its numbers
+through that archive.
 """
 
 from __future__ import annotations

@@ -109,13 +109,17 @@ class Cascade:
 
 
 @dataclass
-class EditionRef:
+class DiffSide:
+    """One side of a diff as its result names it (the schema's ``edition``): the compared
+    document's file name, stated date and sha256 -- any document, a translation too.  An
+    edition the catalog knows is a :class:`pipeline.editions.EditionRef`."""
+
     file: str | None
     effective_date: str | None
     sha256: str | None
 
     @classmethod
-    def of(cls, doc: Document) -> "EditionRef":
+    def of(cls, doc: Document) -> "DiffSide":
         return cls(doc.meta.source_name or doc.meta.source_file, doc.meta.effective_date, doc.meta.sha256)
 
     def to_dict(self) -> dict:
@@ -124,8 +128,8 @@ class EditionRef:
 
 @dataclass
 class DiffResult:
-    old: EditionRef
-    new: EditionRef
+    old: DiffSide
+    new: DiffSide
     changes: list[Change]
     pairs: dict[str, str]  # every matched rule: old number -> new number (identity included)
     renumbering: dict[str, str | None]  # only numbers that changed or lost their rule
@@ -600,7 +604,7 @@ def _diff(old: Document, new: Document, line_diff: bool, word_diffs: bool, refer
     changes += _glossary_changes(old, new, full_map)
     cascades = _cascades(old, new, changes, pairs)
     changes = _sorted(changes, old, new)
-    res = DiffResult(EditionRef.of(old), EditionRef.of(new), changes, pairs, renumbering, cascades)
+    res = DiffResult(DiffSide.of(old), DiffSide.of(new), changes, pairs, renumbering, cascades)
     res.section_titles = {s.number: s.title for s in old.sections} | {s.number: s.title for s in new.sections}
     if references:
         res.stale_references = stale_references(old, new, pairs, renumbering)

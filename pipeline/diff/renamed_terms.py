@@ -16,9 +16,9 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
-from ..edition import edition_files
+from ..editions.base import edition_files
 from ..editions.catalog import EditionRef
-from ..ingest.decode import decode_bytes
+from ..decode import decode_bytes
 from ..io import read_bounded
 
 #: Definitions at least this similar (after swapping the names) make a rename.

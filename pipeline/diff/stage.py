@@ -10,7 +10,7 @@ Writes ``diff-<lang>-<name>.json`` / ``.md`` / ``.html`` into ``aligned/``.
 
 from __future__ import annotations
 
-from ..editions.context import editions_for
+from .context import editions_for
 from ..io import dumps
 from .classify import diff_documents
 from .report_html import render_html

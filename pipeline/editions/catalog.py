@@ -59,7 +59,7 @@ class EditionRef:
 
     def parse(self):
         """The parsed :class:`~pipeline.model.Document` (source named by the file name)."""
-        from ..ingest.decode import decode_bytes  # noqa: PLC0415 - lazy: a warm show reads the inventory, never the parser
+        from ..decode import decode_bytes  # noqa: PLC0415 - lazy: a warm show reads the inventory, never the parser
         from ..segment.official import parse_text  # noqa: PLC0415 - lazy, as above
 
         data = self.content()
@@ -139,9 +139,13 @@ def scan_folder(folder: Path, source: str) -> tuple[list[EditionRef], list[dict]
     return refs, skipped
 
 
+def embedded_ref(entry: dict) -> EditionRef:
+    """The reference of an edition of the embedded archive (an entry of its index)."""
+    return EditionRef(entry["name"], entry["date"], "embedded", entry["sha256"], None, entry["truncated"])
+
+
 def _embedded_refs() -> list[EditionRef]:
-    return [EditionRef(e["name"], e["date"], "embedded", e["sha256"], None, e["truncated"])
-            for e in embedded().editions]
+    return [embedded_ref(e) for e in embedded().editions]
 
 
 @dataclass

@@ -22,7 +22,7 @@ from lxml import etree
 
 from ..errors import InputError
 from ..profiles import OFFICIAL_LANG, PROFILES
-from .language import detect_language
+from ..language import detect_language
 
 _XML_DECL = re.compile(rb"<!(?:DOCTYPE|ENTITY)", re.I)
 _PO_HINT = re.compile(rb'^\s*(?:#.*\n\s*)*msg(?:ctxt|id)\s+"', re.M)

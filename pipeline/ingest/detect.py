@@ -16,7 +16,7 @@ import zipfile
 from ..errors import InputError
 from ..segment.official import looks_official
 from ..segment.webcard import card_header
-from .decode import decode_bytes
+from ..decode import decode_bytes
 
 FORMATS = ("txt", "paste", "webcard", "pdf", "docx", "html", "markdown")
 _HTML = re.compile(rb"<(?:!doctype\s+html|html|body|p|div|article|section)\b", re.I)

@@ -21,7 +21,7 @@ from pathlib import Path
 from lxml import etree
 
 from ..errors import InputError
-from ..ingest.decode import Decoded
+from ..decode import Decoded
 from ..model import Document, Finding
 from ..segment.official import looks_official, parse_text
 

@@ -18,14 +18,14 @@ import lxml.html
 from lxml import etree
 
 from ..errors import InputError
-from ..ingest.decode import Decoded
+from ..decode import Decoded
 from ..model import Document, Finding
 from ..profiles import PROFILES
 from ..segment.official import looks_official, parse_text
 from ..segment.paste import segment_text
 from ..segment.webcard import card_header, segment_card
-from .decode import decode_bytes
-from .language import detect_language
+from ..decode import decode_bytes
+from ..language import detect_language
 
 _SKIP = {"script", "style", "nav", "form", "noscript", "template", "svg", "head", "button", "select", "iframe"}
 _BLOCKS = {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt", "td", "th", "div", "blockquote",

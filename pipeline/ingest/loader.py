@@ -19,15 +19,15 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from ..edition import declared_edition, infer_base_edition
+from ..editions.base import declared_edition, infer_base_edition
 from ..errors import InputError
 from ..io import DEFAULT_MAX_INPUT_MB, read_bounded
 from ..model import Document, Finding
 from ..profiles import PROFILES
 from ..segment.official import looks_official, parse_text
-from .decode import decode_bytes
+from ..decode import decode_bytes
 from .detect import FORMATS, detect
-from .language import detect_language
+from ..language import detect_language
 
 #: A BCP 47-shaped language code ("ru", "zh-Hans", "pt-BR").
 LANG_CODE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*")

@@ -22,7 +22,7 @@ import yaml
 from ..errors import InputError
 from ..io import max_input_bytes, read_bounded
 from ..text import NUMBER
-from .decode import decode_bytes
+from ..decode import decode_bytes
 
 #: Front matter at the very start of a page: YAML between ``---`` lines, or TOML between ``+++``.
 _FRONT = re.compile(r"\A\ufeff?(?:(?P<y>---)[ \t]*\r?\n(?P<yb>.*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)"

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from ..errors import InputError
-from ..ingest.decode import Decoded
+from ..decode import Decoded
 from ..model import Document, Finding
 from ..profiles import EN
 from ..rulenum import RuleNumber

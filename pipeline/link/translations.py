@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..editions.context import EditionContext, resolve_editions
+from ..diff.context import EditionContext, resolve_editions
 from ..errors import CrpipeError
 from ..model import Document
 

@@ -50,7 +50,7 @@ class Profile:
     foreign_quotes: str = ""
     #: The language opens what it asks or exclaims: "¿…?", "¡…!".
     inverted_marks: bool = False
-    #: A spelling variant whose forms the lemma tables lack (``align.lexicon`` knows how to add them).
+    #: A spelling variant whose forms the lemma tables lack (``pipeline.lexicon`` knows how to add them).
     spelling_variant: str = ""
     #: Pseudo-translation wording: English cue words rendered for real (so the reference
     #: extractor reads them) and the phrase that cites another rule.

@@ -1,7 +1,8 @@
 """Writers for alignment reports: JSON, self-contained HTML, CSV of findings, XLIFF 2.0.
 
 Each ``render_*`` is a pure function of an :class:`~pipeline.align.model.AlignResult`
-returning text or bytes; :func:`write_reports` writes them atomically.
+returning text or bytes; :func:`write_reports` writes them atomically.  The build's align stage
+(:mod:`.stage`) is here too: it aligns and then writes these reports, so it sits above both.
 """
 
 from __future__ import annotations

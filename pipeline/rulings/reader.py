@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import mtgjson, scryfall
 from ..errors import InputError
-from ..ingest.decode import decode_bytes
+from ..decode import decode_bytes
 from .dates import DateOrderError
 from .model import Card, Ruling, RulingSet
 from .names import NameIndex

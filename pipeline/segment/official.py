@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..collector import collector_paused
 from ..errors import InputError
-from ..ingest.decode import Decoded, decode_bytes
+from ..decode import Decoded, decode_bytes
 from ..io import read_bounded
 from ..model import _UNSET_DEFAULTS, Deferred, DocKind, Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
 from ..profiles import EN

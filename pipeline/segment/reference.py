@@ -26,7 +26,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..errors import InputError
-from ..ingest.decode import Decoded
+from ..decode import Decoded
 from ..model import Document, Example, Finding, GlossaryEntry, Layout, Rule, Section, TocEntry
 from ..profiles import EN
 from ..rulenum import Level, RuleNumber

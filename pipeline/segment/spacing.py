@@ -2,7 +2,7 @@
 
 Text pasted out of a PDF loses spaces: "dotexto" (do texto), "regra101.4",
 "custo de mana,indicador".  A glue is repaired only when both halves are words of
-the language, judged by real lexicons (see :func:`lexicon`) and a unigram model:
+the language, judged by real lexicons (:func:`pipeline.lexicon.unigram_lexicon`) and a unigram model:
 a token that is itself a rare word is still split when its two halves are far more
 likely ("inthe"), and a rare real word is kept ("deathtouch").  Every repair and
 every unknown word that could not be repaired becomes a :class:`Finding`; the finding's
@@ -11,28 +11,16 @@ every unknown word that could not be repaired becomes a :class:`Finding`; the fi
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import marshal
-import math
 import re
-import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
-from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 
-from ..errors import CrpipeError
-from ..codekey import code_key
-from ..io import cache_root, cache_write, read_bounded, read_bounded_gzip, read_bounded_text
+from ..language import is_english_paragraph
+from ..lexicon import UNKNOWN, Lexicon, unigram_lexicon
 from ..model import Finding
-from ..ingest.language import is_english_paragraph
-from ..profiles import OFFICIAL_LANG, PROFILES
+from ..profiles import OFFICIAL_LANG
 from ..text import NUMBER
 from .hunspell import speller
 
-_DATA = Path(__file__).resolve().parents[1] / "data" / "lexicon"
 #: log-probability gain a split must show over the whole token (natural log).
 SPLIT_MARGIN = 3.0
 # Latin letters spelled out: the Unicode class [^\W\d_] is several times slower here.
@@ -46,163 +34,6 @@ _NUM_GLUE = re.compile(rf"[{_L}](?={NUMBER}(?![\d/]))|\d[a-z]?(?=[A-ZÀ-ÖØ-Þ]
 _PUNCT_GLUE = re.compile(rf"[{_L}]{{2}}[,;](?=[{_L}])|[{_LOW}]{{2}}[.!?](?=[A-ZÀ-ÖØ-Þ][{_LOW}])|[{_LOW}][”»](?=[{_L}])")
 #: Both in one pass over the text.
 _GLUE = re.compile(f"(?P<num>{_NUM_GLUE.pattern})|(?P<punct>{_PUNCT_GLUE.pattern})")
-
-
-#: log-probability of a lexicon word the frequency list does not count (rare forms).
-KNOWN_FLOOR = -17.0
-#: log-probability given to a token found in no lexicon.
-UNKNOWN = -20.0
-
-
-@dataclass(frozen=True)
-class Lexicon:
-    lang: str
-    words: frozenset[str]
-    logprob: dict[str, float]
-    function_words: frozenset[str]
-
-    def __contains__(self, word: str) -> bool:
-        return self.logp(word) > UNKNOWN
-
-    def logp(self, word: str) -> float:
-        w = word.casefold()
-        if "-" in w:  # "tornar-se-á", "mudança-de-tipo": known when every part is
-            parts = [p for p in w.split("-") if p]
-            return min((self.logp(p) for p in parts), default=UNKNOWN)
-        lp = self.logprob.get(w)
-        if lp is not None:
-            return lp
-        if w in self.words:
-            return KNOWN_FLOOR
-        if w.isascii():
-            return UNKNOWN
-        bare = _strip_accents(w)
-        lp = self.logprob.get(bare)
-        if lp is not None:
-            return lp
-        return KNOWN_FLOOR if bare in self.words else UNKNOWN
-
-
-def _strip_accents(w: str) -> str:
-    """Frequency lists sometimes hold only the unaccented form ("esté" -> "este")."""
-    return "".join(c for c in unicodedata.normalize("NFD", w) if not unicodedata.combining(c))
-
-
-def _lookups_file(name: str) -> Path | None:
-    try:
-        base = resources.files("spacy_lookups_data") / "data" / name
-    except ModuleNotFoundError:
-        return None
-    p = Path(str(base))
-    return p if p.is_file() else None
-
-
-def lookups_table(name: str) -> dict:
-    """A table shipped by spacy-lookups-data (e.g. ``pt_lemma_lookup``), or {} when absent.
-
-    Read straight from the package's data file: no pipeline, no download.
-    """
-    f = _lookups_file(f"{name}.json.gz")
-    if f is None:
-        return {}
-    return json.loads(read_bounded_gzip(f))
-
-
-@lru_cache(maxsize=None)
-def spacy_stop_words(lang: str) -> frozenset[str]:
-    """spaCy's stop words for ``lang`` (``spacy/lang/<lang>/stop_words.py``), or empty when spaCy
-    or the list is absent.  The module is a plain set of words: it is loaded by its path, so that
-    the price of a word list is not importing all of spaCy (~0.7 s CPU: thinc, numpy, its
-    registries); a list that needs its package is imported the usual way."""
-    spec = importlib.util.find_spec("spacy")
-    path = Path(spec.origin).parent / "lang" / lang / "stop_words.py" if spec and spec.origin else None
-    if path is None or not path.is_file():
-        return frozenset()
-    try:
-        mspec = importlib.util.spec_from_file_location(f"_crpipe_{lang}_stop_words", path)
-        mod = importlib.util.module_from_spec(mspec)
-        mspec.loader.exec_module(mod)
-    except ImportError:
-        mod = __import__(f"spacy.lang.{lang}.stop_words", fromlist=["STOP_WORDS"])
-    return frozenset(mod.STOP_WORDS)
-
-
-@lru_cache(maxsize=None)
-def lexicon(lang: str) -> Lexicon:
-    """The words of ``lang`` with unigram log-probabilities.
-
-    Forms and lemmas come from spaCy's lookup lemmatizer tables (``spacy-lookups-data``:
-    strong on verb inflection); frequencies from pyspellchecker's word-frequency lists
-    (strong on nouns, adverbs and contractions); plus the project's short list of
-    uninflected function words and game nouns (``pipeline/data/lexicon/<lang>.txt``).
-    Merging them takes ~2 s, so the result is cached on disk (``marshal``: plain data,
-    no code) under a key of the sources' versions.
-    """
-    key = _sources_key(lang)
-    cache = _cache_dir() / f"{lang}-{key}.marshal"
-    try:
-        words, logprob, fw = marshal.loads(read_bounded(cache))
-        return Lexicon(lang, frozenset(words), logprob, frozenset(fw))
-    except (CrpipeError, ValueError, EOFError, TypeError):
-        pass
-    lex = _build_lexicon(lang)
-    if cache_write(cache, marshal.dumps((sorted(lex.words), lex.logprob, sorted(lex.function_words)))):
-        try:
-            for old in cache.parent.glob(f"{lang}-*.marshal"):
-                if old != cache:
-                    old.unlink(missing_ok=True)
-        except OSError:
-            pass  # read-only cache: build each time
-    return lex
-
-
-def _cache_dir() -> Path:
-    return cache_root() / "lexicons"
-
-
-def _sources_key(lang: str) -> str:
-    """Changes when any source of the lexicon changes: packages, extras, profile, this code."""
-    def _version(pkg: str) -> str:
-        try:
-            return version(pkg)
-        except PackageNotFoundError:
-            return "-"
-
-    return code_key(lang, __name__, data=[_DATA / f"{lang}.txt"],
-                    extra=[_version(p) for p in ("spacy-lookups-data", "pyspellchecker")])
-
-
-def _build_lexicon(lang: str) -> Lexicon:
-    words: set[str] = set()
-    table = lookups_table(f"{lang}_lemma_lookup")
-    words.update(k.casefold() for k in table)
-    words.update(v.casefold() for v in table.values())
-    logprob: dict[str, float] = {}
-    try:
-        from spellchecker import SpellChecker  # optional: guarded, the caller copes without it
-
-        wf = SpellChecker(language=lang, distance=1).word_frequency
-        total = float(wf.total_words) or 1.0
-        logprob = {w: math.log(n / total) for w, n in wf.dictionary.items() if n > 0}
-    except (ImportError, ValueError):
-        pass  # no frequency list for this language: membership only
-    words.update(logprob)
-    extra: set[str] = set()
-    p = _DATA / f"{lang}.txt"
-    if p.is_file():
-        for line in read_bounded_text(p).splitlines():
-            extra.update(w.casefold() for w in line.split("#", 1)[0].split())
-    words |= extra
-
-    fw = set(extra)
-    if lang in PROFILES:
-        prof = PROFILES[lang]
-        fw |= set(prof.stopwords)
-        # The profile's cue words are words of the language, whatever the lists say.
-        for group in (prof.rule_words, prof.see_words, prof.conjunctions, prof.range_words,
-                      prof.example_markers, prof.section_words):
-            words.update(w.casefold() for phrase in group for w in phrase.split())
-    return Lexicon(lang, frozenset(words), logprob, frozenset(fw))
 
 
 def split_glued(token: str, lex: Lexicon, english: bool = False) -> tuple[str, str] | None:
@@ -225,7 +56,7 @@ def split_glued(token: str, lex: Lexicon, english: bool = False) -> tuple[str, s
         left, right = token[:i], token[i:]
         if len(left) == 1 and left not in lex.function_words:
             continue
-        if left not in lex or right not in lex:
+        if not (lex.known(left) and lex.known(right)):
             continue
         score = lex.logp(left) + lex.logp(right)
         if score < whole + SPLIT_MARGIN:
@@ -259,7 +90,7 @@ def _typo_score(token: str, lex: Lexicon) -> float:
 def known_word(token: str, lang: str, english: bool = False) -> bool:
     """A word the language's Hunspell dictionary knows, or, in English text (an untranslated
     paragraph inside a translation), an English word: "name" is never "na me"."""
-    if lang != OFFICIAL_LANG and token in lexicon(OFFICIAL_LANG) and (english or len(token) <= 5):
+    if lang != OFFICIAL_LANG and unigram_lexicon(OFFICIAL_LANG).known(token) and (english or len(token) <= 5):
         return True  # "name", "time": never "na me", "ti me"
     sp = speller(lang)
     return sp is not None and token in sp
@@ -270,9 +101,9 @@ def _verdict(lang: str, tok: str, english: bool = False) -> tuple[tuple[str, str
     """``(split or None, known word?)`` for one lowercase token, memoised: rules text
     repeats its vocabulary, so most tokens are judged once.  ``english``: the paragraph is
     English (per-paragraph language identification)."""
-    lex = lexicon(lang)
+    lex = unigram_lexicon(lang)
     parts = split_glued(tok, lex, english)
-    return parts, parts is None and (tok in lex or known_word(tok, lang, english))
+    return parts, parts is None and (lex.known(tok) or known_word(tok, lang, english))
 
 
 def _is_english_text(raw: str, lang: str) -> bool:
@@ -298,7 +129,7 @@ def repair_spacing(raw: str, lang: str | None, base: int = 0, rule: str | None =
             continue
         edits.append((m.end(), m.end(), " ", "glued-number" if m.lastgroup == "num" else "glued-punctuation"))
     # 2. glued words, judged by the lexicon.
-    lex = lexicon(lang) if lang else None
+    lex = unigram_lexicon(lang) if lang else None
     if lex is not None and lex.words:
         # Judge each distinct lowercase word once (names and sentence starts are not
         # judged); only the flagged ones are then located in the text.

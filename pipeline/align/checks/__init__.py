@@ -15,7 +15,7 @@ from typing import Callable
 
 from ...findings import Check, Issue
 from ...model import Document, Rule
-from ..lexicon import lexicon
+from ...lexicon import lexicon
 from ..model import Row, pieces_of, segment_of
 from . import registry
 

@@ -10,7 +10,7 @@ from rapidfuzz import fuzz, process
 from ...profiles import PROFILES
 from ...findings import Category, Check, DefectClass, Severity
 from .registry import register_pass
-from ..lexicon import lexicon
+from ...lexicon import lexicon
 from ..text import cap_phrases, english_names, fold, number_anchors, quoted_names, symbol_spans, words
 from ..termbase import find_all
 from .references import cited

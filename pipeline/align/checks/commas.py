@@ -25,7 +25,7 @@ from ...profiles import PROFILES
 from ...profiles.words import word_profile
 from ...segment.hunspell import speller
 from .. import wordlex
-from ..lexicon import _stop_words
+from ...lexicon import _stop_words
 from .registry import register_pass
 
 EXTRA = Check("form.extra-comma", Category.FORM, Severity.INFO,

@@ -16,7 +16,7 @@ from ...findings import Category, Check, DefectClass, Severity
 from ...profiles import PROFILES
 from .registry import register_pass
 from ...text import fold
-from ..lexicon import _stop_words
+from ...lexicon import _stop_words
 from ..text import normalize_sentence, sentences
 
 SOURCE = Check("consistency.source", Category.CONSISTENCY, Severity.INFO,

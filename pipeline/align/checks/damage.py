@@ -19,7 +19,7 @@ from ...findings import Category, Check, DefectClass, Severity
 from .form import _QUOTE_RE, quote_style, style_counts
 from .registry import register_pass
 from ...text import NUMBER
-from ..lexicon import Lexicon
+from ...lexicon import Lexicon
 from ..text import cap_phrases, english_names, fold, masked, normalize_sentence, sentences, words
 from ...profiles import PROFILES
 from ...segment.hunspell import speller
@@ -101,7 +101,7 @@ class _Vocab:
         buckets: dict = {}
         for w in ws:
             buckets.setdefault((w[:1], len(w)), []).append(w)
-        self.lex = Lexicon("doc", frozenset(ws), buckets)
+        self.lex = Lexicon("doc", frozenset(ws), buckets=buckets)
 
 
 def _typo_of(w: str, lex, vocab: _Vocab) -> str | None:

@@ -28,7 +28,7 @@ from ...profiles.words import word_profile
 from ..model import RowKind
 from .commas import _ordered_links
 from .registry import check, register_pass
-from ..lexicon import lexicon
+from ...lexicon import lexicon
 from ..termbase import find_all
 from .. import wordlex
 

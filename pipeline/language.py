@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..profiles import OFFICIAL_LANG, PROFILES
+from .profiles import OFFICIAL_LANG, PROFILES
 
 _WORD = re.compile(r"[^\W\d_]+")
 MIN_WORDS = 8

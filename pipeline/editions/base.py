@@ -4,13 +4,16 @@ A document that states its effective date ("These rules are effective as of …"
 regras são válidas na data de …", "Estas reglas son válidas desde el …") is that
 edition.  Otherwise :func:`infer_base_edition` compares what the document holds with
 every English edition of a folder and reports the *range* of editions consistent with
-it, the evidence, and how sure it is.
+it, the evidence, and how sure it is.  What it compares of an edition (its *facts*: per rule,
+the rules it cites, its symbols, its heading) is worked out from the edition's one inventory
+(:mod:`pipeline.inventory`, the parsed document ``show`` and ``diff`` read too) and cached beside it.
 """
 
 from __future__ import annotations
 
 import codecs
 import functools
+import hashlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -18,15 +21,16 @@ from datetime import date
 from pathlib import Path
 
 
-from .errors import InputError
-from .codekey import code_key
-from .io import cache_root, cache_write, dumps, read_bounded, read_cache_json
-from .model import Document
-from .profiles import PROFILES
-from .profiles.dates import declared_date  # noqa: F401  (re-exported: the edition API)
-from .rulenum import sort_ids
-from .text import fold, is_heading as _is_heading
-from .segment.official import DATE_RE as STATED_DATE, _iso, parse_file
+from ..errors import InputError
+from ..codekey import code_key
+from ..inventory import cached_document
+from ..io import cache_root, cache_write, dumps, read_bounded, read_cache_json
+from ..model import Document
+from ..profiles import PROFILES
+from ..profiles.dates import declared_date  # noqa: F401  (re-exported: the edition API)
+from ..rulenum import sort_ids
+from ..text import fold, is_heading as _is_heading
+from ..segment.official import DATE_RE as STATED_DATE, _iso, parse_file
 
 
 def declared_edition(doc: Document) -> dict | None:
@@ -43,18 +47,18 @@ def declared_edition(doc: Document) -> dict | None:
 
 DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 SYMBOL = re.compile(r"\{[^{}\s]{1,6}\}")
-#: Version of the inventory layout; bump to invalidate disk caches.
-INVENTORY_VERSION = 1
+#: Version of the facts' layout; bump to invalidate disk caches.
+FACTS_VERSION = 1
 _MEMO: dict[tuple, dict] = {}
 
 
 def _cache_dir() -> Path:
-    return cache_root() / "inventories"
+    return cache_root() / "edition-facts"
 
 
 def rule_refs(text: str, lang: str | None) -> list[str]:
     """Rule numbers ``text`` cites (references, not rule starts), sorted, unique."""
-    from .segment.paste import find_candidates, merged_profile  # lazy: a document that states its date needs no inventory (crpipe parse start-up)
+    from ..segment.paste import find_candidates, merged_profile  # lazy: a document that states its date needs no inventory (crpipe parse start-up)
 
     prof = PROFILES.get(lang or "") or merged_profile()
     return sort_ids({str(c.number) for c in find_candidates(text, prof) if c.kind == "ref"})
@@ -68,22 +72,32 @@ def _rule_facts(rule, lang: str | None) -> dict:
 
 @functools.lru_cache(maxsize=1)
 def _code_version() -> str:
-    """Changes whenever the code that builds an inventory changes, so stale caches are not read."""
-    return code_key(INVENTORY_VERSION, __name__)
+    """Changes whenever the code that works out the facts changes (the inventory's included), so
+    stale caches are not read."""
+    return code_key(FACTS_VERSION, __name__)
 
 
-def edition_inventory(path) -> dict:
+def _document(edition) -> Document:
+    """An edition's document as its inventory holds it (parsed and stored when not cached yet)."""
+    if isinstance(edition, Path):
+        return cached_document(hashlib.sha256(read_bounded(edition)).hexdigest(), edition.name, "official",
+                               lambda: parse_file(edition))
+    return cached_document(edition.sha256, edition.name, "official", edition.parse)
+
+
+def edition_facts(path) -> dict:
     """What one English edition holds, for comparison: rule ids and, per rule, the rules it
     cites, its mana symbols, its heading.  ``path``: a file, or a
-    :class:`pipeline.editions.EditionRef` (an embedded edition).  Cached in memory and on
-    disk (by file name, size, modification time -- or sha256 -- and the code's version)."""
+    :class:`pipeline.editions.EditionRef`.  Cached in memory and on disk (by file name, size,
+    modification time -- or sha256 -- and the code's version)."""
+    edition = path
     if not isinstance(path, Path) and getattr(path, "path", None) is None:  # embedded: no file
-        key = (path.sha256, INVENTORY_VERSION)
+        key = (path.sha256, FACTS_VERSION)
         cache = _cache_dir() / f"{path.stem}-{path.sha256[:16]}-{_code_version()}.json"
     else:
         path = Path(getattr(path, "path", None) or path)
         st = path.stat()
-        key = (str(path.resolve()), st.st_size, st.st_mtime_ns, INVENTORY_VERSION)
+        key = (str(path.resolve()), st.st_size, st.st_mtime_ns, FACTS_VERSION)
         cache = _cache_dir() / f"{path.stem}-{st.st_size}-{st.st_mtime_ns}-{_code_version()}.json"
     if key in _MEMO:
         return _MEMO[key]
@@ -91,7 +105,7 @@ def edition_inventory(path) -> dict:
     if cache.is_file():
         inv = read_cache_json(cache)
     if inv is None:
-        doc = parse_file(path) if isinstance(path, Path) else path.parse()
+        doc = _document(edition)
         inv = {"edition": path.stem, "effective": doc.meta.effective_date,
                "rules": {r.id: _rule_facts(r, "en") for r in doc.rules}}
         if cache_write(cache, dumps(inv)):  # a read-only cache: the memory cache still serves this process
@@ -139,7 +153,7 @@ def _stated_date(path: Path) -> str | None:
 
 
 def _effective(path) -> str | None:
-    """An edition's effective date: from its head when that settles it, else its inventory
+    """An edition's effective date: from its head when that settles it, else its facts
     (which loads a large cache file or parses the edition: 110 of them took 2 s)."""
     if isinstance(path, Path):
         st = path.stat()
@@ -148,13 +162,13 @@ def _effective(path) -> str | None:
             _MEMO[key] = {"effective": _stated_date(path)}
         if _MEMO[key]["effective"] is not None:
             return _MEMO[key]["effective"]
-    return edition_inventory(path).get("effective")
+    return edition_facts(path).get("effective")
 
 
 def edition_files(editions_dir) -> list:
     """The editions of a folder (paths), or of a :class:`pipeline.editions.Catalog` (refs)."""
     if not isinstance(editions_dir, (str, os.PathLike)):  # a folder needs no catalog module (crpipe parse start-up)
-        from .editions.catalog import Catalog  # deferred: the catalog reads editions through this module's callers
+        from .catalog import Catalog  # deferred: as above
 
         if isinstance(editions_dir, Catalog):
             return [r for r in editions_dir.editions if DATE_RE.fullmatch(r.stem) and not r.truncated] or \
@@ -245,7 +259,7 @@ def infer_base_edition(doc: Document, editions_dir: str | Path) -> dict:
                            or _effective(p) == declared] or [declared]
         out["first"], out["last"] = out["editions"][0], out["editions"][-1]
         return out
-    invs = [edition_inventory(p) for p in files]
+    invs = [edition_facts(p) for p in files]
     names = [inv["edition"] for inv in invs]
     facts = _facts(doc, invs)
     usable = [f for f in facts if any(f.holds)]

@@ -1,6 +1,6 @@
 """Release-time step: the light paragraphs of every embedded edition, into the package.
 
-    python -m pipeline.segment.pack_light_paragraphs [--out pipeline/data/editions/light-paragraphs.json.xz]
+    python -m pipeline.editions.pack_light_paragraphs [--out pipeline/data/editions/light-paragraphs.json.xz]
 
 Run it after :mod:`pipeline.editions.pack` and after any change to the decoder or the light form
 (``tests/test_shipped_light_paragraphs.py`` fails until it is run: the file is keyed by that code).
@@ -10,8 +10,8 @@ else goes in.  The output is deterministic: same archive and code, same bytes.
 
 from __future__ import annotations
 
-from ..editions.embedded import embedded
-from ..ingest.decode import decode_bytes
+from .embedded import embedded
+from ..decode import decode_bytes
 from ..release_data import main as release_main
 from .light_paragraphs import light_paragraphs, serialise, shipped_path
 

@@ -1,10 +1,10 @@
 """The paragraphs of an English edition in their light comparison form (spaces normalised), and
 those of the editions the package ships, computed at release time.
 
-Pinning a PO's base edition (:func:`pipeline.segment.units.pin_base_edition`) asks which
+Pinning a PO's base edition (:func:`pipeline.ingest.units.pin_base_edition`) asks which
 edition holds the most unit sources as paragraphs, over the whole archive: decoding and
 splitting 110 editions costs ~1.2 s CPU a cold run.  The editions the package ships are the
-same bytes on every machine, so :mod:`pipeline.segment.pack_light_paragraphs` writes their light
+same bytes on every machine, so :mod:`pipeline.editions.pack_light_paragraphs` writes their light
 paragraphs once, at release time, into ``pipeline/data/editions/light-paragraphs.json.xz`` (the 29 k
 distinct paragraphs of the 110 editions, each with the runs of editions that hold it: ~470
 KiB); pinning reads an edition's paragraphs from there when its sha256 is the archive's and the
@@ -52,7 +52,7 @@ def light_paragraphs(text: str) -> frozenset[str]:
 # -- the shipped paragraphs of the embedded editions --------------------------------------------
 
 def shipped_path() -> Path:
-    from ..editions.embedded import archive_dir  # noqa: PLC0415 - the package's data folder
+    from .embedded import archive_dir  # noqa: PLC0415 - the package's data folder
 
     return archive_dir() / FILE
 
@@ -61,7 +61,7 @@ def shipped_path() -> Path:
 def shipped_key() -> str:
     """The code an edition's light paragraphs depend on: this module, the step that packs them
     and all they import (the decoder, …)."""
-    return code_key(VERSION, (__name__, "pipeline.segment.pack_light_paragraphs"))
+    return code_key(VERSION, (__name__, "pipeline.editions.pack_light_paragraphs"))
 
 
 class ShippedParagraphs:

@@ -1,7 +1,7 @@
 """Which English editions a translation is compared with, and how numbers move between them.
 
 The *base* edition is the one the translation was made from: ingestion infers the range
-of consistent editions (:func:`pipeline.edition.infer_base_edition`); we take the current
+of consistent editions (:func:`pipeline.editions.base.infer_base_edition`); we take the current
 edition when it is in that range (the translation is up to date), else the range's last
 edition (the latest English the translation still agrees with).  The *current* edition
 is ``--current``, else the newest of the folder (:func:`newest_edition`, the one definition
@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..diff.history import EditionArchive
-from ..edition import infer_base_edition
+from .history import EditionArchive
+from ..editions.base import infer_base_edition
 from ..errors import CrpipeError, InputError
 from ..model import Document
 from ..segment.official import parse_file
-from .catalog import Catalog, EditionRef, default_edition
+from ..editions.catalog import Catalog, EditionRef, default_edition
 
 
 @dataclass(kw_only=True)

@@ -19,8 +19,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError
-from ..io import read_bounded
+from .errors import InputError
+from .io import read_bounded
 
 # Characters an English rules text really uses beyond ASCII: free.
 _TYPOGRAPHY = set("’‘“”–—…•™®©°·×−") | {"\u00a0"}

@@ -24,18 +24,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..edition import declared_date, edition_files
+from ..editions.base import declared_date, edition_files
 from ..editions.catalog import EditionRef, scan_folder
 from ..errors import InputError
-from ..ingest.bilingual import BilingualFile, Unit
-from ..ingest.decode import decode_bytes
-from ..ingest.language import is_english_paragraph, language_scores
+from .bilingual import BilingualFile, Unit
+from ..decode import decode_bytes
+from ..language import is_english_paragraph, language_scores
 from ..codekey import code_key
 from ..io import cache_root, cache_write, read_bounded, read_cache_json
 from ..model import Document, Example, Finding, GlossaryEntry, Meta, Rule, Section
 from ..rulenum import RuleNumber, sort_ids
 from ..text import NUMBER
-from .light_paragraphs import light, light_paragraphs, shipped as shipped_light_paragraphs
+from ..editions.light_paragraphs import light, light_paragraphs, shipped as shipped_light_paragraphs
 
 _NUM = re.compile(rf"^\s*(?P<num>{NUMBER})(?P<dot>\.?)\s+(?P<rest>.*)$", re.S)
 _SECTION = re.compile(r"^\s*(?P<num>[1-9])\.\s+(?P<rest>\S.*)$", re.S)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from ..editions.context import editions_for
-from ..report import render_json
-from ..report.findings_csv import render_csv
-from ..report.html import render_html
-from ..report.xliff import render_xliff
-from .aligner import align_documents
-from .termbase import load_termbase
+from ..diff.context import editions_for
+from . import render_json
+from .findings_csv import render_csv
+from .html import render_html
+from .xliff import render_xliff
+from ..align.aligner import align_documents
+from ..align.termbase import load_termbase
 
 
 def stage_align(ctx) -> None:
