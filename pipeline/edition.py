@@ -54,10 +54,10 @@ def _cache_dir() -> Path:
 
 def rule_refs(text: str, lang: str | None) -> list[str]:
     """Rule numbers ``text`` cites (references, not rule starts), sorted, unique."""
-    from .segment.paste import find_candidates, merged_profile  # lazy: a document that states its date needs no inventory (crpipe parse start-up)
+    from .segment.paste import CandidateKind, find_candidates, merged_profile  # lazy: a document that states its date needs no inventory (crpipe parse start-up)
 
     prof = PROFILES.get(lang or "") or merged_profile()
-    return sort_ids({str(c.number) for c in find_candidates(text, prof) if c.kind == "ref"})
+    return sort_ids({str(c.number) for c in find_candidates(text, prof) if c.kind == CandidateKind.REF})
 
 
 def _rule_facts(rule, lang: str | None) -> dict:

@@ -227,11 +227,19 @@ GlossaryEntry.refs = _LazyRefs()
 del _cls
 
 
+class TocLevel(StrEnum):
+    """What a table-of-contents line names."""
+
+    SECTION = "section"
+    RULE = "rule"
+    PART = "part"  # a line of the contents that is neither (a part's heading)
+
+
 @dataclass
 class TocEntry:
     number: str
     title: str
-    level: str
+    level: TocLevel
 
 
 @dataclass
@@ -292,8 +300,8 @@ class Document:
     def counts(self) -> dict[str, int]:
         return {
             "rules": len(self.rules),
-            "three_digit_rules": sum(1 for r in self.rules if r.level == "rule"),
-            "subrules": sum(1 for r in self.rules if r.level in ("subrule", "lettered")),
+            "three_digit_rules": sum(1 for r in self.rules if r.level == Level.RULE),
+            "subrules": sum(1 for r in self.rules if r.level in (Level.SUBRULE, Level.LETTERED)),
             "examples": sum(len(r.examples) for r in self.rules),
             "glossary_terms": len(self.glossary),
             "sections": len(self.sections),
@@ -364,7 +372,7 @@ class Document:
             sections=[Section(s["number"], s["title"], s.get("order", 0), s.get("line"), Layout.from_dict(s.get("layout"))) for s in d.get("sections", [])],
             rules=rules,
             glossary=[GlossaryEntry(g["term"], g["definition"], list(g.get("refs", [])), g.get("line"), Layout.from_dict(g.get("layout"))) for g in d.get("glossary", [])],
-            toc=[TocEntry(**t) for t in d.get("toc", [])],
+            toc=[TocEntry(t["number"], t["title"], TocLevel(t["level"])) for t in d.get("toc", [])],
             introduction=d.get("introduction", ""), credits=d.get("credits", ""),
             findings=[Finding(**f) for f in d.get("findings", [])],
             front_matter=d.get("front_matter", ""), back_matter=d.get("back_matter", ""),

@@ -18,6 +18,7 @@ from .errors import InputError
 from .codekey import code_key
 from .io import cache_root, cache_write, dumps, read_cache_json
 from .model import Document, Rule
+from .rulenum import Level
 from .rule_index import descendants, edition_index
 from .rulenum import RuleNumber
 from .text import fold, is_heading
@@ -70,7 +71,7 @@ def title_path(doc: Document, rule: Rule) -> list[tuple[str, str]]:
     if sec is not None:
         path.append((str(sec.number), sec.title))
     for r in reversed(chain):
-        if r.level == "rule" or is_heading(r.text):
+        if r.level == Level.RULE or is_heading(r.text):
             path.append((r.id, r.text))
     return path
 
@@ -78,7 +79,7 @@ def title_path(doc: Document, rule: Rule) -> list[tuple[str, str]]:
 def find_heading(doc: Document, name: str) -> Rule | None:
     """The rule whose heading is ``name`` (a keyword such as Persist, "Split Cards")."""
     want = _fold(name)
-    return next((r for r in doc.rules if r.level != "lettered" and is_heading(r.text) and _fold(r.text) == want), None)
+    return next((r for r in doc.rules if r.level != Level.LETTERED and is_heading(r.text) and _fold(r.text) == want), None)
 
 
 def _glossary_entries(doc: Document, name: str) -> list:

@@ -13,7 +13,7 @@ from ..errors import InputError
 from ..ingest.bilingual import BilingualFile, read_bilingual, sniff, target_language
 from ..io import read_bounded
 from ..model import Document, Meta
-from ..segment.units import (Coverage, Placed, UnitSpan, as_written, coverage_of, edition_paragraphs,
+from ..segment.units import (Coverage, Placed, PlacedKind, UnitSpan, as_written, coverage_of, edition_paragraphs,
                              pin_base_edition, place_units, units_document)
 from ..model import Example
 from .aligner import align_documents
@@ -21,9 +21,9 @@ from .model import Row, RowKind, RowMethod, RowStatus, TextUnit
 from .unit_update import plan_unit_update
 
 #: Placed kinds read as rows of their own (rules, headings and examples are the rules' rows).
-_TEXT_KINDS = {"glossary-term": RowKind.GLOSSARY, "glossary-definition": RowKind.GLOSSARY,
-               "section": RowKind.SECTION, "front": RowKind.FRONT, "other": RowKind.FRONT,
-               "credits": RowKind.CREDITS}
+_TEXT_KINDS = {PlacedKind.GLOSSARY_TERM: RowKind.GLOSSARY, PlacedKind.GLOSSARY_DEFINITION: RowKind.GLOSSARY,
+               PlacedKind.SECTION: RowKind.SECTION, PlacedKind.FRONT: RowKind.FRONT, PlacedKind.OTHER: RowKind.FRONT,
+               PlacedKind.CREDITS: RowKind.CREDITS}
 
 
 @dataclass
@@ -50,7 +50,7 @@ class UnitsInfo:
                 continue
             if kind is RowKind.GLOSSARY:
                 term = p.glossary_term or p.unit.source.strip()
-                if groups and groups[-1][0] is RowKind.GLOSSARY and groups[-1][1] == term and p.kind != "glossary-term":
+                if groups and groups[-1][0] is RowKind.GLOSSARY and groups[-1][1] == term and p.kind != PlacedKind.GLOSSARY_TERM:
                     groups[-1][2].append(p)
                     continue
                 groups.append((kind, term, [p]))
@@ -92,7 +92,7 @@ class UnitsInfo:
     def term_renderings(self) -> dict[str, str]:
         """English glossary term -> the translation's rendering of it (its translated glossary unit)."""
         return {p.glossary_term: " ".join(p.unit.target.split()) for p in self.placed
-                if p.kind == "glossary-term" and p.unit.translated and not p.english_target and p.glossary_term}
+                if p.kind == PlacedKind.GLOSSARY_TERM and p.unit.translated and not p.english_target and p.glossary_term}
 
     def units_of(self, rule_id: str | None) -> list[dict]:
         if rule_id is None:
@@ -100,7 +100,7 @@ class UnitsInfo:
         if not hasattr(self, "_by_rule"):
             by: dict[str, list[dict]] = {}
             for p in self.placed:
-                if p.rule and p.kind in ("rule", "heading", "continuation", "example") and p.unit.translated:
+                if p.rule and p.kind in (PlacedKind.RULE, PlacedKind.HEADING, PlacedKind.CONTINUATION, PlacedKind.EXAMPLE) and p.unit.translated:
                     by.setdefault(p.rule, []).append({"id": p.unit.id[:80], "location": p.unit.location,
                                                       "kind": p.kind, "piece": p.piece})
             self._by_rule = by
@@ -148,7 +148,7 @@ def align_bilingual(path: str | Path, reference: str | Path, current=None, *, la
     doc.meta.sha256 = hashlib.sha256(data).hexdigest()
     doc.meta.base_edition = stub.meta.base_edition
     info = UnitsInfo(bf, placed, coverage_of(placed), pin,
-                     {pl.rule for pl in placed if pl.rule and pl.kind in ("rule", "heading")}, spans)
+                     {pl.rule for pl in placed if pl.rule and pl.kind in (PlacedKind.RULE, PlacedKind.HEADING)}, spans)
     ed.info["pinned"] = {k: pin[k] for k in ("matched", "units", "share", "tied", "runner_up", "method")}
     ed.info["how"] = pin["how"]
     res = align_documents(doc, ed.base, ed.current, map_number=ed.map_number, base_info=ed.info,

@@ -7,6 +7,7 @@ engine's order can be compared with ours (phase.rs asks for targets before X).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Mapping, Sequence
 
 from .errors import EngineError, IllegalAction
@@ -46,19 +47,24 @@ class Announcement:
                    targets=tuple(d.get("targets", ())))
 
 
+class CostChangeKind(StrEnum):
+    INCREASE = "increase"
+    REDUCE = "reduce"
+
+
 @dataclass(frozen=True)
 class CostChange:
     """A cost increase or reduction from an effect: ``{1}`` more, ``{B}`` less…"""
 
-    kind: str  # increase | reduce
+    kind: CostChangeKind
     cost: ManaCost
     source: str = ""
 
     @classmethod
     def from_data(cls, d: Mapping) -> "CostChange":
-        if d.get("kind") not in ("increase", "reduce"):
+        if d.get("kind") not in tuple(CostChangeKind):
             raise EngineError(f"cost change kind must be increase or reduce: {d}")
-        return cls(d["kind"], ManaCost.parse(d["cost"]), d.get("source", ""))
+        return cls(CostChangeKind(d["kind"]), ManaCost.parse(d["cost"]), d.get("source", ""))
 
 
 @dataclass(frozen=True)
@@ -223,13 +229,13 @@ def total_cost(card: CardDef, a: Announcement, changes: Sequence[CostChange] = (
         extra = extra + _substitute_x(card.add_cost(name), a.x or 0)
     generic, colored = _split(resolved + extra)
     for ch in changes:
-        if ch.kind == "increase":
+        if ch.kind == CostChangeKind.INCREASE:
             g, c = _split(_substitute_x(ch.cost, a.x or 0))
             generic += g
             for k, v in c.items():
                 colored[k] = colored.get(k, 0) + v
     for ch in changes:
-        if ch.kind == "reduce":
+        if ch.kind == CostChangeKind.REDUCE:
             generic = _reduce(generic, colored, ch.cost)
     return TotalCost(_join(generic, colored), life)
 

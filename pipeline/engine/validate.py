@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 from ..diff import EditionArchive
@@ -24,6 +25,7 @@ from ..model import Document
 from ..rulenum import RuleNumber, sort_ids
 from ..text import term_form as normalize
 from .catalog import all_declarations
+from .conformance.model import Engine, Verdict
 from .registry import Declaration, ENGINE_EDITION
 from .runner import Result, load_scenarios, run_scenario
 
@@ -31,11 +33,27 @@ from .runner import Result, load_scenarios, run_scenario
 TARGET_SECTIONS = ("107.3", "118", "202.3", "601.2", "614", "616", "707", "709", "702.79")
 
 
+class DeclarationStatus(StrEnum):
+    """A declaration against the target edition's text."""
+
+    OK = "ok"
+    RENUMBERED = "renumbered"
+    MISSING = "missing"  # no rule at the mapped number
+    REVIEW = "review"  # some of its terms are no longer in the rule's text
+
+
+class NumberMapping(StrEnum):
+    """How declaration numbers reach the target edition."""
+
+    IDENTITY = "identity"
+    DIFF = "diff renumbering map (pipeline.diff.EditionArchive)"
+
+
 @dataclass
 class DeclarationCheck:
     declaration: Declaration
     target_number: str | None  # the number in the target edition (None: no counterpart)
-    status: str  # ok | renumbered | missing | review
+    status: DeclarationStatus
     missing_terms: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
@@ -66,7 +84,7 @@ class CoverageRow:
 class ValidationReport:
     edition: str
     declarations_edition: str
-    mapping: str  # identity | diff renumbering map
+    mapping: NumberMapping
     checks: list[DeclarationCheck]
     undeclared: list[str]
     scenario_missing: list[str]
@@ -76,7 +94,7 @@ class ValidationReport:
 
     @property
     def missing(self) -> list[str]:
-        return sort_ids({c.declaration.rule for c in self.checks if c.status == "missing"})
+        return sort_ids({c.declaration.rule for c in self.checks if c.status == DeclarationStatus.MISSING})
 
     @property
     def renumbered(self) -> dict[str, str]:
@@ -85,7 +103,7 @@ class ValidationReport:
 
     @property
     def review(self) -> list[DeclarationCheck]:
-        return [c for c in self.checks if c.status == "review"]
+        return [c for c in self.checks if c.status == DeclarationStatus.REVIEW]
 
     @property
     def failed(self) -> list[Result]:
@@ -95,7 +113,7 @@ class ValidationReport:
     def kernel_disagreements(self) -> list[str]:
         if self.conformance is None:
             return []
-        return [v.example for v in self.conformance.verdicts if v.kernel == "disagrees"]
+        return [v.example for v in self.conformance.verdicts if v.kernel == Verdict.DISAGREES]
 
     @property
     def tautologies(self) -> int:
@@ -148,8 +166,8 @@ class NumberMap:
                 self.archive.index(self.target_label)
 
     @property
-    def how(self) -> str:
-        return "identity" if self.identity else "diff renumbering map (pipeline.diff.EditionArchive)"
+    def how(self) -> NumberMapping:
+        return NumberMapping.IDENTITY if self.identity else NumberMapping.DIFF
 
     def __call__(self, rule: str) -> str | None:
         if self.identity:
@@ -183,11 +201,12 @@ def validate(doc: Document, editions: Path | None = None, target_label: str | No
         num = m(d.rule)
         rule = doc.rule(num) if num else None
         if rule is None:
-            checks.append(DeclarationCheck(d, num, "missing"))
+            checks.append(DeclarationCheck(d, num, DeclarationStatus.MISSING))
             continue
         text = normalize(rule.text)
         gone = [t for t in d.terms if normalize(t) not in text]
-        status = "review" if gone else ("renumbered" if num != d.rule else "ok")
+        status = (DeclarationStatus.REVIEW if gone else
+                  DeclarationStatus.RENUMBERED if num != d.rule else DeclarationStatus.OK)
         checks.append(DeclarationCheck(d, num, status, gone))
 
     scenarios = load_scenarios()
@@ -204,7 +223,7 @@ def validate(doc: Document, editions: Path | None = None, target_label: str | No
 
         run = run_suite(use_phase=use_phase)
         # a CR example counts toward coverage only with a control it tells apart (no tautology)
-        exercised |= set(run.discriminated_rules("kernel"))
+        exercised |= set(run.discriminated_rules(Engine.KERNEL))
         conf = verdicts(run, doc, m)
         if mutation:
             from .conformance.mutation import mutation_report  # heavy: runs only when asked

@@ -7,11 +7,28 @@ importing each other.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class EvidenceKind(StrEnum):
+    """The linker's views: what a piece of evidence came from (a trigger's kind is one of the first four)."""
+
+    KEYWORD = "keyword"
+    TOPIC = "topic"
+    GLOSSARY = "glossary"
+    LAYOUT = "layout"
+    TEXT = "text"
+    ALIAS = "alias"
+    REFERENCE = "reference"
+    SENTENCE = "sentence"
+    CARD = "card"
+    MODEL = "model"
+    NEIGHBOUR = "neighbour"
 
 
 @dataclass
 class Evidence:
-    kind: str  # text | keyword | topic | glossary | alias | layout | reference | sentence | card | model | neighbour
+    kind: EvidenceKind
     detail: str
     score: float
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 import html
 import json
 
-from ..align.model import Issue, Row
+from ..align.model import Issue, Row, RowStatus
+from ..findings import Severity
 from ..diff.worddiff import word_diff
 
 _CSS = """
@@ -117,7 +118,7 @@ def diff_html(old: str, new: str) -> str:
 def _current_cell(r: Row) -> str:
     if not r.current:
         return '<span class="same">not in the current edition</span>' if r.base_id and r.id else ""
-    if not r.source or r.status == "missing":
+    if not r.source or r.status == RowStatus.MISSING:
         return f'<div class="seg" lang="en">{_e(r.current)}</div>'
     if not r.english_changed:
         return '<span class="same">unchanged</span>'
@@ -136,7 +137,7 @@ def _row(r: Row) -> str:
         + "</li>" for i in r.issues)
     ids = (f'{_e(r.id or "—")}<div class="status">{_e(r.status)} · {_e(r.method)}</div>'
            f'<div class="status">base {_e(r.base_id or "—")}<br>now {_e(r.current_id or "—")}</div>')
-    cls = "row missing" if r.status == "missing" else "row"
+    cls = "row missing" if r.status == RowStatus.MISSING else "row"
     update = "1" if r.id and r.english_changed else "0"
     units = "".join(f'<div class="status">{_e(u["location"])}</div>' for u in r.units[:3])
     return (f'<tr class="{cls}" id="r-{_e(r.id or r.base_id)}" data-update="{update}" data-checks="{_e(" ".join(checks))}" '
@@ -201,7 +202,7 @@ def _summary(result, sev_count: dict) -> str:
                                                                        r.id or r.base_id or ""))[:10]
     items = "".join(f'<li><a href="#r-{_e(r.id or r.base_id)}">{_e(r.id or r.base_id)}</a>: '
                     + _e("; ".join(sorted({i.check for i in r.issues}))) + "</li>" for r in top
-                    if any(i.severity != "info" for i in r.issues))
+                    if any(i.severity != Severity.INFO for i in r.issues))
     if items:
         parts.append(f'<section><h2>Top problems</h2><ol>{items}</ol></section>')
     return '<div class="summary">' + "".join(parts) + "</div>"

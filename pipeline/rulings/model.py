@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 
 @dataclass(frozen=True)
@@ -48,12 +49,22 @@ class Ruling:
                 "card": self.card.name if self.card else None}
 
 
+class RulingsFormat(StrEnum):
+    """The rulings files read."""
+
+    PASTE = "paste"
+    MTGJSON3 = "mtgjson3"
+    MTGJSON5 = "mtgjson5"
+    SCRYFALL_LIST = "scryfall-list"
+    SCRYFALL_BULK = "scryfall-bulk"
+
+
 @dataclass
 class RulingSet:
     """What one file held: its format, the cards and rulings, and notes on choices made."""
 
     path: str
-    format: str  # paste | mtgjson3 | mtgjson5 | scryfall-list | scryfall-bulk
+    format: RulingsFormat
     cards: list[Card] = field(default_factory=list)
     rulings: list[Ruling] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)

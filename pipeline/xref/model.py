@@ -3,12 +3,49 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-#: Where in a document the citing text stands.
-PARTS = ("rule", "example", "glossary")
-#: Resolution outcomes.  ``external``: missing from a fragment (a paste, a web card) but
-#: present in the full edition it was resolved against.
-STATUSES = ("unresolved", "resolved", "dangling", "title-mismatch", "external")
+
+class RefPart(StrEnum):
+    """Where in a document the citing text stands."""
+
+    RULE = "rule"
+    EXAMPLE = "example"
+    GLOSSARY = "glossary"
+
+
+class RefKind(StrEnum):
+    """What a reference cites."""
+
+    SINGLE = "single"
+    RANGE = "range"
+    SECTION = "section"
+
+
+class RefStatus(StrEnum):
+    """Resolution outcomes.  ``external``: missing from a fragment (a paste, a web card) but
+    present in the full edition it was resolved against."""
+
+    UNRESOLVED = "unresolved"
+    RESOLVED = "resolved"
+    DANGLING = "dangling"
+    TITLE_MISMATCH = "title-mismatch"
+    EXTERNAL = "external"
+
+
+class Cue(StrEnum):
+    """Why a number counts as a reference (see :class:`Reference`)."""
+
+    NUMBER = "number"
+    RULE_WORD = "rule-word"
+    SEE_WORD = "see-word"
+    TITLE = "title"
+    LIST = "list"
+    SECTION = "section"
+
+
+PARTS = tuple(RefPart)
+STATUSES = tuple(RefStatus)
 
 GLOSSARY_PREFIX = "glossary:"
 SECTION_PREFIX = "section:"
@@ -36,22 +73,22 @@ class Reference:
     """
 
     source: str
-    part: str
+    part: RefPart
     span: tuple[int, int]
     raw: str
-    kind: str  # single | range | section
+    kind: RefKind
     targets: tuple[str, ...]
-    cue: str
+    cue: Cue
     title: str | None = None
     example: int | None = None
     lang: str = "en"
-    status: str = "unresolved"
+    status: RefStatus = RefStatus.UNRESOLVED
     missing: tuple[str, ...] = ()
     detail: str | None = None
 
     @property
     def is_range(self) -> bool:
-        return self.kind == "range"
+        return self.kind == RefKind.RANGE
 
     def to_dict(self) -> dict:
         d = {
