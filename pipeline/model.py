@@ -16,7 +16,7 @@ from typing import Any
 
 from .findings import Severity
 from .rulenum import Level, RuleNumber
-from .serialize import OMIT_DEFAULT, OMIT_NONE, to_data
+from .serialize import INTERNAL, OMIT_DEFAULT, OMIT_NONE, to_data
 
 SEVERITIES = tuple(Severity)
 
@@ -242,6 +242,99 @@ class TocEntry:
     level: TocLevel
 
 
+# -- the base edition: which English editions a document was made from --------------------
+
+class BaseMethod(StrEnum):
+    """How the English editions behind a document were found."""
+
+    DECLARED = "declared"  # the document states its effective date
+    INVENTORY = "inventory"  # the facts it holds, checked against each edition's inventory
+    UNIT_SOURCES = "unit-sources"  # a bilingual file's English sources, found verbatim in an edition
+    GIVEN = "given"  # the one reference file given
+
+
+@dataclass
+class FactCounts:
+    """How many facts of the document decided an inferred range."""
+
+    used: int
+    set_aside: int  # true in no edition (the translation's own wording)
+    broken_in_chosen: float  # the weight of the used facts the chosen editions break
+
+
+@dataclass
+class EditionRange:
+    """The English editions consistent with a document (``Meta.base_edition``), with the evidence.
+
+    ``first``/``last`` bound the range (None when nothing could be inferred), ``editions``
+    lists them, ``declared`` is the date the document states (None when it states none)."""
+
+    first: str | None
+    last: str | None
+    editions: list[str]
+    confidence: float
+    evidence: list[str]
+    method: BaseMethod
+    declared: str | None = None
+    facts: FactCounts | None = field(default=None, metadata=OMIT_NONE)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "EditionRange":
+        facts = d.get("facts")
+        return cls(d.get("first"), d.get("last"), list(d.get("editions", [])), d.get("confidence", 0.0),
+                   list(d.get("evidence", [])), BaseMethod(d["method"]), d.get("declared"),
+                   FactCounts(**facts) if facts else None)
+
+
+@dataclass
+class RunnerUp:
+    label: str
+    matched: int
+
+
+@dataclass
+class Pin:
+    """A bilingual file pinned to the edition whose paragraphs hold most of its English sources."""
+
+    label: str = field(metadata=INTERNAL)  # the edition (the JSON names it as the base edition's label)
+    matched: int  # unit sources that are paragraphs of it
+    units: int
+    share: float
+    tied: list[str]  # editions with the same count (text identical for every unit)
+    runner_up: RunnerUp | None  # the next best edition, so a reader sees how clearly the sources decide
+    method: BaseMethod
+    how: str = field(metadata=INTERNAL)  # (the JSON says it as the base edition's how)
+
+
+#: Evidence lines a base-edition record carries into the reports.
+EVIDENCE_SHOWN = 12
+
+
+@dataclass
+class BaseEdition:
+    """The English edition a translation is read against and how it was chosen: what the
+    editions step resolves (``EditionContext.info``) and the alignment reports
+    (``AlignResult.base_edition``).  ``range`` is the document's :class:`EditionRange` when it
+    was inferred from a folder of editions; ``pinned`` how a bilingual file's sources chose it."""
+
+    label: str | None
+    how: str
+    range: EditionRange | None = None
+    pinned: Pin | None = None
+
+    def to_dict(self) -> dict:
+        # The reports show the range by its bounds and confidence, its evidence beside it (the
+        # document's meta holds the rest); a record without a range says so with null.
+        d: dict[str, Any] = {"label": self.label, "how": self.how, "range": None}
+        if self.range is not None:
+            r = self.range
+            d["range"] = {"first": r.first, "last": r.last, "confidence": r.confidence}
+            d["evidence"] = list(r.evidence)[:EVIDENCE_SHOWN]
+        if self.pinned is not None:
+            d["pinned"] = to_data(self.pinned)
+        return d
+
+
 @dataclass
 class Meta:
     language: str = "en"
@@ -255,7 +348,7 @@ class Meta:
     encoding: str | None = None
     line_endings: str | None = None
     kind: DocKind = DocKind.OFFICIAL
-    base_edition: dict | None = None
+    base_edition: EditionRange | None = None
 
 
 @dataclass
@@ -329,7 +422,7 @@ class Document:
 
         out: dict[str, Any] = {
             "schema": "crpipe-document/1",
-            "meta": asdict(self.meta),
+            "meta": to_data(self.meta),
             "counts": self.counts(),
             "introduction": self.introduction,
             "toc": [asdict(t) for t in self.toc],
@@ -355,6 +448,8 @@ class Document:
     def from_dict(cls, d: dict) -> "Document":
         meta = Meta(**d["meta"])
         meta.kind = DocKind(meta.kind)
+        if meta.base_edition is not None:
+            meta.base_edition = EditionRange.from_dict(meta.base_edition)
         rules = []
         for r in d["rules"]:
             lays = r.get("example_layouts") or [None] * len(r["examples"])

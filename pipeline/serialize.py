@@ -14,6 +14,8 @@ from typing import Any
 #: Field metadata: leave the field out of the JSON when it is None / equal to its default.
 OMIT_NONE = {"omit": "none"}
 OMIT_DEFAULT = {"omit": "default"}
+#: Field metadata: a field the program keeps that is no part of the JSON form.
+INTERNAL = {"omit": "always"}
 
 
 def _default(f: Field) -> Any:
@@ -33,7 +35,7 @@ def to_data(obj: Any) -> Any:
         for f in fields(obj):
             v = getattr(obj, f.name)
             omit = f.metadata.get("omit")
-            if (omit == "none" and v is None) or (omit == "default" and v == _default(f)):
+            if omit == "always" or (omit == "none" and v is None) or (omit == "default" and v == _default(f)):
                 continue
             out[f.name] = to_data(v)
         return out

@@ -12,7 +12,7 @@ from ..editions.context import editions_of, resolve_editions
 from ..errors import InputError
 from ..ingest.bilingual import BilingualFile, read_bilingual, sniff, target_language
 from ..io import read_bounded
-from ..model import Document, Meta
+from ..model import BaseMethod, Document, EditionRange, Meta, Pin
 from ..segment.units import (Coverage, Placed, PlacedKind, UnitSpan, as_written, coverage_of, edition_paragraphs,
                              pin_base_edition, place_units, units_document)
 from ..model import Example
@@ -33,7 +33,7 @@ class UnitsInfo:
     file: BilingualFile
     placed: list[Placed]
     coverage: Coverage
-    pin: dict
+    pin: Pin
     accounted: set[str] = field(default_factory=set)
     #: row id -> where each stretch of its translated segment comes from (rules and text rows).
     spans: dict[str, list[UnitSpan]] = field(default_factory=dict)
@@ -113,15 +113,15 @@ def is_bilingual(path: Path) -> bool:
     return sniff(read_bounded(path)[:65536], path.name) is not None
 
 
-def _pin(bf: BilingualFile, reference) -> dict:
+def _pin(bf: BilingualFile, reference) -> Pin:
     editions = editions_of(reference)
     if editions is not None:
         return pin_base_edition(bf.units, editions)
     paras = edition_paragraphs(reference)
     n = sum(1 for u in bf.units if " ".join(u.source.split()) in paras)
-    return {"label": reference.stem, "matched": n, "units": len(bf.units), "share": round(n / len(bf.units), 4),
-            "tied": [reference.stem], "runner_up": None, "method": "given",
-            "how": f"the given reference file; {n} of {len(bf.units)} unit sources are its paragraphs"}
+    return Pin(label=reference.stem, matched=n, units=len(bf.units), share=round(n / len(bf.units), 4),
+               tied=[reference.stem], runner_up=None, method=BaseMethod.GIVEN,
+               how=f"the given reference file; {n} of {len(bf.units)} unit sources are its paragraphs")
 
 
 def align_bilingual(path: str | Path, reference: str | Path, current=None, *, lang: str | None = None,
@@ -133,24 +133,24 @@ def align_bilingual(path: str | Path, reference: str | Path, current=None, *, la
     bf = read_bilingual(data, p)
     code = target_language(bf, lang, p)
     pin = _pin(bf, ref)
-    if pin["matched"] == 0:
+    if pin.matched == 0:
         raise InputError("no unit's English source is a paragraph of any English edition given "
                          "(is --reference the folder of English editions?)", p)
     stub = Document(Meta(language=code, kind="translation", format=bf.format))
-    stub.meta.base_edition = {"first": pin["label"], "last": pin["label"], "editions": [pin["label"]],
-                              "confidence": pin["share"], "evidence": [pin["how"]], "method": pin["method"]}
+    stub.meta.base_edition = EditionRange(first=pin.label, last=pin.label, editions=[pin.label],
+                                          confidence=pin.share, evidence=[pin.how], method=pin.method)
     ed = resolve_editions(stub, ref, current)
-    base_src = ref if editions is None else next((f for f in edition_files(editions) if f.stem == pin["label"]), None)
+    base_src = ref if editions is None else next((f for f in edition_files(editions) if f.stem == pin.label), None)
     placed = place_units(bf.units, ed.base, code, edition_paragraphs(base_src) if base_src is not None else None)
     spans: dict[str, list[UnitSpan]] = {}
-    doc = units_document(bf, placed, code, pin["label"], spans)
+    doc = units_document(bf, placed, code, pin.label, spans)
     doc.meta.source_file, doc.meta.source_name = str(p), p.name
     doc.meta.sha256 = hashlib.sha256(data).hexdigest()
     doc.meta.base_edition = stub.meta.base_edition
     info = UnitsInfo(bf, placed, coverage_of(placed), pin,
                      {pl.rule for pl in placed if pl.rule and pl.kind in (PlacedKind.RULE, PlacedKind.HEADING)}, spans)
-    ed.info["pinned"] = {k: pin[k] for k in ("matched", "units", "share", "tied", "runner_up", "method")}
-    ed.info["how"] = pin["how"]
+    ed.info.pinned = pin
+    ed.info.how = pin.how
     res = align_documents(doc, ed.base, ed.current, map_number=ed.map_number, base_info=ed.info,
                           current_label=ed.current_label, termbase=termbase, cards=cards, units=info,
                           editions_dir=editions)

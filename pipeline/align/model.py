@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ..findings import Check, Issue, Severity
-from ..model import Rule
+from ..model import BaseEdition, Rule
 
 SEVERITY_POINTS = {Severity.ERROR: 10.0, Severity.WARNING: 3.0, Severity.INFO: 0.5}
 __all__ = ["Check", "Issue", "Severity", "SEVERITY_POINTS", "Row", "RowKind", "RowMethod", "RowStatus",
@@ -133,7 +133,7 @@ class AlignResult:
     """Everything one alignment produced: rows in translation order, then missing rules."""
 
     translation: dict  # name, language, kind, source
-    base_edition: dict  # date used, range first/last, how it was chosen
+    base_edition: BaseEdition
     current_edition: str | None
     rows: list[Row]
     checks: list[Check]
@@ -169,7 +169,7 @@ class AlignResult:
         return {
             "schema": "crpipe-alignment/1",
             "translation": self.translation,
-            "base_edition": self.base_edition,
+            "base_edition": self.base_edition.to_dict(),
             "current_edition": self.current_edition,
             "checks": [c.to_dict() for c in self.checks],
             "counts": self.counts(),

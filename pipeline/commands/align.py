@@ -87,9 +87,8 @@ def register(app: typer.Typer) -> None:
             print_json(res.to_dict())
         else:
             be = res.base_edition
-            rng = be.get("range") or {}
-            span = f"range {rng.get('first')} … {rng.get('last')}" if rng.get("first") else (be.get("how") or "no range")
-            title = (f"{translation.name}: base {be.get('label')} ({span}), current {res.current_edition}; "
+            span = f"range {be.range.first} … {be.range.last}" if be.range and be.range.first else (be.how or "no range")
+            title = (f"{translation.name}: base {be.label} ({span}), current {res.current_edition}; "
                      f"score {res.score.per_thousand_words:.1f}/1000 words")
             console.print(_rows_table(res, title) if rows else _summary(res, title))
         order = {"info": 0, "warning": 1, "error": 2}

@@ -81,8 +81,8 @@ def register(app: typer.Typer) -> None:
         t.add_row("findings", f"{len(findings)} ({sum(f.severity == Severity.ERROR for f in findings)} errors)")
         if doc.meta.base_edition:
             be = doc.meta.base_edition
-            t.add_row("base edition", f"{be.get('first')} … {be.get('last')} (confidence {be.get('confidence')})")
-            for ev in be.get("evidence", [])[:4]:
+            t.add_row("base edition", f"{be.first} … {be.last} (confidence {be.confidence})")
+            for ev in be.evidence[:4]:
                 t.add_row("", ev)
         console.print(t)
 

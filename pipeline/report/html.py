@@ -212,8 +212,8 @@ def render_html(result) -> str:
     counts = result.counts()
     lang = result.translation.get("language") or ""
     name = result.translation.get("name") or "translation"
-    be = result.base_edition or {}
-    rng = be.get("range") or {}
+    be = result.base_edition
+    first, last = (be.range.first, be.range.last) if be.range is not None else (None, None)
     sev_count = {s: sum(1 for i in result.issues if i.severity == s) for s in ("error", "warning", "info")}
     options = "".join(f'<option value="{_e(c.id)}">{_e(c.id)} ({counts.get(c.id, 0)})</option>' for c in result.checks)
     count_rows = "".join(
@@ -221,7 +221,7 @@ def render_html(result) -> str:
         f'<td>{_e(c.explanation)}</td></tr>' for c in result.checks)
     rows = "".join(_row(r) for r in result.rows)
     sc = result.score
-    meta = json.dumps({"translation": result.translation, "base": be.get("label"), "current": result.current_edition},
+    meta = json.dumps({"translation": result.translation, "base": be.label, "current": result.current_edition},
                       sort_keys=True, ensure_ascii=True).replace("<", "\\u003c")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -231,7 +231,7 @@ def render_html(result) -> str:
 <script type="application/json" id="meta">{meta}</script>
 </head><body>
 <h1>Alignment report: {_e(name)} ({_e(lang)})</h1>
-<p>Base edition <b>{_e(be.get("label"))}</b> ({_e(be.get("how"))}; consistent range {_e(rng.get("first"))} … {_e(rng.get("last"))})
+<p>Base edition <b>{_e(be.label)}</b> ({_e(be.how)}; consistent range {_e(first)} … {_e(last)})
 · current edition <b>{_e(result.current_edition)}</b> (the newest edition available)
 · {len(result.rows)} rows · score <b>{sc.per_thousand_words:.1f}</b> penalty points per 1,000 words
 ({sc.words} words; {sev_count["error"]} errors, {sev_count["warning"]} warnings, {sev_count["info"]} info)</p>

@@ -33,7 +33,7 @@ from ..ingest.decode import decode_bytes
 from ..ingest.language import is_english_paragraph, language_scores
 from ..codekey import code_key
 from ..io import cache_root, cache_write, read_bounded, read_cache_json
-from ..model import Document, Example, Finding, GlossaryEntry, Meta, Rule, Section
+from ..model import BaseMethod, Document, Example, Finding, GlossaryEntry, Meta, Pin, Rule, RunnerUp, Section
 from ..rulenum import Level, RuleNumber, sort_ids
 from ..text import NUMBER
 from .light_paragraphs import light, light_paragraphs, shipped as shipped_light_paragraphs
@@ -99,12 +99,8 @@ def _edition_shas(files: list, editions_dir) -> list[str | None]:
     return [by_path.get(Path(f).resolve()) for f in files]
 
 
-def pin_base_edition(units: list[Unit], editions_dir: str | Path) -> dict:
-    """The edition whose paragraphs hold the most unit sources verbatim.
-
-    Returns ``{"label", "matched", "units", "share", "tied", "runner_up", "how"}``; ``tied``
-    lists editions with the same count (text identical for every unit), ``runner_up`` the next
-    best edition and its count, so a reader sees how clearly the sources decide."""
+def pin_base_edition(units: list[Unit], editions_dir: str | Path) -> Pin:
+    """The edition whose paragraphs hold the most unit sources verbatim (see :class:`Pin`)."""
     sources = [_light(u.source) for u in units]
     files = edition_files(editions_dir)
     # Decoding all 110 editions costs ~2 s a run: the counts are cached under the sources and
@@ -133,13 +129,13 @@ def pin_base_edition(units: list[Unit], editions_dir: str | Path) -> dict:
     tied = sorted(lbl for n, lbl in scores if n == best)
     label = tied[-1]
     rest = sorted(((n, lbl) for n, lbl in scores if n < best), reverse=True)
-    runner = {"label": rest[0][1], "matched": rest[0][0]} if rest else None
+    runner = RunnerUp(label=rest[0][1], matched=rest[0][0]) if rest else None
     how = (f"pinned from the unit sources: {best} of {len(sources)} English unit sources are paragraphs of "
-           f"the {label} edition" + (f" (next best: {runner['label']}, {runner['matched']})" if runner else ""))
+           f"the {label} edition" + (f" (next best: {runner.label}, {runner.matched})" if runner else ""))
     if len(tied) > 1:
         how += f"; {', '.join(tied[:-1])} hold the same text, the latest is taken"
-    return {"label": label, "matched": best, "units": len(sources), "share": round(best / max(1, len(sources)), 4),
-            "tied": tied, "runner_up": runner, "how": how, "method": "unit-sources"}
+    return Pin(label=label, matched=best, units=len(sources), share=round(best / max(1, len(sources)), 4),
+               tied=tied, runner_up=runner, how=how, method=BaseMethod.UNIT_SOURCES)
 
 
 # -- placing units ------------------------------------------------------------------------------
