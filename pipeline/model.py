@@ -9,7 +9,7 @@ matching never see layout and the round trip never loses it.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from functools import partial
 from typing import Any
@@ -269,20 +269,21 @@ class EditionRange:
     ``first``/``last`` bound the range (None when nothing could be inferred), ``editions``
     lists them, ``declared`` is the date the document states (None when it states none)."""
 
+    # In the order the inferred range's dict had: SQLite's meta cell (export.py) keeps key order.
     first: str | None
     last: str | None
+    declared: str | None
     editions: list[str]
-    confidence: float
     evidence: list[str]
+    confidence: float
     method: BaseMethod
-    declared: str | None = None
     facts: FactCounts | None = field(default=None, metadata=OMIT_NONE)
 
     @classmethod
     def from_dict(cls, d: dict) -> "EditionRange":
         facts = d.get("facts")
-        return cls(d.get("first"), d.get("last"), list(d.get("editions", [])), d.get("confidence", 0.0),
-                   list(d.get("evidence", [])), BaseMethod(d["method"]), d.get("declared"),
+        return cls(d.get("first"), d.get("last"), d.get("declared"), list(d.get("editions", [])),
+                   list(d.get("evidence", [])), d.get("confidence", 0.0), BaseMethod(d["method"]),
                    FactCounts(**facts) if facts else None)
 
 
@@ -322,7 +323,7 @@ class BaseEdition:
     range: EditionRange | None = None
     pinned: Pin | None = None
 
-    def to_dict(self) -> dict:
+    def __json__(self) -> dict:
         # The reports show the range by its bounds and confidence, its evidence beside it (the
         # document's meta holds the rest); a record without a range says so with null.
         d: dict[str, Any] = {"label": self.label, "how": self.how, "range": None}
@@ -333,6 +334,9 @@ class BaseEdition:
         if self.pinned is not None:
             d["pinned"] = to_data(self.pinned)
         return d
+
+    def to_dict(self) -> dict:
+        return to_data(self)
 
 
 @dataclass
@@ -425,7 +429,7 @@ class Document:
             "meta": to_data(self.meta),
             "counts": self.counts(),
             "introduction": self.introduction,
-            "toc": [asdict(t) for t in self.toc],
+            "toc": to_data(self.toc),
             "sections": [
                 {"number": s.number, "title": s.title, "order": s.order, "line": s.line, **({"layout": lay(s.layout)} if layout else {})}
                 for s in self.sections

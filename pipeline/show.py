@@ -19,6 +19,7 @@ from .codekey import code_key
 from .io import cache_root, cache_write, dumps, read_cache_json
 from .model import Document, Rule
 from .rulenum import Level
+from .serialize import json_field, to_data
 from .rule_index import descendants, edition_index
 from .rulenum import RuleNumber
 from .text import fold, is_heading
@@ -30,7 +31,9 @@ class RuleView:
     edition: str | None  # the date stated inside the edition shown
     rule: str
     found_as: str  # number, old-number, heading, glossary
-    title_path: list[tuple[str, str]] = field(default_factory=list)  # (number, title), outermost first
+    #: (number, title), outermost first; the JSON has {id, title}.
+    title_path: list[tuple[str, str]] = field(default_factory=list, metadata=json_field(
+        convert=lambda tp: [{"id": i, "title": t} for i, t in tp]))
     text: str = ""
     examples: list[str] = field(default_factory=list)
     subrules: list[dict] = field(default_factory=list)  # {id, text, examples, depth}
@@ -42,11 +45,7 @@ class RuleView:
     translation: dict | None = None
 
     def to_dict(self) -> dict:
-        return {"query": self.query, "edition": self.edition, "rule": self.rule, "found_as": self.found_as,
-                "title_path": [{"id": i, "title": t} for i, t in self.title_path], "text": self.text,
-                "examples": self.examples, "subrules": self.subrules, "cites": self.cites,
-                "cited_by": self.cited_by, "history": self.history, "notes": self.notes,
-                "glossary": self.glossary, "translation": self.translation}
+        return to_data(self)
 
 
 def _fold(s: str) -> str:

@@ -137,7 +137,7 @@ def align_bilingual(path: str | Path, reference: str | Path, current=None, *, la
         raise InputError("no unit's English source is a paragraph of any English edition given "
                          "(is --reference the folder of English editions?)", p)
     stub = Document(Meta(language=code, kind="translation", format=bf.format))
-    stub.meta.base_edition = EditionRange(first=pin.label, last=pin.label, editions=[pin.label],
+    stub.meta.base_edition = EditionRange(first=pin.label, last=pin.label, declared=None, editions=[pin.label],
                                           confidence=pin.share, evidence=[pin.how], method=pin.method)
     ed = resolve_editions(stub, ref, current)
     base_src = ref if editions is None else next((f for f in edition_files(editions) if f.stem == pin.label), None)

@@ -33,6 +33,7 @@ from enum import StrEnum
 
 from ..ingest.bilingual import BilingualFile, BilingualFormat
 from ..model import Document
+from ..serialize import INTERNAL, fields_data, json_field, to_data
 from ..rulenum import Level
 from ..segment.units import _NUM, _SECTION
 from ..xref.extract import extract_from_text
@@ -80,12 +81,12 @@ class NewUnit:
 
 @dataclass
 class UnitUpdate:
-    base_label: str | None
-    current_label: str | None
-    file: BilingualFile
-    data: bytes  # the input file as read: the writers re-apply the plan to it
-    changes: list[UnitChange]
-    new: list[NewUnit]
+    base_label: str | None = field(metadata=json_field(name="base"))
+    current_label: str | None = field(metadata=json_field(name="current"))
+    file: BilingualFile = field(metadata=INTERNAL)
+    data: bytes = field(metadata=INTERNAL)  # the input file as read: the writers re-apply the plan to it
+    changes: list[UnitChange] = field(metadata=INTERNAL)  # (reported by their counts)
+    new: list[NewUnit] = field(metadata=INTERNAL)
 
     @property
     def same_edition(self) -> bool:
@@ -101,8 +102,11 @@ class UnitUpdate:
         out["units"] = len(self.changes)
         return out
 
+    def __json__(self) -> dict:
+        return {**fields_data(self), "counts": self.counts()}
+
     def to_dict(self) -> dict:
-        return {"base": self.base_label, "current": self.current_label, "counts": self.counts()}
+        return to_data(self)
 
 
 # -- the paragraphs of an edition, keyed -------------------------------------------------------

@@ -20,6 +20,7 @@ from pathlib import Path
 from ..model import Document
 from .history import RuleHistory
 from .resolve import Basis, CitationStatus, Resolver
+from ..serialize import INTERNAL, OMIT_DEFAULT, fields_data, json_field, to_data
 from .scan import CitationForm, Region, family, read_source, scan_text
 
 _SKIP_DIRS = {"node_modules", "target", "__pycache__", "dist", "build", "venv"}
@@ -37,23 +38,17 @@ class Citation:  # not frozen: a frozen init costs, and there are 100,000s
     status: CitationStatus
     suggested: str | None
     evidence: str
-    score: float | None
+    score: float | None = field(metadata=json_field(digits=3))
     numbering: str | None
-    kept: str = ""  # the author's "crpipe: keep" comment: reported, never a finding
-    text: str = ""  # the citing line as written (what a baseline recognises it by)
+    kept: str = field(default="", metadata=OMIT_DEFAULT)  # the author's "crpipe: keep" comment: reported, never a finding
+    text: str = field(default="", metadata=INTERNAL)  # the citing line as written (what a baseline recognises it by)
 
     @property
     def is_problem(self) -> bool:
         return self.status != CitationStatus.OK and not self.kept
 
     def to_dict(self) -> dict:
-        d = {"file": self.file, "line": self.line, "column": self.column, "cited": self.cited,
-             "written": self.written, "kind": self.kind, "where": self.where, "status": self.status,
-             "suggested": self.suggested, "evidence": self.evidence,
-             "score": round(self.score, 3) if self.score is not None else None, "numbering": self.numbering}
-        if self.kept:
-            d["kept"] = self.kept
-        return d
+        return to_data(self)
 
 
 @dataclass
@@ -68,21 +63,23 @@ class FileSummary:
         21:702.53, 23:702.53a"), for the table of files that mix editions."""
         return [f"{k}: {', '.join(self.by_numbering[k])}" for k in sorted(self.by_numbering)]
 
+    def __json__(self) -> dict:
+        return {**fields_data(self), "mixes_editions": len(self.numberings) > 1}
+
     def to_dict(self) -> dict:
-        return {"file": self.file, "citations": self.citations, "numberings": self.numberings,
-                "mixes_editions": len(self.numberings) > 1,
-                "by_numbering": {k: self.by_numbering[k] for k in sorted(self.by_numbering)}}
+        return to_data(self)
 
 
 @dataclass
 class AuditReport:
     root: str
     edition: str
-    history: tuple[str, str] | None
+    history: tuple[str, str] | None = field(metadata=json_field(convert=lambda h: h or None))
     citations: list[Citation]
-    files: list[FileSummary]
-    scanned: int
-    skipped: list[dict] = field(default_factory=list)  # files not read: special, oversized, unreadable
+    files: list[FileSummary] = field(metadata=json_field(convert=lambda fs: [f for f in fs if f.citations]))
+    scanned: int = field(metadata=json_field(name="files_scanned"))
+    #: Files not read: special, oversized, unreadable.
+    skipped: list[dict] = field(default_factory=list, metadata=json_field(name="files_skipped"))
 
     @property
     def problems(self) -> list[Citation]:
@@ -94,12 +91,11 @@ class AuditReport:
             out[c.status] = out.get(c.status, 0) + 1
         return dict(sorted(out.items()))
 
+    def __json__(self) -> dict:
+        return {**fields_data(self), "counts": to_data(self.counts())}
+
     def to_dict(self) -> dict:
-        return {"root": self.root, "edition": self.edition,
-                "history": list(self.history) if self.history else None, "files_scanned": self.scanned,
-                "files_skipped": self.skipped,
-                "counts": self.counts(), "citations": [c.to_dict() for c in self.citations],
-                "files": [f.to_dict() for f in self.files if f.citations]}
+        return to_data(self)
 
 
 def iter_files(root: Path):

@@ -26,7 +26,7 @@ from ..errors import InputError
 from ..io import cache_root, read_cache_json, write_json
 from ..model import DocKind, Document, GlossaryEntry, Rule
 from ..rulenum import RULE, Level, RuleNumber, sort_ids
-from ..serialize import to_data
+from ..serialize import INTERNAL, OMIT_NONE, fields_data, json_field, to_data
 from ..xref import extract_from_text, resolve
 from ..xref.model import RefKind, RefPart
 from .cache import cache_key, content_key
@@ -68,22 +68,14 @@ class Change:
     new_text: str | None = None
     word_diff: list[list[str]] | None = None
     refs_only: bool = False
-    similarity: float | None = None
+    similarity: float | None = field(default=None, metadata=json_field(omit="none", digits=1))
     section: int | None = None
-    example: dict | None = None  # {"old": n, "new": n}, 1-based positions within the rule
-    cascade: str | None = None
+    #: {"old": n, "new": n}, 1-based positions within the rule.
+    example: dict | None = field(default=None, metadata=OMIT_NONE)
+    cascade: str | None = field(default=None, metadata=OMIT_NONE)
 
     def to_dict(self) -> dict:
-        d = {"kind": self.kind, "part": self.part, "old": self.old, "new": self.new,
-             "old_text": self.old_text, "new_text": self.new_text, "word_diff": self.word_diff,
-             "refs_only": self.refs_only, "section": self.section}
-        if self.similarity is not None:
-            d["similarity"] = round(self.similarity, 1)
-        if self.example is not None:
-            d["example"] = self.example
-        if self.cascade is not None:
-            d["cascade"] = self.cascade
-        return d
+        return to_data(self)
 
 
 @dataclass
@@ -92,8 +84,9 @@ class Cascade:
     parent_old: str | None
     parent_new: str | None
     step: int
-    moves: list[tuple[str, str]]  # every member, roots and their subrules, in old order
-    roots: list[tuple[str, str]]
+    #: Every member, roots and their subrules, in old order.
+    moves: list[tuple[str, str]] = field(metadata=json_field(convert=lambda ms: [{"old": o, "new": n} for o, n in ms]))
+    roots: list[tuple[str, str]] = field(metadata=INTERNAL)
 
     @property
     def line(self) -> str:
@@ -103,10 +96,11 @@ class Cascade:
         extra = f" and {subs} subrules" if subs else ""
         return (f"{o1}–{o2} renumbered {n1}–{n2} ({sign}): {len(self.roots)} rules{extra}")
 
+    def __json__(self) -> dict:
+        return {**fields_data(self), "summary": self.line, "rules": len(self.moves)}
+
     def to_dict(self) -> dict:
-        return {"id": self.id, "parent_old": self.parent_old, "parent_new": self.parent_new,
-                "step": self.step, "summary": self.line, "rules": len(self.moves),
-                "moves": [{"old": o, "new": n} for o, n in self.moves]}
+        return to_data(self)
 
 
 @dataclass

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Mapping, Sequence
 
+from ..serialize import to_data
 from .errors import EngineError, IllegalAction
 from .mana import COLORS, ManaCost, Symbol, card_mana_value
 from .objects import CardDef
@@ -73,7 +74,7 @@ class TotalCost:
     life: int = 0
 
     def to_dict(self) -> dict:
-        return {"mana": str(self.mana), "life": self.life}
+        return to_data(self)
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class Spell:
         a = self.announcement
         return card_mana_value(self.card.faces, on_stack=True, half=a.half, fused=a.fused, x=a.x)
 
-    def to_dict(self) -> dict:
+    def __json__(self) -> dict:
         a = self.announcement
         return {
             "name": self.card.name, "cast": self.cast, "is_copy": self.is_copy, "controller": self.controller,
@@ -114,6 +115,9 @@ class Spell:
             "steps": list(self.steps),
             **({"colors": list(self.colors_override)} if self.colors_override is not None else {}),
         }
+
+    def to_dict(self) -> dict:
+        return to_data(self)
 
 
 # -- 601.2b: announcements ------------------------------------------------------------

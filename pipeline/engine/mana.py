@@ -84,6 +84,9 @@ class ManaCost:
 
     symbols: tuple[Symbol, ...] = ()
 
+    def __json__(self) -> str:
+        return str(self)  # as printed: "{2}{W}"
+
     @classmethod
     def parse(cls, text: str) -> "ManaCost":
         t = text.strip()

@@ -23,6 +23,7 @@ from ..diff import EditionArchive
 from ..errors import InputError
 from ..model import Document
 from ..rulenum import RuleNumber, sort_ids
+from ..serialize import INTERNAL, OMIT_NONE, fields_data, json_field, to_data
 from ..text import term_form as normalize
 from .catalog import all_declarations
 from .conformance.model import Engine, Verdict
@@ -56,11 +57,14 @@ class DeclarationCheck:
     status: DeclarationStatus
     missing_terms: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def __json__(self) -> dict:
         d = self.declaration
         return {"rule": d.rule, "function": d.function, "edition": d.edition, "target_number": self.target_number,
                 "renumbered": self.target_number not in (None, d.rule), "status": self.status,
                 "missing_terms": self.missing_terms, "terms": list(d.terms)}
+
+    def to_dict(self) -> dict:
+        return to_data(self)
 
 
 @dataclass
@@ -72,12 +76,15 @@ class CoverageRow:
     with_scenario: list[str]
     declared_only: list[str] = field(default_factory=list)  # declared, but no passing scenario exercises it
 
-    def to_dict(self) -> dict:
+    def __json__(self) -> dict:
         return {"section": self.section, "declared_as": self.declared_as, "rules": len(self.rules),
                 "implemented": len(self.implemented), "with_scenario": len(self.with_scenario),
                 "implemented_ids": self.implemented, "scenario_ids": self.with_scenario,
                 "declared_only": self.declared_only,
                 "uncovered": [r for r in self.rules if r not in self.implemented and r not in self.with_scenario]}
+
+    def to_dict(self) -> dict:
+        return to_data(self)
 
 
 @dataclass
@@ -85,12 +92,12 @@ class ValidationReport:
     edition: str
     declarations_edition: str
     mapping: NumberMapping
-    checks: list[DeclarationCheck]
+    checks: list[DeclarationCheck] = field(metadata=json_field(name="declarations"))
     undeclared: list[str]
-    scenario_missing: list[str]
-    results: list[Result]
+    scenario_missing: list[str] = field(metadata=json_field(name="scenario_rules_missing"))
+    results: list[Result] = field(metadata=INTERNAL)  # reported under "scenarios" with their counts
     coverage: list[CoverageRow]
-    conformance: object | None = None  # conformance.verdicts.ConformanceReport
+    conformance: object | None = field(default=None, metadata=OMIT_NONE)  # conformance.verdicts.ConformanceReport
 
     @property
     def missing(self) -> list[str]:
@@ -128,18 +135,17 @@ class ValidationReport:
         return not (self.missing or self.undeclared or self.scenario_missing or self.failed
                     or self.kernel_disagreements or self.tautologies)
 
-    def to_dict(self) -> dict:
+    def __json__(self) -> dict:
         return {
-            "edition": self.edition, "declarations_edition": self.declarations_edition, "mapping": self.mapping,
-            "ok": self.ok, "declarations": [c.to_dict() for c in self.checks],
-            "missing": self.missing, "undeclared": self.undeclared, "scenario_rules_missing": self.scenario_missing,
+            **fields_data(self), "ok": self.ok, "missing": self.missing,
             "renumbered": dict(sorted(self.renumbered.items(), key=lambda kv: RuleNumber.parse(kv[0]).sort_key())),
-            "review": [c.to_dict() for c in self.review],
+            "review": to_data(self.review),
             "scenarios": {"total": len(self.results), "passed": sum(r.passed for r in self.results),
-                          "results": [r.to_dict() for r in self.results]},
-            "coverage": [row.to_dict() for row in self.coverage],
-            **({"conformance": self.conformance.to_dict()} if self.conformance is not None else {}),
+                          "results": to_data(self.results)},
         }
+
+    def to_dict(self) -> dict:
+        return to_data(self)
 
 
 class NumberMap:

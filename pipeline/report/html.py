@@ -250,7 +250,7 @@ def render_html(result) -> str:
 <div class="pager"><button type="button" id="prev">previous</button><button type="button" id="next">next</button>
 page <span id="page">1</span></div>
 </div>
-<table class="rules"><thead><tr><th>rule</th><th>English (base edition {_e(be.get("label"))})</th>
+<table class="rules"><thead><tr><th>rule</th><th>English (base edition {_e(be.label)})</th>
 <th>translation ({_e(lang)})</th><th>English changes to {_e(result.current_edition)}</th></tr></thead>
 <tbody>{rows}</tbody></table>
 <script>{_JS}</script>

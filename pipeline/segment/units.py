@@ -35,6 +35,7 @@ from ..codekey import code_key
 from ..io import cache_root, cache_write, read_bounded, read_cache_json
 from ..model import BaseMethod, Document, Example, Finding, GlossaryEntry, Meta, Pin, Rule, RunnerUp, Section
 from ..rulenum import Level, RuleNumber, sort_ids
+from ..serialize import fields_data, json_field, to_data
 from ..text import NUMBER
 from .light_paragraphs import light, light_paragraphs, shipped as shipped_light_paragraphs
 
@@ -175,10 +176,13 @@ class Placed:
                 PlacedKind.CREDITS: "credits"}.get(
             self.kind, "front")
 
-    def to_dict(self) -> dict:
+    def __json__(self) -> dict:
         return {"id": self.unit.id[:80], "location": self.unit.location, "kind": self.kind, "rule": self.rule,
                 "piece": self.piece, "state": self.unit.state.value, "in_base": self.in_base,
                 "english_target": self.english_target}
+
+    def to_dict(self) -> dict:
+        return to_data(self)
 
 
 def _is_english(target: str, source: str, lang: str) -> bool:
@@ -349,18 +353,17 @@ class Coverage:
 
     units: int
     translated: int
-    english_targets: int  # marked translated, but still English
+    english_targets: int = field(metadata=json_field(name="translated_in_english"))  # marked translated, but still English
     needs_review: int
     by_section: dict[str, dict] = field(default_factory=dict)
     untranslated_rules: list[str] = field(default_factory=list)
     stale_units: list[dict] = field(default_factory=list)
 
+    def __json__(self) -> dict:
+        return {**fields_data(self), "share": round(self.translated / max(1, self.units), 4)}
+
     def to_dict(self) -> dict:
-        return {"units": self.units, "translated": self.translated,
-                "share": round(self.translated / max(1, self.units), 4),
-                "translated_in_english": self.english_targets, "needs_review": self.needs_review,
-                "by_section": self.by_section, "untranslated_rules": list(self.untranslated_rules),
-                "stale_units": list(self.stale_units)}
+        return to_data(self)
 
 
 SECTION_NAMES = {"front": "front matter and contents", "glossary": "glossary", "credits": "credits"}

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+
+from ..serialize import OMIT_DEFAULT, OMIT_NONE, to_data
 
 
 class RefPart(StrEnum):
@@ -79,27 +81,16 @@ class Reference:
     kind: RefKind
     targets: tuple[str, ...]
     cue: Cue
-    title: str | None = None
-    example: int | None = None
+    title: str | None = field(default=None, metadata=OMIT_NONE)
+    example: int | None = field(default=None, metadata=OMIT_NONE)
     lang: str = "en"
     status: RefStatus = RefStatus.UNRESOLVED
-    missing: tuple[str, ...] = ()
-    detail: str | None = None
+    missing: tuple[str, ...] = field(default=(), metadata=OMIT_DEFAULT)
+    detail: str | None = field(default=None, metadata=OMIT_NONE)
 
     @property
     def is_range(self) -> bool:
         return self.kind == RefKind.RANGE
 
     def to_dict(self) -> dict:
-        d = {
-            "source": self.source, "part": self.part, "span": list(self.span), "raw": self.raw,
-            "kind": self.kind, "targets": list(self.targets), "cue": self.cue, "lang": self.lang,
-            "status": self.status,
-        }
-        for k in ("title", "example", "detail"):
-            v = getattr(self, k)
-            if v is not None:
-                d[k] = v
-        if self.missing:
-            d["missing"] = list(self.missing)
-        return d
+        return to_data(self)

@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import Any
 
 from ...errors import InputError
+from ...serialize import INTERNAL, to_data
 from . import kernel_driver
 from .model import Engine, Example, Observation, RunStatus, _observations, board_entry
 from .mutation import _mutants, _passes
@@ -54,7 +55,7 @@ class ControlResult:
     why: str = ""
     differing: list[str] = field(default_factory=list)  # the example's observations the control does not show
     compared: list[str] = field(default_factory=list)  # the observations compared
-    observed: dict[str, Any] = field(default_factory=dict)
+    observed: dict[str, Any] = field(default_factory=dict, metadata=INTERNAL)
     verdict: ControlVerdict = ControlVerdict.NONE
     mismatches: list[str] = field(default_factory=list)  # the control's own expectation vs the engine
     error: str = ""
@@ -67,9 +68,7 @@ class ControlResult:
         return self.status not in (ControlStatus.DIFFERS, ControlStatus.ENGINE_SAME)
 
     def to_dict(self) -> dict:
-        return {"example": self.example, "engine": self.engine, "status": self.status, "why": self.why,
-                "differing": self.differing, "compared": self.compared, "verdict": self.verdict,
-                "mismatches": self.mismatches, "error": self.error}
+        return to_data(self)
 
 
 def _merge(base: Any, patch: Any) -> Any:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import InputError
+from ...serialize import INTERNAL, json_field, to_data
 from ..runner import ACTIONS, Scenario, load_scenarios, run_scenario
 from .model import Example, RunStatus
 
@@ -21,14 +22,14 @@ from .model import Example, RunStatus
 class KernelResult:
     example: str
     status: RunStatus
-    runs: list[Scenario] = field(default_factory=list)
-    actual: list[Any] = field(default_factory=list)
+    runs: list[Scenario] = field(default_factory=list,
+                                 metadata=json_field(name="scenarios", convert=lambda rs: [r.id for r in rs]))
+    actual: list[Any] = field(default_factory=list, metadata=INTERNAL)
     mismatches: list[str] = field(default_factory=list)
     reason: str = ""
 
     def to_dict(self) -> dict:
-        return {"example": self.example, "status": self.status, "scenarios": [r.id for r in self.runs],
-                "mismatches": self.mismatches, "reason": self.reason}
+        return to_data(self)
 
 
 def kernel_runs(ex: Example, library: dict[str, Scenario] | None = None) -> list[Scenario]:

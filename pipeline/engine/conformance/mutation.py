@@ -21,6 +21,7 @@ import sys
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
+from ...serialize import fields_data, to_data
 from ..runner import Scenario, _match, run_action
 from .model import Engine, RunStatus
 
@@ -60,10 +61,11 @@ class ScenarioMutation:
     def survivor(self) -> bool:
         return self.killed == 0
 
+    def __json__(self) -> dict:
+        return {**fields_data(self), "survivor": self.survivor}
+
     def to_dict(self) -> dict:
-        return {"scenario": self.scenario, "engine": self.engine, "perturbations": self.perturbations,
-                "killed": self.killed, "unnoticed": self.unnoticed, "engine_mutants": self.engine_mutants,
-                "survivor": self.survivor}
+        return to_data(self)
 
 
 def check_observations(name: str, engine: Engine, expected: dict[str, Any], observed: dict[str, Any],

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ...io import read_bounded_text
+from ...serialize import to_data
 from .model import Example, Observation, RunStatus, board_entry, load_cards
 
 #: Seats in turn order (each player's left is the next seat).  A board with seats past
@@ -77,9 +78,7 @@ class PhaseResult:
     error: DriveFailure = DriveFailure.NONE
 
     def to_dict(self) -> dict:
-        return {"example": self.example, "status": self.status, "observed": self.observed,
-                "mismatches": self.mismatches, "reason": self.reason, "prompts": self.prompts,
-                "error": self.error}
+        return to_data(self)
 
 
 def _ints(node: Any) -> set[int]:

@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import Callable
 
 from ...rulenum import RuleNumber
+from ...serialize import OMIT_NONE, fields_data, json_field, to_data
 from ...text import term_form
 from . import kernel_driver
 from .controls import ControlResult, ControlVerdict, run_kernel_control, run_phase_control
@@ -150,7 +151,8 @@ class ExampleText(StrEnum):
 class ExampleVerdict:
     example: str  # as encoded: "613.4d#1" (suite edition)
     rule: str  # suite edition number
-    target_rule: str | None  # number in the target edition (None: gone)
+    #: The number in the target edition (None: gone).
+    target_rule: str | None = field(metadata=json_field(name="rule_in_edition"))
     text: ExampleText
     phase: Verdict
     kernel: Verdict
@@ -160,9 +162,7 @@ class ExampleVerdict:
     note: str = ""
 
     def to_dict(self) -> dict:
-        return {"example": self.example, "rule": self.rule, "rule_in_edition": self.target_rule, "text": self.text,
-                "phase": self.phase, "kernel": self.kernel, "phase_detail": self.phase_detail,
-                "kernel_detail": self.kernel_detail, "file": self.file, "note": self.note}
+        return to_data(self)
 
 
 @dataclass
@@ -170,11 +170,13 @@ class ConformanceReport:
     edition: str
     suite_edition: str
     phase_skipped: str | None
-    verdicts: list[ExampleVerdict]
-    mutation: dict | None = None  # the comparator self-check (perturbed expectations): not a mutation score
-    summary: dict | None = None  # SuiteRun.summary: the suite in figures
+    verdicts: list[ExampleVerdict] = field(metadata=json_field(name="examples"))
+    #: The comparator self-check (perturbed expectations): not a mutation score.
+    mutation: dict | None = field(default=None, metadata=OMIT_NONE)
+    summary: dict | None = field(default=None, metadata=OMIT_NONE)  # SuiteRun.summary: the suite in figures
     controls: list[dict] = field(default_factory=list)
-    coverage: dict = field(default_factory=dict)  # engine -> rules agreed with a discriminating control
+    #: Engine -> rules agreed with a discriminating control.
+    coverage: dict = field(default_factory=dict, metadata=json_field(name="rules_with_a_discriminating_control"))
 
     def by_rule(self) -> dict[str, dict]:
         """Per rule (target-edition number): the combined verdict of its examples."""
@@ -198,14 +200,11 @@ class ConformanceReport:
         return {"examples": len(self.verdicts), "phase": count("phase"), "kernel": count("kernel"),
                 "text": count("text")}
 
+    def __json__(self) -> dict:
+        return {**fields_data(self), "totals": to_data(self.totals()), "rules": to_data(self.by_rule())}
+
     def to_dict(self) -> dict:
-        return {"edition": self.edition, "suite_edition": self.suite_edition,
-                "phase_skipped": self.phase_skipped,
-                **({"summary": self.summary} if self.summary is not None else {}),
-                "totals": self.totals(), "controls": self.controls,
-                "rules_with_a_discriminating_control": self.coverage,
-                "examples": [v.to_dict() for v in self.verdicts], "rules": self.by_rule(),
-                **({"mutation": self.mutation} if self.mutation is not None else {})}
+        return to_data(self)
 
 
 def _combine(verdicts: list[Verdict]) -> Verdict:
