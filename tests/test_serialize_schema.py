@@ -158,6 +158,10 @@ def test_the_document_schema_catches_what_it_should(official):
     d["rules"][0]["id"] = "99"
     with pytest.raises(jsonschema.ValidationError):
         _validator("document").validate(d)
+    be = _json(to_data(EditionRange("2019-01-25", "2019-06-12", None, [], [], 0.5, BaseMethod.INVENTORY)))
+    _validator(*WHERE[EditionRange]).validate(be)
+    with pytest.raises(jsonschema.ValidationError):
+        _validator(*WHERE[EditionRange]).validate({**be, "method": "guessed"})
 
 
 def test_diffs_validate_against_the_diff_schema(renumbering_diff):

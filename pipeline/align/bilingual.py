@@ -50,7 +50,8 @@ class UnitsInfo:
                 continue
             if kind is RowKind.GLOSSARY:
                 term = p.glossary_term or p.unit.source.strip()
-                if groups and groups[-1][0] is RowKind.GLOSSARY and groups[-1][1] == term and p.kind != PlacedKind.GLOSSARY_TERM:
+                if (groups and groups[-1][0] is RowKind.GLOSSARY and groups[-1][1] == term
+                        and p.kind != PlacedKind.GLOSSARY_TERM):
                     groups[-1][2].append(p)
                     continue
                 groups.append((kind, term, [p]))
@@ -100,7 +101,8 @@ class UnitsInfo:
         if not hasattr(self, "_by_rule"):
             by: dict[str, list[dict]] = {}
             for p in self.placed:
-                if p.rule and p.kind in (PlacedKind.RULE, PlacedKind.HEADING, PlacedKind.CONTINUATION, PlacedKind.EXAMPLE) and p.unit.translated:
+                if p.rule and p.unit.translated and p.kind in (PlacedKind.RULE, PlacedKind.HEADING,
+                                                               PlacedKind.CONTINUATION, PlacedKind.EXAMPLE):
                     by.setdefault(p.rule, []).append({"id": p.unit.id[:80], "location": p.unit.location,
                                                       "kind": p.kind, "piece": p.piece})
             self._by_rule = by

@@ -171,7 +171,8 @@ class Audit:
         by_numbering: dict[str, list[str]] = {}
         out: list[Citation] = []
         for rc, res in zip(raw, resolved):
-            if rc.kind == CitationForm.IDENTIFIER and res.status == CitationStatus.MISSING and rc.cited.split(".")[0] not in resolver.table:
+            if (rc.kind == CitationForm.IDENTIFIER and res.status == CitationStatus.MISSING
+                    and rc.cited.split(".")[0] not in resolver.table):
                 continue  # "rgb_255_128": digits in a name; 255 is no rule number
             if rc.kind == CitationForm.LITERAL and res.status == CitationStatus.MISSING:
                 continue  # "100.25" alone in a string is data (a price, a version), not a citation
@@ -215,7 +216,8 @@ def _resolve_file(resolver: Resolver, raw: list) -> list:
                 starts[key] = min(starts.get(key, rc.line), rc.line)
         for i, rc in enumerate(raw):
             first = starts.get((rc.block, rc.para))
-            if first is not None and first <= rc.line and rc.where != Region.CODE and res[i].basis in (Basis.TOPIC, Basis.NUMBER):
+            if (first is not None and first <= rc.line and rc.where != Region.CODE
+                    and res[i].basis in (Basis.TOPIC, Basis.NUMBER)):
                 again = resolver.resolve(rc, _block_edition(spans[rc.block]))
                 if again.basis == Basis.BLOCK:
                     res[i] = again

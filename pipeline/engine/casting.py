@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 
 from ..serialize import to_data
 from .errors import EngineError, IllegalAction
-from .mana import COLORS, ManaCost, Symbol, card_mana_value
+from .mana import COLORS, ManaCost, Symbol, SymbolKind, card_mana_value
 from .objects import CardDef
 from .registry import implements
 
@@ -263,18 +263,18 @@ def _reduce(generic: int, colored: dict[str, int], by: ManaCost) -> int:
         return max(0, generic - 1)  # 118.7b-d: the excess comes off the generic part
 
     for s in by.symbols:
-        if s.kind == "generic":
+        if s.kind == SymbolKind.GENERIC:
             generic = max(0, generic - s.amount)
-        elif s.kind in ("colored", "phyrexian"):
+        elif s.kind in (SymbolKind.COLORED, SymbolKind.PHYREXIAN):
             generic = one_color(s.colors[0], generic)
-        elif s.kind == "colorless":
+        elif s.kind == SymbolKind.COLORLESS:
             generic = one_color("C", generic)
-        elif s.kind in ("hybrid", "hybrid_phyrexian", "twobrid"):
+        elif s.kind in (SymbolKind.HYBRID, SymbolKind.HYBRID_PHYREXIAN, SymbolKind.TWOBRID):
             present = [c for c in s.colors if colored.get(c, 0)]
             if present:
                 colored[present[0]] -= 1
             else:
-                generic = max(0, generic - (2 if s.kind == "twobrid" else 1))
+                generic = max(0, generic - (2 if s.kind == SymbolKind.TWOBRID else 1))
         else:  # snow: generic mana (118.7g)
             generic = max(0, generic - 1)
     return generic
@@ -289,49 +289,49 @@ def resolve_choices(cost: ManaCost, a: Announcement) -> tuple[ManaCost, int]:
     phyrexian = list(a.phyrexian_life)
     life = 0
     for s in cost.symbols:
-        if s.kind == "variable":
+        if s.kind == SymbolKind.VARIABLE:
             if a.x:
-                out.append(Symbol("generic", a.x))
-        elif s.kind in ("hybrid", "twobrid", "hybrid_phyrexian"):
-            choice = hybrid.pop(0) if hybrid else (s.colors[0] if s.kind != "twobrid" else "2")
-            if s.kind == "hybrid_phyrexian" and choice == "P":
+                out.append(Symbol(SymbolKind.GENERIC, a.x))
+        elif s.kind in (SymbolKind.HYBRID, SymbolKind.TWOBRID, SymbolKind.HYBRID_PHYREXIAN):
+            choice = hybrid.pop(0) if hybrid else (s.colors[0] if s.kind != SymbolKind.TWOBRID else "2")
+            if s.kind == SymbolKind.HYBRID_PHYREXIAN and choice == "P":
                 life += 2
-            elif choice == "2" and s.kind == "twobrid":
-                out.append(Symbol("generic", 2))
+            elif choice == "2" and s.kind == SymbolKind.TWOBRID:
+                out.append(Symbol(SymbolKind.GENERIC, 2))
             elif choice in s.colors:
-                out.append(Symbol("colored", colors=(choice,)))
+                out.append(Symbol(SymbolKind.COLORED, colors=(choice,)))
             else:
                 raise IllegalAction(f"{choice!r} is not a half of {s}", "601.2b")
-        elif s.kind == "phyrexian":
+        elif s.kind == SymbolKind.PHYREXIAN:
             if phyrexian.pop(0) if phyrexian else False:
                 life += 2
             else:
-                out.append(Symbol("colored", colors=s.colors))
+                out.append(Symbol(SymbolKind.COLORED, colors=s.colors))
         else:
             out.append(s)
     return ManaCost(tuple(out)), life
 
 
 def _substitute_x(cost: ManaCost, x: int) -> ManaCost:
-    return ManaCost(tuple(Symbol("generic", x) if s.kind == "variable" else s for s in cost.symbols if not (s.kind == "variable" and not x)))
+    return ManaCost(tuple(Symbol(SymbolKind.GENERIC, x) if s.kind == SymbolKind.VARIABLE else s for s in cost.symbols if not (s.kind == SymbolKind.VARIABLE and not x)))
 
 
 def _split(cost: ManaCost) -> tuple[int, dict[str, int]]:
     generic, colored = 0, {}
     for s in cost.symbols:
-        if s.kind == "generic":
+        if s.kind == SymbolKind.GENERIC:
             generic += s.amount
         else:
-            key = s.colors[0] if s.kind == "colored" else ("C" if s.kind == "colorless" else "S")
+            key = s.colors[0] if s.kind == SymbolKind.COLORED else ("C" if s.kind == SymbolKind.COLORLESS else "S")
             colored[key] = colored.get(key, 0) + 1
     return generic, colored
 
 
 def _join(generic: int, colored: dict[str, int]) -> ManaCost:
-    syms: list[Symbol] = [Symbol("generic", generic)] if generic else []
+    syms: list[Symbol] = [Symbol(SymbolKind.GENERIC, generic)] if generic else []
     for key in list(COLORS) + ["C", "S"]:
         n = colored.get(key, 0)
-        kind = "colored" if key in COLORS else ("colorless" if key == "C" else "snow")
+        kind = SymbolKind.COLORED if key in COLORS else (SymbolKind.COLORLESS if key == "C" else SymbolKind.SNOW)
         syms.extend(Symbol(kind, colors=(key,) if key in COLORS else ()) for _ in range(n))
     return ManaCost(tuple(syms))
 

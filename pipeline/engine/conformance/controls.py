@@ -223,5 +223,6 @@ def run_kernel_control(ex: Example, library: dict | None = None) -> ControlResul
             failing = [s.id for s in runs if not _passes(s)]
     else:
         failing = [s.id for s in runs if not _passes(replace(s, given=_merge(s.given, kc["given"])))]
-    return ControlResult(ex.id, Engine.KERNEL, ControlStatus.DIFFERS if failing else ControlStatus.SAME, why, differing=failing,
+    return ControlResult(ex.id, Engine.KERNEL, ControlStatus.DIFFERS if failing else ControlStatus.SAME, why,
+                         differing=failing,
                          compared=[s.id for s in runs])
