@@ -65,6 +65,11 @@ def _plan(cls: type) -> tuple[tuple[str, str, str | None, Any, Any, int | None],
     return tuple(out)
 
 
+#: Values that are JSON data as they are (the common case, checked first: the audit writes
+#: 100,000s of citations).
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def fields_data(obj: Any) -> dict:
     """A dataclass instance's fields as JSON data, as their metadata says (no ``__json__``)."""
     out = {}
@@ -76,14 +81,16 @@ def fields_data(obj: Any) -> dict:
             v = convert(v)
         if digits is not None and v is not None:
             v = round(v, digits)
-        out[key] = to_data(v)
+        out[key] = v if type(v) in _PLAIN else to_data(v)
     return out
 
 
 def to_data(obj: Any) -> Any:
     """``obj`` as JSON data (dicts, lists, str, numbers, bools, None)."""
+    if type(obj) in _PLAIN:
+        return obj
     if isinstance(obj, Enum):
-        return obj.value
+        return obj._value_  # the .value property costs about five times as much (measured)
     if hasattr(type(obj), "__json__"):
         return obj.__json__()
     if is_dataclass(obj) and not isinstance(obj, type):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ..serialize import OMIT_NONE, json_field, to_data
+from ..serialize import json_field, to_data
 
 
 class EvidenceKind(StrEnum):
