@@ -7,12 +7,10 @@ engine's order can be compared with ours (phase.rs asks for targets before X).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from typing import Mapping, Sequence
 
-from ..serialize import to_data
 from .errors import EngineError, IllegalAction
-from .mana import COLORS, ManaCost, Symbol, SymbolKind, card_mana_value
+from .mana import COLORS, ManaCost, Symbol, card_mana_value
 from .objects import CardDef
 from .registry import implements
 
@@ -48,24 +46,19 @@ class Announcement:
                    targets=tuple(d.get("targets", ())))
 
 
-class CostChangeKind(StrEnum):
-    INCREASE = "increase"
-    REDUCE = "reduce"
-
-
 @dataclass(frozen=True)
 class CostChange:
     """A cost increase or reduction from an effect: ``{1}`` more, ``{B}`` less…"""
 
-    kind: CostChangeKind
+    kind: str  # increase | reduce
     cost: ManaCost
     source: str = ""
 
     @classmethod
     def from_data(cls, d: Mapping) -> "CostChange":
-        if d.get("kind") not in tuple(CostChangeKind):
+        if d.get("kind") not in ("increase", "reduce"):
             raise EngineError(f"cost change kind must be increase or reduce: {d}")
-        return cls(CostChangeKind(d["kind"]), ManaCost.parse(d["cost"]), d.get("source", ""))
+        return cls(d["kind"], ManaCost.parse(d["cost"]), d.get("source", ""))
 
 
 @dataclass(frozen=True)
@@ -74,7 +67,7 @@ class TotalCost:
     life: int = 0
 
     def to_dict(self) -> dict:
-        return to_data(self)
+        return {"mana": str(self.mana), "life": self.life}
 
 
 @dataclass(frozen=True)
@@ -103,7 +96,7 @@ class Spell:
         a = self.announcement
         return card_mana_value(self.card.faces, on_stack=True, half=a.half, fused=a.fused, x=a.x)
 
-    def __json__(self) -> dict:
+    def to_dict(self) -> dict:
         a = self.announcement
         return {
             "name": self.card.name, "cast": self.cast, "is_copy": self.is_copy, "controller": self.controller,
@@ -115,9 +108,6 @@ class Spell:
             "steps": list(self.steps),
             **({"colors": list(self.colors_override)} if self.colors_override is not None else {}),
         }
-
-    def to_dict(self) -> dict:
-        return to_data(self)
 
 
 # -- 601.2b: announcements ------------------------------------------------------------
@@ -233,13 +223,13 @@ def total_cost(card: CardDef, a: Announcement, changes: Sequence[CostChange] = (
         extra = extra + _substitute_x(card.add_cost(name), a.x or 0)
     generic, colored = _split(resolved + extra)
     for ch in changes:
-        if ch.kind == CostChangeKind.INCREASE:
+        if ch.kind == "increase":
             g, c = _split(_substitute_x(ch.cost, a.x or 0))
             generic += g
             for k, v in c.items():
                 colored[k] = colored.get(k, 0) + v
     for ch in changes:
-        if ch.kind == CostChangeKind.REDUCE:
+        if ch.kind == "reduce":
             generic = _reduce(generic, colored, ch.cost)
     return TotalCost(_join(generic, colored), life)
 
@@ -263,18 +253,18 @@ def _reduce(generic: int, colored: dict[str, int], by: ManaCost) -> int:
         return max(0, generic - 1)  # 118.7b-d: the excess comes off the generic part
 
     for s in by.symbols:
-        if s.kind == SymbolKind.GENERIC:
+        if s.kind == "generic":
             generic = max(0, generic - s.amount)
-        elif s.kind in (SymbolKind.COLORED, SymbolKind.PHYREXIAN):
+        elif s.kind in ("colored", "phyrexian"):
             generic = one_color(s.colors[0], generic)
-        elif s.kind == SymbolKind.COLORLESS:
+        elif s.kind == "colorless":
             generic = one_color("C", generic)
-        elif s.kind in (SymbolKind.HYBRID, SymbolKind.HYBRID_PHYREXIAN, SymbolKind.TWOBRID):
+        elif s.kind in ("hybrid", "hybrid_phyrexian", "twobrid"):
             present = [c for c in s.colors if colored.get(c, 0)]
             if present:
                 colored[present[0]] -= 1
             else:
-                generic = max(0, generic - (2 if s.kind == SymbolKind.TWOBRID else 1))
+                generic = max(0, generic - (2 if s.kind == "twobrid" else 1))
         else:  # snow: generic mana (118.7g)
             generic = max(0, generic - 1)
     return generic
@@ -289,49 +279,49 @@ def resolve_choices(cost: ManaCost, a: Announcement) -> tuple[ManaCost, int]:
     phyrexian = list(a.phyrexian_life)
     life = 0
     for s in cost.symbols:
-        if s.kind == SymbolKind.VARIABLE:
+        if s.kind == "variable":
             if a.x:
-                out.append(Symbol(SymbolKind.GENERIC, a.x))
-        elif s.kind in (SymbolKind.HYBRID, SymbolKind.TWOBRID, SymbolKind.HYBRID_PHYREXIAN):
-            choice = hybrid.pop(0) if hybrid else (s.colors[0] if s.kind != SymbolKind.TWOBRID else "2")
-            if s.kind == SymbolKind.HYBRID_PHYREXIAN and choice == "P":
+                out.append(Symbol("generic", a.x))
+        elif s.kind in ("hybrid", "twobrid", "hybrid_phyrexian"):
+            choice = hybrid.pop(0) if hybrid else (s.colors[0] if s.kind != "twobrid" else "2")
+            if s.kind == "hybrid_phyrexian" and choice == "P":
                 life += 2
-            elif choice == "2" and s.kind == SymbolKind.TWOBRID:
-                out.append(Symbol(SymbolKind.GENERIC, 2))
+            elif choice == "2" and s.kind == "twobrid":
+                out.append(Symbol("generic", 2))
             elif choice in s.colors:
-                out.append(Symbol(SymbolKind.COLORED, colors=(choice,)))
+                out.append(Symbol("colored", colors=(choice,)))
             else:
                 raise IllegalAction(f"{choice!r} is not a half of {s}", "601.2b")
-        elif s.kind == SymbolKind.PHYREXIAN:
+        elif s.kind == "phyrexian":
             if phyrexian.pop(0) if phyrexian else False:
                 life += 2
             else:
-                out.append(Symbol(SymbolKind.COLORED, colors=s.colors))
+                out.append(Symbol("colored", colors=s.colors))
         else:
             out.append(s)
     return ManaCost(tuple(out)), life
 
 
 def _substitute_x(cost: ManaCost, x: int) -> ManaCost:
-    return ManaCost(tuple(Symbol(SymbolKind.GENERIC, x) if s.kind == SymbolKind.VARIABLE else s for s in cost.symbols if not (s.kind == SymbolKind.VARIABLE and not x)))
+    return ManaCost(tuple(Symbol("generic", x) if s.kind == "variable" else s for s in cost.symbols if not (s.kind == "variable" and not x)))
 
 
 def _split(cost: ManaCost) -> tuple[int, dict[str, int]]:
     generic, colored = 0, {}
     for s in cost.symbols:
-        if s.kind == SymbolKind.GENERIC:
+        if s.kind == "generic":
             generic += s.amount
         else:
-            key = s.colors[0] if s.kind == SymbolKind.COLORED else ("C" if s.kind == SymbolKind.COLORLESS else "S")
+            key = s.colors[0] if s.kind == "colored" else ("C" if s.kind == "colorless" else "S")
             colored[key] = colored.get(key, 0) + 1
     return generic, colored
 
 
 def _join(generic: int, colored: dict[str, int]) -> ManaCost:
-    syms: list[Symbol] = [Symbol(SymbolKind.GENERIC, generic)] if generic else []
+    syms: list[Symbol] = [Symbol("generic", generic)] if generic else []
     for key in list(COLORS) + ["C", "S"]:
         n = colored.get(key, 0)
-        kind = SymbolKind.COLORED if key in COLORS else (SymbolKind.COLORLESS if key == "C" else SymbolKind.SNOW)
+        kind = "colored" if key in COLORS else ("colorless" if key == "C" else "snow")
         syms.extend(Symbol(kind, colors=(key,) if key in COLORS else ()) for _ in range(n))
     return ManaCost(tuple(syms))
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Callable, Iterable
 
 from .errors import EngineError
@@ -18,76 +17,63 @@ COLORS = "WUBRG"
 _SYMBOL_RE = re.compile(r"\{([^{}]*)\}")
 
 
-class SymbolKind(StrEnum):
-    """What a mana symbol is."""
-
-    GENERIC = "generic"
-    VARIABLE = "variable"  # X, Y, Z
-    COLORED = "colored"
-    COLORLESS = "colorless"  # {C}
-    SNOW = "snow"  # {S}
-    HYBRID = "hybrid"  # two colors: {W/U}
-    TWOBRID = "twobrid"  # {2/W}
-    PHYREXIAN = "phyrexian"  # {W/P}
-    HYBRID_PHYREXIAN = "hybrid_phyrexian"  # {W/U/P}
-
-
 @dataclass(frozen=True, slots=True)
 class Symbol:
-    """One mana symbol."""
+    """One mana symbol.  ``kind`` is one of generic, variable, colored, colorless, snow,
+    hybrid (two colors), twobrid ({2/W}), phyrexian ({W/P}), hybrid_phyrexian ({W/U/P})."""
 
-    kind: SymbolKind
+    kind: str
     amount: int = 0  # generic only
     colors: tuple[str, ...] = ()
     letter: str = ""  # variable only: X, Y or Z
 
     def __str__(self) -> str:
-        return "{" + _SYMBOL_BODY.get(self.kind, _SYMBOL_BODY[SymbolKind.HYBRID_PHYREXIAN])(self) + "}"
+        return "{" + _SYMBOL_BODY.get(self.kind, _SYMBOL_BODY["hybrid_phyrexian"])(self) + "}"
 
     @property
     def is_phyrexian(self) -> bool:
-        return self.kind in (SymbolKind.PHYREXIAN, SymbolKind.HYBRID_PHYREXIAN)
+        return self.kind in ("phyrexian", "hybrid_phyrexian")
 
     @property
     def is_hybrid(self) -> bool:
-        return self.kind in (SymbolKind.HYBRID, SymbolKind.TWOBRID, SymbolKind.HYBRID_PHYREXIAN)
+        return self.kind in ("hybrid", "twobrid", "hybrid_phyrexian")
 
 
 #: How each kind of symbol is written between its braces.
-_SYMBOL_BODY: dict[SymbolKind, Callable[[Symbol], str]] = {
-    SymbolKind.GENERIC: lambda s: str(s.amount),
-    SymbolKind.VARIABLE: lambda s: s.letter,
-    SymbolKind.COLORED: lambda s: s.colors[0],
-    SymbolKind.COLORLESS: lambda s: "C",
-    SymbolKind.SNOW: lambda s: "S",
-    SymbolKind.HYBRID: lambda s: f"{s.colors[0]}/{s.colors[1]}",
-    SymbolKind.TWOBRID: lambda s: f"2/{s.colors[0]}",
-    SymbolKind.PHYREXIAN: lambda s: f"{s.colors[0]}/P",
-    SymbolKind.HYBRID_PHYREXIAN: lambda s: f"{s.colors[0]}/{s.colors[1]}/P",
+_SYMBOL_BODY: dict[str, Callable[[Symbol], str]] = {
+    "generic": lambda s: str(s.amount),
+    "variable": lambda s: s.letter,
+    "colored": lambda s: s.colors[0],
+    "colorless": lambda s: "C",
+    "snow": lambda s: "S",
+    "hybrid": lambda s: f"{s.colors[0]}/{s.colors[1]}",
+    "twobrid": lambda s: f"2/{s.colors[0]}",
+    "phyrexian": lambda s: f"{s.colors[0]}/P",
+    "hybrid_phyrexian": lambda s: f"{s.colors[0]}/{s.colors[1]}/P",
 }
 
 
 def parse_symbol(body: str) -> Symbol:
     b = body.strip().upper()
     if b.isdigit():
-        return Symbol(SymbolKind.GENERIC, int(b))
+        return Symbol("generic", int(b))
     if b in ("X", "Y", "Z"):
-        return Symbol(SymbolKind.VARIABLE, letter=b)
+        return Symbol("variable", letter=b)
     if len(b) == 1 and b in COLORS:
-        return Symbol(SymbolKind.COLORED, colors=(b,))
+        return Symbol("colored", colors=(b,))
     if b == "C":
-        return Symbol(SymbolKind.COLORLESS)
+        return Symbol("colorless")
     if b == "S":
-        return Symbol(SymbolKind.SNOW)
+        return Symbol("snow")
     parts = b.split("/")
     if len(parts) == 2 and parts[1] == "P" and parts[0] in COLORS:
-        return Symbol(SymbolKind.PHYREXIAN, colors=(parts[0],))
+        return Symbol("phyrexian", colors=(parts[0],))
     if len(parts) == 2 and parts[0] == "2" and parts[1] in COLORS:
-        return Symbol(SymbolKind.TWOBRID, colors=(parts[1],))
+        return Symbol("twobrid", colors=(parts[1],))
     if len(parts) == 2 and all(p in COLORS for p in parts) and parts[0] != parts[1]:
-        return Symbol(SymbolKind.HYBRID, colors=(parts[0], parts[1]))
+        return Symbol("hybrid", colors=(parts[0], parts[1]))
     if len(parts) == 3 and parts[2] == "P" and all(p in COLORS for p in parts[:2]) and parts[0] != parts[1]:
-        return Symbol(SymbolKind.HYBRID_PHYREXIAN, colors=(parts[0], parts[1]))
+        return Symbol("hybrid_phyrexian", colors=(parts[0], parts[1]))
     raise EngineError(f"unknown mana symbol {{{body}}}")
 
 
@@ -97,9 +83,6 @@ class ManaCost:
     symbol-free form; a card with *no* mana cost is represented by ``None`` instead."""
 
     symbols: tuple[Symbol, ...] = ()
-
-    def __json__(self) -> str:
-        return str(self)  # as printed: "{2}{W}"
 
     @classmethod
     def parse(cls, text: str) -> "ManaCost":
@@ -115,7 +98,7 @@ class ManaCost:
         if t[pos:].strip() or not out:
             raise EngineError(f"not a mana cost: {text!r}")
         # {0} is an explicit zero; it adds nothing and is kept only when it is the whole cost.
-        syms = tuple(s for s in out if not (s.kind == SymbolKind.GENERIC and s.amount == 0))
+        syms = tuple(s for s in out if not (s.kind == "generic" and s.amount == 0))
         return cls(syms)
 
     def __str__(self) -> str:
@@ -126,11 +109,11 @@ class ManaCost:
 
     @property
     def has_x(self) -> bool:
-        return any(s.kind == SymbolKind.VARIABLE for s in self.symbols)
+        return any(s.kind == "variable" for s in self.symbols)
 
     @property
     def generic(self) -> int:
-        return sum(s.amount for s in self.symbols if s.kind == SymbolKind.GENERIC)
+        return sum(s.amount for s in self.symbols if s.kind == "generic")
 
     def colors(self) -> set[str]:
         return {c for s in self.symbols for c in s.colors}
@@ -153,11 +136,11 @@ def mana_value(cost: ManaCost | None, x: int | None = None) -> int:
         return 0
     total = 0
     for s in cost.symbols:
-        if s.kind == SymbolKind.GENERIC:
+        if s.kind == "generic":
             total += s.amount
-        elif s.kind == SymbolKind.VARIABLE:
+        elif s.kind == "variable":
             total += x or 0
-        elif s.kind == SymbolKind.TWOBRID:
+        elif s.kind == "twobrid":
             total += 2
         else:  # colored, colorless, snow, hybrid, phyrexian: one mana each
             total += 1

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from ..serialize import json_field, to_data
 from .errors import EngineError
 from .mana import CardFaces, Face, ManaCost, combined
 
@@ -58,8 +57,7 @@ class Characteristics:
     supertypes: tuple[str, ...] = ()
     power: int | None = None
     toughness: int | None = None
-    #: The JSON names each ability by its text, or its kind when it has none.
-    abilities: tuple[Ability, ...] = field(default=(), metadata=json_field(convert=lambda abs_: [a.text or a.kind for a in abs_]))
+    abilities: tuple[Ability, ...] = ()
 
     def has(self, kind: str) -> bool:
         return any(a.kind == kind for a in self.abilities)
@@ -68,7 +66,12 @@ class Characteristics:
         return next((a for a in self.abilities if a.kind == kind), None)
 
     def to_dict(self) -> dict:
-        return to_data(self)
+        return {
+            "name": self.name, "mana_cost": str(self.mana_cost) if self.mana_cost is not None else None,
+            "colors": list(self.colors), "types": list(self.types), "subtypes": list(self.subtypes),
+            "supertypes": list(self.supertypes), "power": self.power, "toughness": self.toughness,
+            "abilities": [a.text or a.kind for a in self.abilities],
+        }
 
     @classmethod
     def from_data(cls, d: Mapping) -> "Characteristics":

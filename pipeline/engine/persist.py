@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
-from ..serialize import to_data
 from .copies import characteristics
 from .objects import Permanent
 from .registry import implements
@@ -19,13 +18,10 @@ class DeathOutcome:
     returned: Outcome | None = None
     notes: list[str] = field(default_factory=list)
 
-    def __json__(self) -> dict:
+    def to_dict(self) -> dict:
         return {"zone": self.death.event.to_zone, "death_applied": list(self.death.applied),
                 "persist_triggered": self.triggered,
                 "returned": self.returned.to_dict() if self.returned else None, "notes": list(self.notes)}
-
-    def to_dict(self) -> dict:
-        return to_data(self)
 
 
 @implements("704.5q", "+1/+1 counter and a -1/-1 counter", "removed")

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
-from ..serialize import to_data
 from .copies import characteristics, copiable_values
 from .errors import EngineError
 from .objects import Characteristics, Permanent
@@ -40,7 +39,7 @@ class Event:
     from_zone: str
     to_zone: str
 
-    def __json__(self) -> dict:
+    def to_dict(self) -> dict:
         c = characteristics(self.obj)
         p, t = c.power, c.toughness
         n = self.obj.counter("+1/+1") - self.obj.counter("-1/-1")
@@ -53,9 +52,6 @@ class Event:
             "copy_of": self.obj.copy_of.name if self.obj.copy_of is not None else None,
             "face_down": self.obj.face_down,
         }
-
-    def to_dict(self) -> dict:
-        return to_data(self)
 
 
 @dataclass(frozen=True)
@@ -74,12 +70,9 @@ class Outcome:
     decided_by: list[str] = field(default_factory=list)  # the 616.1 step each choice was made under
     ignored: list[str] = field(default_factory=list)
 
-    def __json__(self) -> dict:
+    def to_dict(self) -> dict:
         return {**self.event.to_dict(), "applied": list(self.applied), "decided_by": list(self.decided_by),
                 "ignored": list(self.ignored)}
-
-    def to_dict(self) -> dict:
-        return to_data(self)
 
 
 def _is_creature(c: Characteristics) -> bool:

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
 from ...serialize import fields_data, to_data
-from ..mana import SymbolKind
 from ..runner import Scenario, _match, run_action
 from .model import Engine, RunStatus
 
@@ -170,12 +169,12 @@ def _mutants() -> list[Mutant]:
             for sym in cost.symbols:
                 if sym.kind in per_kind:
                     total += per_kind[sym.kind]
-                elif sym.kind == SymbolKind.GENERIC:
+                elif sym.kind == "generic":
                     total += sym.amount
-                elif sym.kind == SymbolKind.VARIABLE:
+                elif sym.kind == "variable":
                     total += x or 0
                 else:
-                    total += 2 if sym.kind == SymbolKind.TWOBRID else 1
+                    total += 2 if sym.kind == "twobrid" else 1
             return total
         return mv
 
