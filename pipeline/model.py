@@ -9,14 +9,14 @@ matching never see layout and the round trip never loses it.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from functools import partial
 from typing import Any
 
 from .findings import Severity
 from .rulenum import Level, RuleNumber
-from .serialize import OMIT_DEFAULT, OMIT_NONE, to_data
+from .serialize import INTERNAL, OMIT_DEFAULT, OMIT_NONE, to_data
 
 SEVERITIES = tuple(Severity)
 
@@ -227,11 +227,116 @@ GlossaryEntry.refs = _LazyRefs()
 del _cls
 
 
+class TocLevel(StrEnum):
+    """What a table-of-contents line names."""
+
+    SECTION = "section"
+    RULE = "rule"
+    PART = "part"  # a line of the contents that is neither (a part's heading)
+
+
 @dataclass
 class TocEntry:
     number: str
     title: str
-    level: str
+    level: TocLevel
+
+
+# -- the base edition: which English editions a document was made from --------------------
+
+class BaseMethod(StrEnum):
+    """How the English editions behind a document were found."""
+
+    DECLARED = "declared"  # the document states its effective date
+    INVENTORY = "inventory"  # the facts it holds, checked against each edition's inventory
+    UNIT_SOURCES = "unit-sources"  # a bilingual file's English sources, found verbatim in an edition
+    GIVEN = "given"  # the one reference file given
+
+
+@dataclass
+class FactCounts:
+    """How many facts of the document decided an inferred range."""
+
+    used: int
+    set_aside: int  # true in no edition (the translation's own wording)
+    broken_in_chosen: float  # the weight of the used facts the chosen editions break
+
+
+@dataclass
+class EditionRange:
+    """The English editions consistent with a document (``Meta.base_edition``), with the evidence.
+
+    ``first``/``last`` bound the range (None when nothing could be inferred), ``editions``
+    lists them, ``declared`` is the date the document states (None when it states none)."""
+
+    # In the order the inferred range's dict had: SQLite's meta cell (export.py) keeps key order.
+    first: str | None
+    last: str | None
+    declared: str | None
+    editions: list[str]
+    evidence: list[str]
+    confidence: float
+    method: BaseMethod
+    facts: FactCounts | None = field(default=None, metadata=OMIT_NONE)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "EditionRange":
+        facts = d.get("facts")
+        return cls(d.get("first"), d.get("last"), d.get("declared"), list(d.get("editions", [])),
+                   list(d.get("evidence", [])), d.get("confidence", 0.0), BaseMethod(d["method"]),
+                   FactCounts(**facts) if facts else None)
+
+
+@dataclass
+class RunnerUp:
+    label: str
+    matched: int
+
+
+@dataclass
+class Pin:
+    """A bilingual file pinned to the edition whose paragraphs hold most of its English sources."""
+
+    label: str = field(metadata=INTERNAL)  # the edition (the JSON names it as the base edition's label)
+    matched: int  # unit sources that are paragraphs of it
+    units: int
+    share: float
+    tied: list[str]  # editions with the same count (text identical for every unit)
+    runner_up: RunnerUp | None  # the next best edition, so a reader sees how clearly the sources decide
+    method: BaseMethod
+    how: str = field(metadata=INTERNAL)  # (the JSON says it as the base edition's how)
+
+
+#: Evidence lines a base-edition record carries into the reports.
+EVIDENCE_SHOWN = 12
+
+
+@dataclass
+class BaseEdition:
+    """The English edition a translation is read against and how it was chosen: what the
+    editions step resolves (``EditionContext.info``) and the alignment reports
+    (``AlignResult.base_edition``).  ``range`` is the document's :class:`EditionRange` when it
+    was inferred from a folder of editions; ``pinned`` how a bilingual file's sources chose it."""
+
+    label: str | None
+    how: str
+    range: EditionRange | None = None
+    pinned: Pin | None = None
+
+    def __json__(self) -> dict:
+        # The reports show the range by its bounds and confidence, its evidence beside it (the
+        # document's meta holds the rest); a record without a range says so with null.
+        d: dict[str, Any] = {"label": self.label, "how": self.how, "range": None}
+        if self.range is not None:
+            r = self.range
+            d["range"] = {"first": r.first, "last": r.last, "confidence": r.confidence}
+            d["evidence"] = list(r.evidence)[:EVIDENCE_SHOWN]
+        if self.pinned is not None:
+            d["pinned"] = to_data(self.pinned)
+        return d
+
+    def to_dict(self) -> dict:
+        return to_data(self)
 
 
 @dataclass
@@ -247,7 +352,7 @@ class Meta:
     encoding: str | None = None
     line_endings: str | None = None
     kind: DocKind = DocKind.OFFICIAL
-    base_edition: dict | None = None
+    base_edition: EditionRange | None = None
 
 
 @dataclass
@@ -292,8 +397,8 @@ class Document:
     def counts(self) -> dict[str, int]:
         return {
             "rules": len(self.rules),
-            "three_digit_rules": sum(1 for r in self.rules if r.level == "rule"),
-            "subrules": sum(1 for r in self.rules if r.level in ("subrule", "lettered")),
+            "three_digit_rules": sum(1 for r in self.rules if r.level == Level.RULE),
+            "subrules": sum(1 for r in self.rules if r.level in (Level.SUBRULE, Level.LETTERED)),
             "examples": sum(len(r.examples) for r in self.rules),
             "glossary_terms": len(self.glossary),
             "sections": len(self.sections),
@@ -321,10 +426,10 @@ class Document:
 
         out: dict[str, Any] = {
             "schema": "crpipe-document/1",
-            "meta": asdict(self.meta),
+            "meta": to_data(self.meta),
             "counts": self.counts(),
             "introduction": self.introduction,
-            "toc": [asdict(t) for t in self.toc],
+            "toc": to_data(self.toc),
             "sections": [
                 {"number": s.number, "title": s.title, "order": s.order, "line": s.line, **({"layout": lay(s.layout)} if layout else {})}
                 for s in self.sections
@@ -347,6 +452,8 @@ class Document:
     def from_dict(cls, d: dict) -> "Document":
         meta = Meta(**d["meta"])
         meta.kind = DocKind(meta.kind)
+        if meta.base_edition is not None:
+            meta.base_edition = EditionRange.from_dict(meta.base_edition)
         rules = []
         for r in d["rules"]:
             lays = r.get("example_layouts") or [None] * len(r["examples"])
@@ -364,7 +471,7 @@ class Document:
             sections=[Section(s["number"], s["title"], s.get("order", 0), s.get("line"), Layout.from_dict(s.get("layout"))) for s in d.get("sections", [])],
             rules=rules,
             glossary=[GlossaryEntry(g["term"], g["definition"], list(g.get("refs", [])), g.get("line"), Layout.from_dict(g.get("layout"))) for g in d.get("glossary", [])],
-            toc=[TocEntry(**t) for t in d.get("toc", [])],
+            toc=[TocEntry(t["number"], t["title"], TocLevel(t["level"])) for t in d.get("toc", [])],
             introduction=d.get("introduction", ""), credits=d.get("credits", ""),
             findings=[Finding(**f) for f in d.get("findings", [])],
             front_matter=d.get("front_matter", ""), back_matter=d.get("back_matter", ""),

@@ -18,6 +18,8 @@ from .errors import InputError
 from .codekey import code_key
 from .io import cache_root, cache_write, dumps, read_cache_json
 from .model import Document, Rule
+from .rulenum import Level
+from .serialize import json_field, to_data
 from .rule_index import descendants, edition_index
 from .rulenum import RuleNumber
 from .text import fold, is_heading
@@ -29,7 +31,9 @@ class RuleView:
     edition: str | None  # the date stated inside the edition shown
     rule: str
     found_as: str  # number, old-number, heading, glossary
-    title_path: list[tuple[str, str]] = field(default_factory=list)  # (number, title), outermost first
+    #: (number, title), outermost first; the JSON has {id, title}.
+    title_path: list[tuple[str, str]] = field(default_factory=list, metadata=json_field(
+        convert=lambda tp: [{"id": i, "title": t} for i, t in tp]))
     text: str = ""
     examples: list[str] = field(default_factory=list)
     subrules: list[dict] = field(default_factory=list)  # {id, text, examples, depth}
@@ -41,11 +45,7 @@ class RuleView:
     translation: dict | None = None
 
     def to_dict(self) -> dict:
-        return {"query": self.query, "edition": self.edition, "rule": self.rule, "found_as": self.found_as,
-                "title_path": [{"id": i, "title": t} for i, t in self.title_path], "text": self.text,
-                "examples": self.examples, "subrules": self.subrules, "cites": self.cites,
-                "cited_by": self.cited_by, "history": self.history, "notes": self.notes,
-                "glossary": self.glossary, "translation": self.translation}
+        return to_data(self)
 
 
 def _fold(s: str) -> str:
@@ -70,7 +70,7 @@ def title_path(doc: Document, rule: Rule) -> list[tuple[str, str]]:
     if sec is not None:
         path.append((str(sec.number), sec.title))
     for r in reversed(chain):
-        if r.level == "rule" or is_heading(r.text):
+        if r.level == Level.RULE or is_heading(r.text):
             path.append((r.id, r.text))
     return path
 
@@ -78,7 +78,7 @@ def title_path(doc: Document, rule: Rule) -> list[tuple[str, str]]:
 def find_heading(doc: Document, name: str) -> Rule | None:
     """The rule whose heading is ``name`` (a keyword such as Persist, "Split Cards")."""
     want = _fold(name)
-    return next((r for r in doc.rules if r.level != "lettered" and is_heading(r.text) and _fold(r.text) == want), None)
+    return next((r for r in doc.rules if r.level != Level.LETTERED and is_heading(r.text) and _fold(r.text) == want), None)
 
 
 def _glossary_entries(doc: Document, name: str) -> list:

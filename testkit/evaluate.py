@@ -6,6 +6,7 @@ import copy
 from dataclasses import dataclass
 
 from pipeline.align.aligner import align_documents
+from pipeline.model import BaseEdition
 from pipeline.align.checks.registry import categories
 from pipeline.align.termbase import load_termbase
 
@@ -61,7 +62,7 @@ def evaluate(en, lang: str = "pt", per_category: int = 24, seed: int = 7, cards=
     ps = pseudo_translate(base, lang, tb, cards)
     planted = plant_defects(ps, base, tb, per_category=per_category, seed=seed, cards=cards)
     res = align_documents(ps.doc, base, base, map_number=lambda n: n, termbase=tb, cards=cards,
-                          base_info={"label": base.meta.effective_date, "how": "pseudo-translation"},
+                          base_info=BaseEdition(base.meta.effective_date, "pseudo-translation"),
                           only=set(pseudo_categories()))
     truth = {(p.key, p.category) for p in planted}
     found = set()

@@ -25,6 +25,7 @@ from pipeline.findings import Category
 from pipeline.align.termbase import TermBase, find_all, term_regex
 from pipeline.align.text import NUMBER_WORDS, SYMBOL_RE, WORD_RE, sentences
 from pipeline.model import Document, Example, Rule
+from pipeline.rulenum import Level
 from pipeline.profiles import EN, PROFILES, Profile
 from pipeline.text import NUMBER, SUBRULE
 
@@ -277,7 +278,7 @@ def plant_defects(ps: Pseudo, en: Document, tb: TermBase, per_category: int = 24
     lang = ps.lang
     used: set[str] = set()
     planted: list[Planted] = []
-    rules = [r for r in doc.rules if r.level != "rule"]
+    rules = [r for r in doc.rules if r.level != Level.RULE]
 
     def pick(pred, n):
         cands = [r for r in rules if r.id not in used and pred(r)]
@@ -295,14 +296,14 @@ def plant_defects(ps: Pseudo, en: Document, tb: TermBase, per_category: int = 24
         doc.rules.remove(r)
         planted.append(Planted(f"missing:{r.id}", "structure", "missing", r.id))
     cipher = cipher_for(lang, tb)
-    for r in pick(lambda r: r.level == "lettered" and len(r.text) > 80, n3):
+    for r in pick(lambda r: r.level == Level.LETTERED and len(r.text) > 80, n3):
         new_id = f"{r.parent}z"
         if doc.rule(new_id) is None and en.rule(new_id) is None:
             junk = " ".join(cipher.content[rng.randrange(len(cipher.content))] for _ in range(14)).capitalize() + "."
             doc.rules.insert(doc.rules.index(r) + 1, Rule(new_id, junk, parent=r.parent, level="lettered"))
             planted.append(Planted(new_id, "structure", "extra", new_id))
     anchored = re.compile(r"\{|\d")
-    for r in pick(lambda r: r.level == "lettered" and len(anchored.findall(r.text)) >= 3, n3):
+    for r in pick(lambda r: r.level == Level.LETTERED and len(anchored.findall(r.text)) >= 3, n3):
         new_id = f"{r.id[:-1]}y" if r.id[-1] != "y" else f"{r.id[:-1]}x"
         doc._index = None
         if en.rule(new_id) is None and doc.rule(new_id) is None:
@@ -312,7 +313,7 @@ def plant_defects(ps: Pseudo, en: Document, tb: TermBase, per_category: int = 24
     doc._index = None
 
     # references: a cited number changed to another rule, or a citation added
-    ids = [x.id for x in en.rules if x.level in ("subrule", "lettered")]
+    ids = [x.id for x in en.rules if x.level in (Level.SUBRULE, Level.LETTERED)]
     sub_ref = re.compile(rf"(?<![\d.])({SUBRULE})(?![\d\w])")
     for r in pick(lambda r: sub_ref.search(r.text) is not None, per_category // 2):
         m = sub_ref.search(r.text)

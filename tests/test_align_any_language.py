@@ -96,7 +96,7 @@ def test_the_portuguese_seed_with_its_profile_withheld_keeps_numbers_structure_a
     assert [r.id for r in rows] == ["616.1", "107.3b", "202.3e", "601.2b", "706.2", "702.78", "702.78a", "117.9d"]
     assert [r.current_id for r in rows] == ["616.1", "107.3b", "202.3e", "601.2b", "707.2", "702.79", "702.79a",
                                             "118.9d"]
-    assert res.base_edition["label"] < "2019-07-12"
+    assert res.base_edition.label < "2019-07-12"
     stale = sorted(i.message.split(",")[0] for i in res.issues if i.check == "references.stale")
     assert stale == ["cites 117.8", "cites 117.9", "cites 702.46"]
     assert res.learnt_profile.rule_words[:1] == ("regra",) and res.learnt_profile.see_words[:1] == ("consulte",)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EDITIONS, ROOT, SHARED, needs_shared
+from pipeline.model import BaseMethod
 
 PO = SHARED / "corpus" / "translations" / "pt-BR" / "comprehensive-rules.pt-BR.po"
 needs_po = pytest.mark.skipif(not PO.is_file(), reason=f"the real pt-BR PO is not at {PO}")
@@ -35,10 +36,11 @@ def po_result(real_po_alignment):
 @needs_po
 def test_po_base_edition_pinned_from_unit_sources(po_result):
     be = po_result.base_edition
-    assert be["label"] == "2020-11-20"
-    assert be["pinned"]["method"] == "unit-sources"
-    assert be["pinned"]["matched"] == 4084 and be["pinned"]["tied"] == ["2020-11-20"]
-    assert "pinned from the unit sources" in be["how"]
+    assert be.label == "2020-11-20"
+    assert be.pinned.method is BaseMethod.UNIT_SOURCES
+    assert be.pinned.matched == 4084 and be.pinned.tied == ["2020-11-20"]
+    assert "pinned from the unit sources" in be.how
+    assert be.to_dict()["pinned"]["method"] == "unit-sources" and "label" not in be.to_dict()["pinned"]
 
 
 @needs_shared
@@ -210,7 +212,7 @@ def test_update_xliff_seed_000(tmp_path):
 
     res = align_file(seed, EDITIONS)
     newest = sorted(p.stem for p in EDITIONS.glob("????-??-??.txt"))[-1]
-    assert res.base_edition["label"] == "2019-06-12" and res.current_edition == newest
+    assert res.base_edition.label == "2019-06-12" and res.current_edition == newest
     store = xliff2.Xliff2File.parsefile(str(xlf))
     units = {u.getid(): u for u in store.units if not u.isheader()}
     u = units["706.2"]

@@ -46,11 +46,11 @@ def test_seed0_base_edition_is_the_ingestion_range(seed0):
     root = Path(__file__).resolve().parents[1]
     doc = load_document(next((root / "corpus" / "seeds").glob("000_*.txt")))
     be = infer_base_edition(doc, EDITIONS)
-    assert seed0.base_edition["range"]["first"] == be["first"]
-    assert seed0.base_edition["range"]["last"] == be["last"]
+    assert seed0.base_edition.range.first == be.first
+    assert seed0.base_edition.range.last == be.last
     # Before 117 -> 118 (2019-07-12): the paste cites 117.8 and 117.9 for costs.
-    assert be["last"] < "2019-07-12"
-    assert seed0.base_edition["label"] == be["last"]
+    assert be.last < "2019-07-12"
+    assert seed0.base_edition.label == be.last
 
 
 @needs_shared
@@ -87,7 +87,7 @@ def test_seed0_terminology_typo_and_glued_words(seed0):
 
 @needs_shared
 def test_seed1_webcard_aligned_to_2025_11_14(seed1):
-    assert seed1.base_edition["label"] == "2025-11-14" and seed1.current_edition == "2025-11-14"
+    assert seed1.base_edition.label == "2025-11-14" and seed1.current_edition == "2025-11-14"
     ids = ["614.12", "614.12a", "614.12b", "614.12c"]
     assert [(r.id, r.base_id, r.current_id, r.status) for r in seed1.rows] == [(i, i, i, "aligned") for i in ids]
     assert [r.inferred_number for r in seed1.rows] == [False, True, True, True]

@@ -152,7 +152,7 @@ def test_registries_and_findings_are_leaves():
     g = import_graph()
     assert set(g.successors("pipeline.findings")) <= {"pipeline.serialize"}
     assert set(g.successors("pipeline.serialize")) == set()
-    assert set(g.successors("pipeline.engine.registry")) <= {"pipeline.rulenum"}
+    assert set(g.successors("pipeline.engine.registry")) <= {"pipeline.rulenum", "pipeline.serialize"}
     assert set(g.successors("pipeline.errors")) == set()
 
 
@@ -444,3 +444,119 @@ def test_function_level_imports_say_why():
                     if isinstance(node, (ast.Import, ast.ImportFrom)) and "#" not in lines[node.end_lineno - 1]:
                         found.append(f"{f.relative_to(ROOT)}:{node.lineno}")
     assert found == []
+
+
+# -- closed vocabularies: enum fields compared with enum members (issue 29) ----------------
+
+_ENUM_BASES = {"Enum", "StrEnum", "IntEnum"}
+
+
+def _names_in(annotation: ast.expr) -> set[str]:
+    """The class names an annotation mentions (``Kind``, ``Kind | None``, ``list[m.Kind]``, ``"Kind"``)."""
+    out = set()
+    for n in ast.walk(annotation):
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        elif isinstance(n, ast.Attribute):
+            out.add(n.attr)
+        elif isinstance(n, ast.Constant) and isinstance(n.value, str):
+            try:
+                out |= _names_in(ast.parse(n.value, mode="eval").body)
+            except SyntaxError:
+                pass
+    return out
+
+
+def enum_fields(trees: list[ast.AST]) -> tuple[dict[str, set[str]], set[str]]:
+    """Attribute name -> the values of the enums typed on it (in any class: dataclasses, named
+    tuples), and the names some class also types otherwise (``Finding.kind: str`` beside
+    ``Change.kind: ChangeKind``)."""
+    enums: dict[str, set[str]] = {}
+    for tree in trees:
+        for n in ast.walk(tree):
+            if isinstance(n, ast.ClassDef) and any(
+                    (b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else "") in _ENUM_BASES
+                    for b in n.bases):
+                enums[n.name] = {s.value.value for s in n.body if isinstance(s, ast.Assign)
+                                 and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)}
+    typed: dict[str, set[str]] = {}
+    other: set[str] = set()
+    for tree in trees:
+        for n in ast.walk(tree):
+            if not isinstance(n, ast.ClassDef) or n.name in enums:
+                continue
+            for s in n.body:
+                if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name):
+                    hit = _names_in(s.annotation) & set(enums)
+                    if hit:
+                        typed.setdefault(s.target.id, set()).update(*(enums[e] for e in hit))
+                    else:
+                        other.add(s.target.id)
+    return typed, other & set(typed)
+
+
+def _enum_literal_comparisons(tree: ast.AST, typed: dict[str, set[str]], ambiguous: set[str]) -> list[tuple[int, str]]:
+    """``x.kind == "rule"``, ``x.kind != "rule"``, ``x.kind in ("a", "b")``, ``"a" in (x.kind, y.kind)``,
+    ``x.kind.value == "rule"`` where ``kind`` is an enum field.  A name some class also types as
+    a plain string counts only when the literal is one of its enum values (else ``Finding.kind
+    == "truncated"`` would be flagged)."""
+    def field_of(n):
+        if isinstance(n, ast.Attribute) and n.attr == "value" and isinstance(n.value, ast.Attribute):
+            n = n.value
+        return n.attr if isinstance(n, ast.Attribute) and n.attr in typed else None
+
+    def literals(n):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            return [n.value]
+        if isinstance(n, (ast.Tuple, ast.List, ast.Set)) and n.elts and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in n.elts):
+            return [e.value for e in n.elts]
+        return None
+
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        for a, b in zip(sides, sides[1:]):
+            for x, y in ((a, b), (b, a)):
+                fields_ = [field_of(x)]
+                if isinstance(x, (ast.Tuple, ast.List, ast.Set)):
+                    fields_ = [field_of(e) for e in x.elts]
+                lits = literals(y)
+                for name in fields_:
+                    if name and lits is not None and (name not in ambiguous or set(lits) & typed[name]):
+                        out.append((node.lineno, name))
+    return sorted(set(out))
+
+
+def test_no_string_literal_is_compared_with_an_enum_field():
+    """A closed vocabulary is an enum, compared with its members: ``c.kind == "moved"`` with a
+    typo is silently False, ``c.kind == ChangeKind.MOVED`` fails at import."""
+    files = _sources(ROOT / "testkit")
+    trees = {f: ast.parse(f.read_text(encoding="utf-8")) for f in files}
+    typed, ambiguous = enum_fields(list(trees.values()))
+    assert {"kind", "status", "level", "part", "severity", "format"} <= set(typed)  # the detector sees the model
+    found = [f"{f.relative_to(ROOT)}:{line}: .{name}" for f, tree in trees.items()
+             for line, name in _enum_literal_comparisons(tree, typed, ambiguous)]
+    assert found == []
+
+
+def test_the_enum_comparison_detector_finds_what_it_should():
+    model = ast.parse(
+        "class Kind(StrEnum):\n    RULE = 'rule'\n    GLOSSARY = 'glossary'\n"
+        "@dataclass\nclass Change:\n    kind: Kind\n    level: 'Kind | None' = None\n"
+        "@dataclass\nclass Finding:\n    kind: str\n    name: str\n")
+    typed, ambiguous = enum_fields([model])
+    assert typed == {"kind": {"rule", "glossary"}, "level": {"rule", "glossary"}} and ambiguous == {"kind"}
+
+    def hits(src):
+        return [name for _, name in _enum_literal_comparisons(ast.parse(src), typed, ambiguous)]
+
+    assert hits('if c.level == "rulee":\n    pass') == ["level"]  # a typo: silently False before
+    assert hits('ok = c.level != "rule"') == ["level"]
+    assert hits('ok = c.kind in ("rule", "glossary")') == ["kind"]
+    assert hits('ok = "rule" in (a.kind, b.kind)') == ["kind"]
+    assert hits('ok = c.level.value == "rule"') == ["level"]
+    assert hits('ok = f.kind == "truncated"') == []  # Finding.kind is a plain string; "truncated" no Kind
+    assert hits('ok = c.kind == Kind.RULE and c.level is Kind.GLOSSARY and c.name == "rule"') == []

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from pipeline.editions.base import declared_date, infer_base_edition
+from pipeline.model import BaseMethod
 from pipeline.ingest.loader import load_document
 from pipeline.segment.paste import segment_text
 from tests.conftest import CORPUS, EDITIONS, edition, needs_shared
@@ -35,21 +36,21 @@ def test_declared_date_wins_in_a_paste():
 def test_seed0_range_and_evidence():
     doc = load_document(_seed("000"), editions_dir=EDITIONS)
     be = doc.meta.base_edition
-    assert (be["first"], be["last"]) == ("2018-08-10", "2019-06-12")
-    assert be["editions"] == ["2018-08-10", "2018-10-05", "2019-01-25", "2019-05-03", "2019-06-12"]
-    ev = "\n".join(be["evidence"])
+    assert (be.first, be.last) == ("2018-08-10", "2019-06-12")
+    assert be.editions == ["2018-08-10", "2018-10-05", "2019-01-25", "2019-05-03", "2019-06-12"]
+    ev = "\n".join(be.evidence)
     assert "rule 202.3e holds the symbol {X}: true in 2018-08-10" in ev
     assert "rule 117.9d exists: true in 2010-07-16 … 2019-06-12" in ev
     assert "rule 702.78 is named 'Persistir'" in ev
-    assert be["confidence"] >= 0.9
-    print("seed 000 base edition:", be["first"], "…", be["last"], "confidence", be["confidence"])
+    assert be.confidence >= 0.9
+    print("seed 000 base edition:", be.first, "…", be.last, "confidence", be.confidence)
 
 
 @needs_shared
 def test_seed1_range_starts_when_614_12c_appears():
     be = load_document(_seed("001"), editions_dir=EDITIONS).meta.base_edition
-    assert be["first"] == "2025-09-19"
-    assert "rule 614.12c exists: true in 2025-09-19" in "\n".join(be["evidence"])
+    assert be.first == "2025-09-19"
+    assert "rule 614.12c exists: true in 2025-09-19" in "\n".join(be.evidence)
 
 
 def _glued_paste(doc, n, rng):
@@ -74,8 +75,8 @@ def test_30_glued_rules_find_their_edition(date):
     doc = segment_text(_glued_paste(src, 30, rng), "en", repair=False)
     assert len(doc.rules) >= 29
     be = infer_base_edition(doc, EDITIONS)
-    assert date in be["editions"], (date, be["first"], be["last"], be["evidence"][:5])
-    assert be["first"] <= date <= be["last"]
+    assert date in be.editions, (date, be.first, be.last, be.evidence[:5])
+    assert be.first <= date <= be.last
 
 
 @needs_shared
@@ -125,10 +126,10 @@ def test_edition_facts_come_from_the_one_inventory(tmp_path, monkeypatch):
 def test_a_declared_date_wins_over_inference():
     doc = segment_text("Estas reglas son válidas desde el 12 de junio de 2019.\n\n616.1. Si dos efectos.", "es")
     be = infer_base_edition(doc, EDITIONS)
-    assert be["method"] == "declared" and be["editions"] == ["2019-06-12"] and be["declared"] == "2019-06-12"
+    assert be.method is BaseMethod.DECLARED and be.editions == ["2019-06-12"] and be.declared == "2019-06-12"
     # File names can lie: the 2019-06-12 PDF states June 14, which is the 2019-06-12 file's edition.
     pdf = load_document(EDITIONS.parent / "pdf" / "2019-06-12.pdf", editions_dir=EDITIONS)
-    assert pdf.meta.base_edition["editions"] == ["2019-06-12"]
+    assert pdf.meta.base_edition.editions == ["2019-06-12"]
 
 
 @needs_shared
@@ -152,8 +153,8 @@ def test_a_declared_document_reads_no_inventory(monkeypatch):
     monkeypatch.setattr(ed, "edition_facts", refuse)
     monkeypatch.setattr(ed, "_MEMO", {})
     doc = load_document(EDITIONS / "2025-11-14.txt", editions_dir=EDITIONS)
-    assert doc.meta.base_edition["editions"] == ["2025-11-14"]
-    assert doc.meta.base_edition["method"] == "declared"
+    assert doc.meta.base_edition.editions == ["2025-11-14"]
+    assert doc.meta.base_edition.method is BaseMethod.DECLARED
 
 
 def test_a_head_that_does_not_settle_the_date_defers_to_the_inventory(tmp_path):

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.align.model import AlignResult, Check, Issue, Row, Score
+from pipeline.model import BaseEdition
 from pipeline.report.html import render_html
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -42,7 +43,7 @@ def _result() -> AlignResult:
             issues=[Issue("structure.inferred-number", "structure", "info", "614.12a", "inferred")]),
         Row("614.12b", "614.12b", "614.12b", "aligned", "number", target="Limpio.", source="Clean.", current="Clean."),
     ]
-    return AlignResult({"name": f"t{EVIL}.txt", "language": "pt"}, {"label": "2019-06-12", "how": EVIL},
+    return AlignResult({"name": f"t{EVIL}.txt", "language": "pt"}, BaseEdition("2019-06-12", EVIL),
                        "2025-11-14", rows, checks, Score(30, 6.0, 200.0, {"warning": 2}))
 
 
@@ -264,7 +265,7 @@ def _big_result(n: int = 4000) -> AlignResult:
            "translated": n, "share": 1.0}}, "untranslated_rules": [], "stale_units": []}
     upd = {"base": "2020-11-20", "current": "2026-01-16", "to_update": [r.id for r in rows if r.english_changed],
            "new": [], "removed": [], "rules": []}
-    return AlignResult({"name": "big.po", "language": "pt"}, {"label": "2020-11-20", "how": "pinned"}, "2026-01-16",
+    return AlignResult({"name": "big.po", "language": "pt"}, BaseEdition("2020-11-20", "pinned"), "2026-01-16",
                        rows, checks, Score(40000, 1.0, 1.0, {}), coverage=cov, update=upd)
 
 

@@ -6,6 +6,7 @@ import pytest
 from lxml import etree
 
 from pipeline.align.model import AlignResult, Issue, Row, Score
+from pipeline.model import BaseEdition
 from pipeline.report.xliff import NS, render_xliff
 
 xliff2 = pytest.importorskip("translate.storage.xliff2", reason="translate-toolkit is not installed")
@@ -24,7 +25,7 @@ def _result() -> AlignResult:
             issues=[Issue("structure.missing", "structure", "error", None, "rule 702.79b is not translated",
                           base_id="702.79b")]),
     ]
-    return AlignResult({"name": "t.txt", "language": "pt"}, {"label": "2019-06-12"}, "2025-11-14", rows, [],
+    return AlignResult({"name": "t.txt", "language": "pt"}, BaseEdition("2019-06-12", "given"), "2025-11-14", rows, [],
                        Score(10, 1.0, 1.0, {}))
 
 

@@ -95,7 +95,7 @@ def test_pin_with_shipped_paragraphs_is_the_pin_by_reading(tmp_path, monkeypatch
     assert pin(True, "b") == fast  # the shipped editions are not read
     monkeypatch.undo()
     slow = pin(False, "c")
-    assert fast == slow and fast["label"] == "2020-11-20" and fast["runner_up"] is not None
+    assert fast == slow and fast.label == "2020-11-20" and fast.runner_up is not None
 
 
 def _no_read_of_shipped(real):

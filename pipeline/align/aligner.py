@@ -13,7 +13,7 @@ import bisect
 import dataclasses
 from collections import Counter
 
-from ..model import Document, Rule
+from ..model import BaseEdition, Document, Rule
 from ..profiles import OFFICIAL_LANG, PROFILES
 from ..rulenum import RuleNumber
 from ..segment.hunspell import dictionary_path, missing_reason
@@ -184,7 +184,7 @@ def score_of(target: Document, issues: list[Issue]) -> Score:
 
 
 def align_documents(target: Document, base: Document, current: Document | None = None, *,
-                    map_number=None, base_info: dict | None = None, current_label: str | None = None,
+                    map_number=None, base_info: BaseEdition | None = None, current_label: str | None = None,
                     termbase=None, cards=None, only: set[str] | None = None, units=None,
                     editions_dir=None) -> AlignResult:
     """Align ``target`` (a translation) with ``base`` (its English base edition) and ``current``;
@@ -205,7 +205,7 @@ def align_documents(target: Document, base: Document, current: Document | None =
         # Glossary, titles, front matter and credits are translated and reviewed too.
         pairs += [Pair(row, t, b, None) for row, t, b in units.text_rows()]
     ctx = Context(lang=target.meta.language, target_doc=target, base_doc=base, current_doc=current, pairs=pairs,
-                  base_date=(base_info or {}).get("label") or base.meta.effective_date,
+                  base_date=(base_info.label if base_info is not None else None) or base.meta.effective_date,
                   current_date=current_label or (current.meta.effective_date if current else None),
                   map_number=map_number, termbase=tb, cards=cards, complete=complete,
                   editions_dir=editions_dir,
@@ -227,8 +227,7 @@ def align_documents(target: Document, base: Document, current: Document | None =
         if i.base_id in missing_rows:
             missing_rows[i.base_id].issues.append(i)
     result_rows = [p.row for p in pairs]
-    info = dict(base_info or {})
-    info.setdefault("label", base.meta.effective_date)
+    info = base_info if base_info is not None else BaseEdition(base.meta.effective_date, "the base document given")
     translation = {"name": target.meta.source_name, "language": target.meta.language, "kind": target.meta.kind,
                    "source": target.meta.source_file, "sha256": target.meta.sha256, "complete": complete,
                    "format": target.meta.format, "effective_date": target.meta.effective_date,
@@ -240,7 +239,7 @@ def align_documents(target: Document, base: Document, current: Document | None =
     elif text_coverage is not None:
         translation["complete"] = complete and not text_coverage["untranslated_rules"]
     cov = units.coverage.to_dict() if units is not None else text_coverage
-    plan = update_plan(result_rows, base, current, map_number, info.get("label"), ctx.current_date,
+    plan = update_plan(result_rows, base, current, map_number, info.label, ctx.current_date,
                        (cov or {}).get("untranslated_rules") or ())
     return AlignResult(
         update=plan, translation=translation, coverage=units.coverage.to_dict() if units is not None else text_coverage,

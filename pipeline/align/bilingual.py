@@ -12,8 +12,8 @@ from ..diff.context import editions_of, resolve_editions
 from ..errors import InputError
 from ..ingest.bilingual import BilingualFile, read_bilingual, sniff, target_language
 from ..io import read_bounded
-from ..model import Document, Meta
-from ..ingest.units import (Coverage, Placed, UnitSpan, as_written, coverage_of, edition_paragraphs,
+from ..model import BaseMethod, Document, EditionRange, Meta, Pin
+from ..ingest.units import (Coverage, Placed, PlacedKind, UnitSpan, as_written, coverage_of, edition_paragraphs,
                              pin_base_edition, place_units, units_document)
 from ..model import Example
 from .aligner import align_documents
@@ -21,9 +21,9 @@ from .model import Row, RowKind, RowMethod, RowStatus, TextUnit
 from .unit_update import plan_unit_update
 
 #: Placed kinds read as rows of their own (rules, headings and examples are the rules' rows).
-_TEXT_KINDS = {"glossary-term": RowKind.GLOSSARY, "glossary-definition": RowKind.GLOSSARY,
-               "section": RowKind.SECTION, "front": RowKind.FRONT, "other": RowKind.FRONT,
-               "credits": RowKind.CREDITS}
+_TEXT_KINDS = {PlacedKind.GLOSSARY_TERM: RowKind.GLOSSARY, PlacedKind.GLOSSARY_DEFINITION: RowKind.GLOSSARY,
+               PlacedKind.SECTION: RowKind.SECTION, PlacedKind.FRONT: RowKind.FRONT, PlacedKind.OTHER: RowKind.FRONT,
+               PlacedKind.CREDITS: RowKind.CREDITS}
 
 
 @dataclass
@@ -33,7 +33,7 @@ class UnitsInfo:
     file: BilingualFile
     placed: list[Placed]
     coverage: Coverage
-    pin: dict
+    pin: Pin
     accounted: set[str] = field(default_factory=set)
     #: row id -> where each stretch of its translated segment comes from (rules and text rows).
     spans: dict[str, list[UnitSpan]] = field(default_factory=dict)
@@ -50,7 +50,8 @@ class UnitsInfo:
                 continue
             if kind is RowKind.GLOSSARY:
                 term = p.glossary_term or p.unit.source.strip()
-                if groups and groups[-1][0] is RowKind.GLOSSARY and groups[-1][1] == term and p.kind != "glossary-term":
+                if (groups and groups[-1][0] is RowKind.GLOSSARY and groups[-1][1] == term
+                        and p.kind != PlacedKind.GLOSSARY_TERM):
                     groups[-1][2].append(p)
                     continue
                 groups.append((kind, term, [p]))
@@ -92,7 +93,7 @@ class UnitsInfo:
     def term_renderings(self) -> dict[str, str]:
         """English glossary term -> the translation's rendering of it (its translated glossary unit)."""
         return {p.glossary_term: " ".join(p.unit.target.split()) for p in self.placed
-                if p.kind == "glossary-term" and p.unit.translated and not p.english_target and p.glossary_term}
+                if p.kind == PlacedKind.GLOSSARY_TERM and p.unit.translated and not p.english_target and p.glossary_term}
 
     def units_of(self, rule_id: str | None) -> list[dict]:
         if rule_id is None:
@@ -100,7 +101,8 @@ class UnitsInfo:
         if not hasattr(self, "_by_rule"):
             by: dict[str, list[dict]] = {}
             for p in self.placed:
-                if p.rule and p.kind in ("rule", "heading", "continuation", "example") and p.unit.translated:
+                if p.rule and p.unit.translated and p.kind in (PlacedKind.RULE, PlacedKind.HEADING,
+                                                               PlacedKind.CONTINUATION, PlacedKind.EXAMPLE):
                     by.setdefault(p.rule, []).append({"id": p.unit.id[:80], "location": p.unit.location,
                                                       "kind": p.kind, "piece": p.piece})
             self._by_rule = by
@@ -113,15 +115,15 @@ def is_bilingual(path: Path) -> bool:
     return sniff(read_bounded(path)[:65536], path.name) is not None
 
 
-def _pin(bf: BilingualFile, reference) -> dict:
+def _pin(bf: BilingualFile, reference) -> Pin:
     editions = editions_of(reference)
     if editions is not None:
         return pin_base_edition(bf.units, editions)
     paras = edition_paragraphs(reference)
     n = sum(1 for u in bf.units if " ".join(u.source.split()) in paras)
-    return {"label": reference.stem, "matched": n, "units": len(bf.units), "share": round(n / len(bf.units), 4),
-            "tied": [reference.stem], "runner_up": None, "method": "given",
-            "how": f"the given reference file; {n} of {len(bf.units)} unit sources are its paragraphs"}
+    return Pin(label=reference.stem, matched=n, units=len(bf.units), share=round(n / len(bf.units), 4),
+               tied=[reference.stem], runner_up=None, method=BaseMethod.GIVEN,
+               how=f"the given reference file; {n} of {len(bf.units)} unit sources are its paragraphs")
 
 
 def align_bilingual(path: str | Path, reference: str | Path, current=None, *, lang: str | None = None,
@@ -133,24 +135,24 @@ def align_bilingual(path: str | Path, reference: str | Path, current=None, *, la
     bf = read_bilingual(data, p)
     code = target_language(bf, lang, p)
     pin = _pin(bf, ref)
-    if pin["matched"] == 0:
+    if pin.matched == 0:
         raise InputError("no unit's English source is a paragraph of any English edition given "
                          "(is --reference the folder of English editions?)", p)
     stub = Document(Meta(language=code, kind="translation", format=bf.format))
-    stub.meta.base_edition = {"first": pin["label"], "last": pin["label"], "editions": [pin["label"]],
-                              "confidence": pin["share"], "evidence": [pin["how"]], "method": pin["method"]}
+    stub.meta.base_edition = EditionRange(first=pin.label, last=pin.label, declared=None, editions=[pin.label],
+                                          confidence=pin.share, evidence=[pin.how], method=pin.method)
     ed = resolve_editions(stub, ref, current)
-    base_src = ref if editions is None else next((f for f in edition_files(editions) if f.stem == pin["label"]), None)
+    base_src = ref if editions is None else next((f for f in edition_files(editions) if f.stem == pin.label), None)
     placed = place_units(bf.units, ed.base, code, edition_paragraphs(base_src) if base_src is not None else None)
     spans: dict[str, list[UnitSpan]] = {}
-    doc = units_document(bf, placed, code, pin["label"], spans)
+    doc = units_document(bf, placed, code, pin.label, spans)
     doc.meta.source_file, doc.meta.source_name = str(p), p.name
     doc.meta.sha256 = hashlib.sha256(data).hexdigest()
     doc.meta.base_edition = stub.meta.base_edition
     info = UnitsInfo(bf, placed, coverage_of(placed), pin,
-                     {pl.rule for pl in placed if pl.rule and pl.kind in ("rule", "heading")}, spans)
-    ed.info["pinned"] = {k: pin[k] for k in ("matched", "units", "share", "tied", "runner_up", "method")}
-    ed.info["how"] = pin["how"]
+                     {pl.rule for pl in placed if pl.rule and pl.kind in (PlacedKind.RULE, PlacedKind.HEADING)}, spans)
+    ed.info.pinned = pin
+    ed.info.how = pin.how
     res = align_documents(doc, ed.base, ed.current, map_number=ed.map_number, base_info=ed.info,
                           current_label=ed.current_label, termbase=termbase, cards=cards, units=info,
                           editions_dir=editions)

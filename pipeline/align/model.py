@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ..findings import Check, Issue, Severity
-from ..model import Rule
+from ..model import BaseEdition, Rule
+from ..serialize import INTERNAL, OMIT_DEFAULT, fields_data, json_field, to_data
 
 SEVERITY_POINTS = {Severity.ERROR: 10.0, Severity.WARNING: 3.0, Severity.INFO: 0.5}
 __all__ = ["Check", "Issue", "Severity", "SEVERITY_POINTS", "Row", "RowKind", "RowMethod", "RowStatus",
@@ -94,9 +95,9 @@ class Row:
     source: str = ""  # the base edition's English
     current: str = ""  # the current edition's English
     inferred_number: bool = False
-    issues: list[Issue] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list, metadata=json_field(name="findings"))
     #: The bilingual file's units this rule came from: ``[{"id", "location", "piece"}]``.
-    units: list[dict] = field(default_factory=list)
+    units: list[dict] = field(default_factory=list, metadata=OMIT_DEFAULT)
     kind: RowKind = RowKind.RULE
 
     @property
@@ -107,25 +108,18 @@ class Row:
                                         != " ".join(self.current.split()))
 
     def to_dict(self) -> dict:
-        d = {"id": self.id, "base_id": self.base_id, "current_id": self.current_id, "status": self.status,
-             "method": self.method, "target": self.target, "source": self.source, "current": self.current,
-             "inferred_number": self.inferred_number, "kind": self.kind,
-             "findings": [i.to_dict() for i in self.issues]}
-        if self.units:
-            d["units"] = list(self.units)
-        return d
+        return to_data(self)
 
 
 @dataclass
 class Score:
     words: int
-    points: float
-    per_thousand_words: float
+    points: float = field(metadata=json_field(digits=2))
+    per_thousand_words: float = field(metadata=json_field(digits=2))
     by_severity: dict[str, int]
 
     def to_dict(self) -> dict:
-        return {"words": self.words, "points": round(self.points, 2),
-                "per_thousand_words": round(self.per_thousand_words, 2), "by_severity": dict(self.by_severity)}
+        return to_data(self)
 
 
 @dataclass
@@ -133,7 +127,7 @@ class AlignResult:
     """Everything one alignment produced: rows in translation order, then missing rules."""
 
     translation: dict  # name, language, kind, source
-    base_edition: dict  # date used, range first/last, how it was chosen
+    base_edition: BaseEdition
     current_edition: str | None
     rows: list[Row]
     checks: list[Check]
@@ -145,11 +139,11 @@ class AlignResult:
     update: dict | None = None
     #: Bilingual input: the update planned unit by unit as the team's file segments it
     #: (:class:`pipeline.align.unit_update.UnitUpdate`); the update PO/XLIFF are written from it.
-    unit_update: object | None = field(default=None, repr=False)
+    unit_update: object | None = field(default=None, repr=False, metadata=INTERNAL)
     #: Checks not run and why (``{"check", "reason"}``): those needing a profile the language lacks.
     not_run: list[dict] = field(default_factory=list)
     #: The cue words learnt from the document when its language has no profile (not reported).
-    learnt_profile: object | None = field(default=None, repr=False)
+    learnt_profile: object | None = field(default=None, repr=False, metadata=INTERNAL)
 
     @property
     def issues(self) -> list[Issue]:
@@ -165,18 +159,8 @@ class AlignResult:
     def row(self, rule_id: str) -> Row | None:
         return next((r for r in self.rows if r.id == rule_id), None)
 
+    def __json__(self) -> dict:
+        return {"schema": "crpipe-alignment/1", **fields_data(self), "counts": self.counts()}
+
     def to_dict(self) -> dict:
-        return {
-            "schema": "crpipe-alignment/1",
-            "translation": self.translation,
-            "base_edition": self.base_edition,
-            "current_edition": self.current_edition,
-            "checks": [c.to_dict() for c in self.checks],
-            "counts": self.counts(),
-            "score": self.score.to_dict(),
-            "notes": list(self.notes),
-            "not_run": list(self.not_run),
-            "coverage": self.coverage,
-            "update": self.update,
-            "rows": [r.to_dict() for r in self.rows],
-        }
+        return to_data(self)

@@ -19,6 +19,7 @@ import yaml
 from ..errors import InputError
 from ..io import read_bounded_text
 from ..profiles import PROFILES
+from ..serialize import INTERNAL, json_field, to_data
 
 #: Every profile's plural rules and gender agreement, in profile order (each once).
 _PLURALS = tuple(dict.fromkeys(r for p in PROFILES.values() for r in p.plural_rules))
@@ -58,12 +59,12 @@ class Term:
 @dataclass(frozen=True)
 class TermBase:
     version: int | str
-    terms: tuple[Term, ...]
-    accept: dict[str, frozenset[str]]
+    terms: tuple[Term, ...] = field(metadata=json_field(convert=len))  # the reports give the count
+    accept: dict[str, frozenset[str]] = field(metadata=INTERNAL)
     path: str
 
     def to_dict(self) -> dict:
-        return {"version": self.version, "path": self.path, "terms": len(self.terms)}
+        return to_data(self)
 
 
 def _forms(v) -> tuple[str, ...]:

@@ -31,10 +31,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ..ingest.bilingual import BilingualFile
+from ..ingest.bilingual import BilingualFile, BilingualFormat
 from ..model import Document
+from ..serialize import INTERNAL, fields_data, json_field, to_data
+from ..rulenum import Level
 from ..ingest.units import _NUM, _SECTION
 from ..xref.extract import extract_from_text
+from ..xref.model import RefKind
 
 Key = tuple
 
@@ -78,12 +81,12 @@ class NewUnit:
 
 @dataclass
 class UnitUpdate:
-    base_label: str | None
-    current_label: str | None
-    file: BilingualFile
-    data: bytes  # the input file as read: the writers re-apply the plan to it
-    changes: list[UnitChange]
-    new: list[NewUnit]
+    base_label: str | None = field(metadata=json_field(name="base"))
+    current_label: str | None = field(metadata=json_field(name="current"))
+    file: BilingualFile = field(metadata=INTERNAL)
+    data: bytes = field(metadata=INTERNAL)  # the input file as read: the writers re-apply the plan to it
+    changes: list[UnitChange] = field(metadata=INTERNAL)  # (reported by their counts)
+    new: list[NewUnit] = field(metadata=INTERNAL)
 
     @property
     def same_edition(self) -> bool:
@@ -99,8 +102,11 @@ class UnitUpdate:
         out["units"] = len(self.changes)
         return out
 
+    def __json__(self) -> dict:
+        return {**fields_data(self), "counts": self.counts()}
+
     def to_dict(self) -> dict:
-        return {"base": self.base_label, "current": self.current_label, "counts": self.counts()}
+        return to_data(self)
 
 
 # -- the paragraphs of an edition, keyed -------------------------------------------------------
@@ -113,7 +119,7 @@ def paragraphs(doc: Document) -> list[tuple[Key, str]]:
     """Every paragraph of an English edition with its key, in document order (a paragraph
     that stands twice, such as a contents line and its heading, has one key)."""
     out: list[tuple[Key, str]] = []
-    headings = {r.id for r in doc.rules if r.level == "rule"}
+    headings = {r.id for r in doc.rules if r.level == Level.RULE}
     k = 0
     for line in doc.front_matter.splitlines():
         line = line.strip()
@@ -131,7 +137,7 @@ def paragraphs(doc: Document) -> list[tuple[Key, str]]:
     for s in doc.sections:
         body.append((s.line or 0, 0, ("section", s.number), f"{s.number}. {s.title}"))
     for r in doc.rules:
-        head = r.layout.head or (r.id + (". " if r.level != "lettered" else " "))
+        head = r.layout.head or (r.id + (". " if r.level != Level.LETTERED else " "))
         first, *more = r.text.split("\n")
         body.append((r.line or 0, 1, ("rule", r.id), head + first))
         for i, extra in enumerate(more, 1):
@@ -309,7 +315,7 @@ def _renumber(target: str, lang: str, rule_map, own: tuple[str, str] | None = No
         lead = m.group("num")
         spans.append((m.start("num"), m.end("num"), lead, own[1] if own and own[0] == lead else lead))
     for ref in extract_from_text(target, lang=lang, profile=profile):
-        if ref.kind == "single" and not any(s <= ref.span[0] < e for s, e, _, _ in spans):
+        if ref.kind == RefKind.SINGLE and not any(s <= ref.span[0] < e for s, e, _, _ in spans):
             spans.append((ref.span[0], ref.span[1], ref.raw, None))
     done: list[tuple[str, str]] = []
     out = target
@@ -382,7 +388,7 @@ def plan_unit_update(bf: BilingualFile, data: bytes, base: Document, current: Do
     # An XLIFF unit is known by its id: the same source twice is allowed there.
     def slot(c: UnitChange) -> tuple[str, str]:
         uid = bf.units[c.index].id
-        ctx = (uid.split("\x04")[0] if "\x04" in uid else "") if bf.format == "po" else bf.units[c.index].location
+        ctx = (uid.split("\x04")[0] if "\x04" in uid else "") if bf.format == BilingualFormat.PO else bf.units[c.index].location
         return ctx, _light(c.source)
 
     owner: dict[tuple[str, str], int] = {}

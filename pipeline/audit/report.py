@@ -19,8 +19,9 @@ from pathlib import Path
 
 from ..model import Document
 from .history import RuleHistory
-from .resolve import Resolver
-from .scan import family, read_source, scan_text
+from .resolve import Basis, CitationStatus, Resolver
+from ..serialize import INTERNAL, OMIT_DEFAULT, fields_data, json_field, to_data
+from .scan import CitationForm, Region, family, read_source, scan_text
 
 _SKIP_DIRS = {"node_modules", "target", "__pycache__", "dist", "build", "venv"}
 
@@ -32,28 +33,22 @@ class Citation:  # not frozen: a frozen init costs, and there are 100,000s
     column: int
     cited: str
     written: str
-    kind: str
-    where: str
-    status: str
+    kind: CitationForm
+    where: Region
+    status: CitationStatus
     suggested: str | None
     evidence: str
-    score: float | None
+    score: float | None = field(metadata=json_field(digits=3))
     numbering: str | None
-    kept: str = ""  # the author's "crpipe: keep" comment: reported, never a finding
-    text: str = ""  # the citing line as written (what a baseline recognises it by)
+    kept: str = field(default="", metadata=OMIT_DEFAULT)  # the author's "crpipe: keep" comment: reported, never a finding
+    text: str = field(default="", metadata=INTERNAL)  # the citing line as written (what a baseline recognises it by)
 
     @property
     def is_problem(self) -> bool:
-        return self.status != "ok" and not self.kept
+        return self.status != CitationStatus.OK and not self.kept
 
     def to_dict(self) -> dict:
-        d = {"file": self.file, "line": self.line, "column": self.column, "cited": self.cited,
-             "written": self.written, "kind": self.kind, "where": self.where, "status": self.status,
-             "suggested": self.suggested, "evidence": self.evidence,
-             "score": round(self.score, 3) if self.score is not None else None, "numbering": self.numbering}
-        if self.kept:
-            d["kept"] = self.kept
-        return d
+        return to_data(self)
 
 
 @dataclass
@@ -68,21 +63,23 @@ class FileSummary:
         21:702.53, 23:702.53a"), for the table of files that mix editions."""
         return [f"{k}: {', '.join(self.by_numbering[k])}" for k in sorted(self.by_numbering)]
 
+    def __json__(self) -> dict:
+        return {**fields_data(self), "mixes_editions": len(self.numberings) > 1}
+
     def to_dict(self) -> dict:
-        return {"file": self.file, "citations": self.citations, "numberings": self.numberings,
-                "mixes_editions": len(self.numberings) > 1,
-                "by_numbering": {k: self.by_numbering[k] for k in sorted(self.by_numbering)}}
+        return to_data(self)
 
 
 @dataclass
 class AuditReport:
     root: str
     edition: str
-    history: tuple[str, str] | None
+    history: tuple[str, str] | None = field(metadata=json_field(convert=lambda h: h or None))
     citations: list[Citation]
-    files: list[FileSummary]
-    scanned: int
-    skipped: list[dict] = field(default_factory=list)  # files not read: special, oversized, unreadable
+    files: list[FileSummary] = field(metadata=json_field(convert=lambda fs: [f for f in fs if f.citations]))
+    scanned: int = field(metadata=json_field(name="files_scanned"))
+    #: Files not read: special, oversized, unreadable.
+    skipped: list[dict] = field(default_factory=list, metadata=json_field(name="files_skipped"))
 
     @property
     def problems(self) -> list[Citation]:
@@ -94,12 +91,11 @@ class AuditReport:
             out[c.status] = out.get(c.status, 0) + 1
         return dict(sorted(out.items()))
 
+    def __json__(self) -> dict:
+        return {**fields_data(self), "counts": to_data(self.counts())}
+
     def to_dict(self) -> dict:
-        return {"root": self.root, "edition": self.edition,
-                "history": list(self.history) if self.history else None, "files_scanned": self.scanned,
-                "files_skipped": self.skipped,
-                "counts": self.counts(), "citations": [c.to_dict() for c in self.citations],
-                "files": [f.to_dict() for f in self.files if f.citations]}
+        return to_data(self)
 
 
 def iter_files(root: Path):
@@ -175,9 +171,10 @@ class Audit:
         by_numbering: dict[str, list[str]] = {}
         out: list[Citation] = []
         for rc, res in zip(raw, resolved):
-            if rc.kind == "identifier" and res.status == "missing" and rc.cited.split(".")[0] not in resolver.table:
+            if (rc.kind == CitationForm.IDENTIFIER and res.status == CitationStatus.MISSING
+                    and rc.cited.split(".")[0] not in resolver.table):
                 continue  # "rgb_255_128": digits in a name; 255 is no rule number
-            if rc.kind == "literal" and res.status == "missing":
+            if rc.kind == CitationForm.LITERAL and res.status == CitationStatus.MISSING:
                 continue  # "100.25" alone in a string is data (a price, a version), not a citation
             line = lines[rc.line - 1] if rc.line <= len(lines) else ""
             out.append(Citation(rel, rc.line, rc.column, rc.cited, rc.written, rc.kind, rc.where, res.status,
@@ -212,15 +209,17 @@ def _resolve_file(resolver: Resolver, raw: list) -> list:
         spans: dict[int, list[tuple[str, str]]] = {}
         starts: dict[tuple[int, int], int] = {}
         for rc, r in zip(raw, res):
-            if rc.where != "code" and rc.lead and r.span and r.basis in ("quote", "title", "date") and r.status != "ok":
+            if (rc.where != Region.CODE and rc.lead and r.span and r.basis in (Basis.QUOTE, Basis.TITLE, Basis.DATE)
+                    and r.status != CitationStatus.OK):
                 spans.setdefault(rc.block, []).append(r.span)
                 key = (rc.block, rc.para)
                 starts[key] = min(starts.get(key, rc.line), rc.line)
         for i, rc in enumerate(raw):
             first = starts.get((rc.block, rc.para))
-            if first is not None and first <= rc.line and rc.where != "code" and res[i].basis in ("topic", "number"):
+            if (first is not None and first <= rc.line and rc.where != Region.CODE
+                    and res[i].basis in (Basis.TOPIC, Basis.NUMBER)):
                 again = resolver.resolve(rc, _block_edition(spans[rc.block]))
-                if again.basis == "block":
+                if again.basis == Basis.BLOCK:
                     res[i] = again
     # A range or pair: its failing members are named on each of them.
     groups: dict[tuple, list[int]] = {}
@@ -228,11 +227,11 @@ def _resolve_file(resolver: Resolver, raw: list) -> list:
         if rc.group > 1 and any(x in rc.written for x in "-–—/") or " through " in rc.written:
             groups.setdefault((rc.line, rc.column, rc.written), []).append(i)
     for idx in groups.values():
-        bad = [raw[i].cited for i in idx if res[i].status != "ok"]
+        bad = [raw[i].cited for i in idx if res[i].status != CitationStatus.OK]
         if bad and len(idx) > 1:
             note = f" [{raw[idx[0]].written}: {len(bad)} of {len(idx)} members need attention: {', '.join(bad)}]"
             for i in idx:
-                if res[i].status != "ok":
+                if res[i].status != CitationStatus.OK:
                     res[i] = replace(res[i], evidence=res[i].evidence + note)
     return res
 

@@ -26,6 +26,7 @@ never had, in a keyword rule (``702.90a: … exalted``: 702.90 was Battle Cry an
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from rapidfuzz import fuzz, process
 
@@ -33,10 +34,34 @@ from ..model import Document
 from ..rulenum import RuleNumber
 from . import evidence as ev
 from .history import RuleHistory
-from .scan import RawCitation
+from .scan import CitationForm, RawCitation
 from .topic import TopicModel, words
 
-STATUSES = ("ok", "missing", "removed", "stale-renumbered", "wrong-topic", "newer-than-model", "outdated-quote")
+class CitationStatus(StrEnum):
+    """What the audit concludes of a citation (a SARIF rule id, apart from OK)."""
+
+    OK = "ok"
+    MISSING = "missing"
+    REMOVED = "removed"
+    STALE_RENUMBERED = "stale-renumbered"
+    WRONG_TOPIC = "wrong-topic"
+    NEWER_THAN_MODEL = "newer-than-model"
+    OUTDATED_QUOTE = "outdated-quote"
+
+
+class Basis(StrEnum):
+    """What decided a resolution."""
+
+    QUOTE = "quote"
+    TITLE = "title"
+    DATE = "date"
+    BLOCK = "block"  # the numbering of the comment block's quoted rules
+    TOPIC = "topic"
+    NUMBER = "number"
+    SCOPE = "scope"  # the enclosing function's or class's name
+
+
+STATUSES = tuple(CitationStatus)
 
 OK_SCORE = 0.3  # below: the context is not about this rule
 MIN_WEIGHT = 6.0  # too few informative words to judge a topic (a bare "CR 601.2b")
@@ -54,12 +79,12 @@ CACHE_SIZE = 50_000  # resolutions kept (same number, same words: same answer)
 
 @dataclass(frozen=True)
 class Resolution:
-    status: str
+    status: CitationStatus
     suggested: str | None
     evidence: str
     score: float | None = None
     numbering: str | None = None  # the editions whose numbering the citation follows
-    basis: str = "number"  # quote | title | date | block | topic | number: what decided
+    basis: Basis = Basis.NUMBER
     span: tuple[str, str] | None = None  # first and last edition of that numbering
 
 
@@ -95,7 +120,7 @@ class Resolver:
     def _resolve(self, c: RawCitation, numbering: str | None) -> Resolution:
         n = RuleNumber.try_parse(c.cited)
         if n is None or not n.letter_valid:
-            return Resolution("missing", None, f"{c.cited} is not a possible rule number (letters skip l and o)")
+            return Resolution(CitationStatus.MISSING, None, f"{c.cited} is not a possible rule number (letters skip l and o)")
         q = self._quoted(c)
         if q is not None:
             return q
@@ -108,14 +133,14 @@ class Resolver:
         if date and self.history is not None:
             lab_tab = self.history.in_force(date)
             if lab_tab:
-                r = self._by_numbering(c.cited, lab_tab[0], lab_tab[1], f"dated {date}", "date")
+                r = self._by_numbering(c.cited, lab_tab[0], lab_tab[1], f"dated {date}", Basis.DATE)
                 if r is not None:
                     return r
         if numbering and self.history is not None:
             tab = self.history.table_of(numbering)
             if tab is not None:
                 r = self._by_numbering(c.cited, numbering, tab, f"its comment block quotes the {numbering} rules",
-                                       "block")
+                                       Basis.BLOCK)
                 if r is not None:
                     return r
         rule = self.doc.rule(c.cited)
@@ -126,30 +151,30 @@ class Resolver:
     def _by_topic(self, c: RawCitation, rule) -> Resolution:
         ctx = words(c.context)
         cur = self.topic.score(ctx, self.topic.bag(c.cited))
-        if c.kind == "bare" and c.after:
+        if c.kind == CitationForm.BARE and c.after:
             # Prose cites either the clause before the number or the one after it.
             alt = self.topic.score(words(c.after), self.topic.bag(c.cited))
             if alt.weight >= MIN_WEIGHT and alt.value >= OK_SCORE / c.group / 2:
-                return Resolution("ok", None, _ok_evidence(alt), alt.value, self._current(), "topic")
+                return Resolution(CitationStatus.OK, None, _ok_evidence(alt), alt.value, self._current(), Basis.TOPIC)
         # Numbers in one list or range share one context: each needs only its share of it.
         # A bare number in prose cites a terse clause: half the score will do.
-        need = OK_SCORE / c.group / (2 if c.kind in ("bare", "literal") else 1)
+        need = OK_SCORE / c.group / (2 if c.kind in (CitationForm.BARE, CitationForm.LITERAL) else 1)
         if cur.weight < MIN_WEIGHT or cur.value >= need:
-            return Resolution("ok", None, _ok_evidence(cur), cur.value, self._current(), "topic")
+            return Resolution(CitationStatus.OK, None, _ok_evidence(cur), cur.value, self._current(), Basis.TOPIC)
         old = self._older_meaning(c.cited, ctx, cur.value) if c.group == 1 else None
         if old:
             score, first, last, text = old
             suggested, how = self._suggest(c.cited, last, ctx)
             return Resolution(
-                "stale-renumbered", suggested,
+                CitationStatus.STALE_RENUMBERED, suggested,
                 f"the words around it fit what {c.cited} meant in {self.history.labels[first]}…"
                 f"{self.history.labels[last]} (\"{_clip(text)}\"; shared words: {', '.join(score.matched)}), "
                 f"not what it says since {self.history.labels[last + 1]} (\"{_clip(rule.text)}\"){how}",
-                score.value, self._span_label(first, last), "topic",
+                score.value, self._span_label(first, last), Basis.TOPIC,
                 (self.history.labels[first], self.history.labels[last]))
         # Words alone never make a citation wrong: a terse note or an example fits no rule.
-        return Resolution("ok", None, f"number exists; the words around it are weak evidence (score {cur.value:.2f})",
-                          cur.value, self._current(), "topic")
+        return Resolution(CitationStatus.OK, None, f"number exists; the words around it are weak evidence (score {cur.value:.2f})",
+                          cur.value, self._current(), Basis.TOPIC)
 
     # -- 1. quoted rule wording -------------------------------------------------------------
     def _quoted(self, c: RawCitation) -> Resolution | None:
@@ -157,39 +182,39 @@ class Resolver:
         # Rule wording written after a bare number ("702.53a Haunt is …") or in quotation
         # marks is a quote; after "CR 117.3a:" it is the author's own words, which may still
         # repeat what the number once said.
-        quoted = c.quote is not None or c.kind == "bare" or q[:1] in "\"'“‘"
+        quoted = c.quote is not None or c.kind == CitationForm.BARE or q[:1] in "\"'“‘"
         q = q.strip(" \"'“”‘’")
         if len(q.split()) < 3:
             return None
         cur = self.table.get(c.cited)
         s_now = ev.quote_score(q, cur) if cur else 0.0
         if s_now >= SAME_QUOTE:
-            return Resolution("ok", None, f"the words after it are {c.cited} as worded now ({s_now:.0f}%)",
-                              s_now / 100, self._current(), "quote")
+            return Resolution(CitationStatus.OK, None, f"the words after it are {c.cited} as worded now ({s_now:.0f}%)",
+                              s_now / 100, self._current(), Basis.QUOTE)
         # Every edition's wording of the number is compared and the best-matching one decides:
         # an old wording quoted verbatim is outdated even when today's is close (93 % for the
         # pre-2021 202.3e, "converted mana cost" for "mana value").
         older = self._quote_editions(c.cited, q)
         if s_now >= QUOTE_SCORE and not c.quote and not (older and older[3] >= s_now + OLD_WORDING):
-            return Resolution("ok", None, f"the words after it are {c.cited} as worded now ({s_now:.0f}%)",
-                              s_now / 100, self._current(), "quote")
+            return Resolution(CitationStatus.OK, None, f"the words after it are {c.cited} as worded now ({s_now:.0f}%)",
+                              s_now / 100, self._current(), Basis.QUOTE)
         if older:
             first, last, text, score = older
             if s_now >= score:
-                return Resolution("ok", None, f"the words after it are {c.cited} as worded now ({s_now:.0f}%)",
-                                  s_now / 100, self._current(), "quote")
+                return Resolution(CitationStatus.OK, None, f"the words after it are {c.cited} as worded now ({s_now:.0f}%)",
+                                  s_now / 100, self._current(), Basis.QUOTE)
             succ = self._where_now(c.cited, last, text)
             span = f"{first}…{last}" if first != last else last
             home = self._heading_now(c.cited, last)
             if succ is None and home and quoted:
-                return Resolution("outdated-quote", home,
+                return Resolution(CitationStatus.OUTDATED_QUOTE, home,
                                   f"the quote is {c.cited} as worded in {span} (\"{_clip(text)}\"); that wording "
-                                  f"is gone from {self.table[home]!r}, {home} today", score / 100, span, "quote",
+                                  f"is gone from {self.table[home]!r}, {home} today", score / 100, span, Basis.QUOTE,
                                   (first, last))
             if succ is None:
-                return Resolution("removed", None,
+                return Resolution(CitationStatus.REMOVED, None,
                                   f"the words after it are {c.cited} as worded in {span} (\"{_clip(text)}\"); "
-                                  f"no rule says this now", score / 100, span, "quote", (first, last))
+                                  f"no rule says this now", score / 100, span, Basis.QUOTE, (first, last))
             now = self.table[succ]
             if succ == c.cited:
                 if not quoted:
@@ -199,17 +224,17 @@ class Resolver:
                 how = f"that rule is {succ} now (\"{_clip(now)}\")"
                 if cur:
                     how += f"; {c.cited} is \"{_clip(cur)}\""
-            status = "outdated-quote" if quoted else "stale-renumbered"
+            status = CitationStatus.OUTDATED_QUOTE if quoted else CitationStatus.STALE_RENUMBERED
             what = "the quote is" if quoted else "the words after it are"
             return Resolution(status, succ, f"{what} {c.cited} as worded in {span}; {how}",
-                              score / 100, span, "quote", (first, last))
+                              score / 100, span, Basis.QUOTE, (first, last))
         if c.quote:  # a number at the start of a line with rule-like words: maybe moved
             best = process.extractOne(q, self._texts, scorer=_contains, processor=_typo, score_cutoff=QUOTE_SCORE)
             if best is not None and self._ids[best[2]] != c.cited:
                 now = self._ids[best[2]]
-                return Resolution("outdated-quote", now,
+                return Resolution(CitationStatus.OUTDATED_QUOTE, now,
                                   f"the quoted words live under {now} now ({best[1]:.0f}%)"
-                                  + (f"; {c.cited} is \"{_clip(cur)}\"" if cur else ""), best[1] / 100, None, "quote")
+                                  + (f"; {c.cited} is \"{_clip(cur)}\"" if cur else ""), best[1] / 100, None, Basis.QUOTE)
         return None
 
     def _quote_editions(self, number: str, q: str):
@@ -258,12 +283,12 @@ class Resolver:
                 if c.cited not in self.table:
                     # The right rule, but a subrule it does not have.
                     gone = self.history is not None and bool(self.history.versions(c.cited))
-                    return Resolution("removed" if gone else "missing", head,
+                    return Resolution(CitationStatus.REMOVED if gone else CitationStatus.MISSING, head,
                                       f"names {T.show(nm.title)!r}, which is {head}, but {head} has no {c.cited}"
                                       + (" now (the number meant something else before)" if gone else ""),
-                                      None, None, "title")
-                return Resolution("ok", None, f"names {T.show(nm.title)!r}, the title of {head} now",
-                                  1.0, self._current(), "title")
+                                      None, None, Basis.TITLE)
+                return Resolution(CitationStatus.OK, None, f"names {T.show(nm.title)!r}, the title of {head} now",
+                                  1.0, self._current(), Basis.TITLE)
         held = T.held(c.cited)
         for nm in named:
             r = self._title_stale(c, nm, held, fam_now)
@@ -288,10 +313,10 @@ class Resolver:
         now = (f"{then} is {self.table[then]!r}" if head_now else
                f"{then} does not exist" if then not in self.table else f"{then} is {self.table[then]!r}")
         span = f"{eds[0]}…{eds[-1]}" if eds[0] != eds[-1] else eds[-1]
-        return Resolution("stale-renumbered", succ,
+        return Resolution(CitationStatus.STALE_RENUMBERED, succ,
                           f"names {T.show(nm.title)!r}: {then} had that title in {span}; since "
                           f"{self._next_label(eds[-1])} {now}, and {T.show(nm.title)!r} is {holder}",
-                          1.0, span, "title", (eds[0], eds[-1]))
+                          1.0, span, Basis.TITLE, (eds[0], eds[-1]))
 
     def _by_scope(self, c: RawCitation) -> Resolution | None:
         """A keyword named by the class, function or file the citation sits in (``Persist.java``,
@@ -309,13 +334,13 @@ class Resolver:
             for nm in named:
                 if nm.title in now_titles and c.cited in self.table:
                     head = next(h for h, t in fam_now if t == nm.title)
-                    return Resolution("ok", None, f"sits in {part!r}, which names {T.show(nm.title)!r}, the title of "
-                                      f"{head} now", 1.0, self._current(), "scope")
+                    return Resolution(CitationStatus.OK, None, f"sits in {part!r}, which names {T.show(nm.title)!r}, the title of "
+                                      f"{head} now", 1.0, self._current(), Basis.SCOPE)
             for nm in named:
                 if nm.title in held:
                     r = self._title_stale(c, nm, held, fam_now)
                     if r is not None:
-                        return replace(r, evidence=f"sits in {part!r}, which " + r.evidence, basis="scope")
+                        return replace(r, evidence=f"sits in {part!r}, which " + r.evidence, basis=Basis.SCOPE)
         return None
 
     def _keyword_confusion(self, c, named, held, fam_now) -> Resolution | None:
@@ -342,10 +367,10 @@ class Resolver:
         if sug not in self.table:
             sug = holder
         was = sorted({T.show(t) for t, eds in held.items() if len(t) and T.is_keyword(t)} - {T.show(fam_now[0][1])})
-        return Resolution("wrong-topic", sug,
+        return Resolution(CitationStatus.WRONG_TOPIC, sug,
                           f"names {T.show(nm.title)!r}, which is {holder}; {fam_now[0][0]} is "
                           f"{self.table[fam_now[0][0]]!r}" + (f" (earlier {', '.join(was)})" if was else "")
-                          + f", never {T.show(nm.title)!r}", 0.0, self._current(), "title")
+                          + f", never {T.show(nm.title)!r}", 0.0, self._current(), Basis.TITLE)
 
     def _heading_now(self, number: str, label: str) -> str | None:
         """The current number of the titled heading ``number`` was under in ``label``."""
@@ -376,18 +401,18 @@ class Resolver:
         return cand if cand in self.table else holder
 
     # -- 3. a known numbering (a date, the comment block) ---------------------------------------
-    def _by_numbering(self, number: str, label: str, table: dict[str, str], why: str, basis: str):
+    def _by_numbering(self, number: str, label: str, table: dict[str, str], why: str, basis: Basis):
         then = table.get(number)
         if then is None:
             return None
         cur = self.table.get(number)
         if cur is not None and _same_rule(then, cur):
-            return Resolution("ok", None, f"{why}: {number} then was \"{_clip(then)}\", as now", 1.0,
+            return Resolution(CitationStatus.OK, None, f"{why}: {number} then was \"{_clip(then)}\", as now", 1.0,
                               self._current(), basis)
         succ = self._where_now(number, label, then)
         if succ is None or succ == number:
             return None
-        return Resolution("stale-renumbered", succ,
+        return Resolution(CitationStatus.STALE_RENUMBERED, succ,
                           f"{why}: {number} then was \"{_clip(then)}\""
                           + (f"; now {number} is \"{_clip(cur)}\"" if cur else f"; {number} is gone")
                           + f", and that rule is {succ}", 1.0, label, basis, (label, label))
@@ -428,7 +453,7 @@ class Resolver:
     def _absent(self, c: RawCitation) -> Resolution:
         h = self.history
         if h is None:
-            return Resolution("missing", self._best_rule(words(c.context), c.cited) if c.context else None,
+            return Resolution(CitationStatus.MISSING, self._best_rule(words(c.context), c.cited) if c.context else None,
                               f"{c.cited} is not in the {self.label} edition (no --editions to look further)")
         versions = h.versions(c.cited)
         before = [(i, t) for i, t in versions if i < self.model_pos]
@@ -438,16 +463,16 @@ class Resolver:
             if old:
                 lab, text = old[-1]
                 succ = self._where_now(c.cited, lab, text)
-                return Resolution("stale-renumbered", succ,
+                return Resolution(CitationStatus.STALE_RENUMBERED, succ,
                                   f"{c.cited} is a number of the rules before the 2009 renumbering (last in "
                                   f"{lab}: \"{_clip(text)}\")"
                                   + (f"; that rule is {succ} now" if succ else
                                      "; nothing in the citing text says which rule it is now"),
-                                  None, lab, "number", (old[0][0], lab))
-            return Resolution("missing", None, f"{c.cited} exists in no edition from {h.labels[0]} to {h.labels[-1]}")
+                                  None, lab, Basis.NUMBER, (old[0][0], lab))
+            return Resolution(CitationStatus.MISSING, None, f"{c.cited} exists in no edition from {h.labels[0]} to {h.labels[-1]}")
         if not before:
             first = h.labels[after[0][0]]
-            return Resolution("newer-than-model", None,
+            return Resolution(CitationStatus.NEWER_THAN_MODEL, None,
                               f"{c.cited} first appears in {first}, after the model's {self.label}: "
                               f"\"{_clip(after[0][1])}\"", None, f"{first}…")
         last_pos, last_text = before[-1]
@@ -458,16 +483,16 @@ class Resolver:
         if suggested:
             # The number is gone but its rule lives on under another number.
             fits = old.value >= STALE_SCORE or old.weight < MIN_WEIGHT
-            return Resolution("stale-renumbered", suggested,
+            return Resolution(CitationStatus.STALE_RENUMBERED, suggested,
                               f"{c.cited} was \"{_clip(last_text)}\" until {h.labels[last_pos]}; "
                               f"that rule is {suggested} since {h.labels[last_pos + 1]}"
                               + ("" if fits else f" (the citing text fits that rule poorly: {old.value:.2f})"),
-                              old.value, self._span_label(start, last_pos), "number",
+                              old.value, self._span_label(start, last_pos), Basis.NUMBER,
                               (h.labels[start], h.labels[last_pos]))
-        return Resolution("removed", None,
+        return Resolution(CitationStatus.REMOVED, None,
                           f"{c.cited} existed until {h.labels[last_pos]} (\"{_clip(last_text)}\"); "
                           f"gone from {h.labels[last_pos + 1]} on; no rule holds it now", old.value,
-                          self._span_label(start, last_pos), "number", (h.labels[start], h.labels[last_pos]))
+                          self._span_label(start, last_pos), Basis.NUMBER, (h.labels[start], h.labels[last_pos]))
 
     # -- helpers ----------------------------------------------------------------------------
     def _older_meaning(self, number: str, ctx, current: float):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from .report import AuditReport
-from .resolve import STATUSES
+from .resolve import STATUSES, CitationStatus
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -19,7 +19,7 @@ _RULES = {
 }
 
 
-RULE_IDS = [s for s in STATUSES if s != "ok"]
+RULE_IDS = [s for s in STATUSES if s != CitationStatus.OK]
 
 
 def result(c, baseline_state: str | None = None) -> dict:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 from ..errors import InputError
@@ -117,13 +118,31 @@ def family(path: Path) -> str | None:
     return None
 
 
+class CitationForm(StrEnum):
+    """How a citation is written."""
+
+    ANCHORED = "anchored"  # after "CR", "rule" or a title
+    BARE = "bare"  # a lettered subrule without "CR"/"rule"
+    QUOTE = "quote"  # a number followed by quoted rule text
+    IDENTIFIER = "identifier"  # digits in a name (test_601_2b)
+    LITERAL = "literal"  # a string literal holding only the number ("601.2b")
+
+
+class Region(StrEnum):
+    """Where in the source a citation sits."""
+
+    COMMENT = "comment"
+    STRING = "string"
+    CODE = "code"
+
+
 @dataclass(slots=True)
 class RawCitation:  # not frozen: a frozen init costs, and there are 100,000s
     line: int
     column: int
     cited: str  # one rule number (ranges and lists are expanded)
-    kind: str  # anchored | bare (a lettered subrule without "CR"/"rule") | quote | identifier
-    where: str  # comment | string | code
+    kind: CitationForm
+    where: Region
     context: str  # the comment/string/identifier text around it
     quote: str | None = None
     written: str = ""  # the text as written (a range or list member shows its source)
@@ -199,16 +218,16 @@ def _expand(line: str, m: re.Match) -> tuple[list[str], int]:
 def _segments(text: str, fam: str):
     """(start offset, kind, text) for each comment, string and stretch of code."""
     if fam == "prose":
-        yield 0, "comment", text
+        yield 0, Region.COMMENT, text
         return
     pos = 0
     for m in _TOKENS[fam].finditer(text):
         if m.start() > pos:
-            yield pos, "code", text[pos:m.start()]
-        yield m.start(), ("comment" if m.group("c") else "string"), m.group(0)
+            yield pos, Region.CODE, text[pos:m.start()]
+        yield m.start(), (Region.COMMENT if m.group("c") else Region.STRING), m.group(0)
         pos = m.end()
     if pos < len(text):
-        yield pos, "code", text[pos:]
+        yield pos, Region.CODE, text[pos:]
 
 
 _METHOD_RE = re.compile(r"\b(?:void|public|private|protected|internal|static|override|async)\b[^;=(){}\n]*?"
@@ -243,7 +262,7 @@ def scan_text(text: str, fam: str, name: str = "") -> list[RawCitation]:
     block, last_end, last_line_comment = -1, -1, False
     carry = ""  # the previous line comment of the same block (a number wrapped after its "CR")
     for start, kind, seg in _segments(text, fam):
-        if kind == "code":
+        if kind == Region.CODE:
             if fam != "prose":
                 decls.extend(_declarations(seg, start))
             if "_" in seg and _HAS_NUM.search(seg):
@@ -253,14 +272,14 @@ def scan_text(text: str, fam: str, name: str = "") -> list[RawCitation]:
                 carry = ""
             continue
         one_line = "\n" not in seg.rstrip("\n")
-        if kind == "comment" and one_line:
+        if kind == Region.COMMENT and one_line:
             gap = text[last_end:start]
             if not (last_line_comment and gap.count("\n") == 1 and not gap.strip()):
                 block, carry = start, ""
             last_end, last_line_comment = start + len(seg.rstrip("\n")), True
         else:
             block, last_line_comment, carry = start, False, ""
-        if kind == "comment" and "crpipe:" in seg:
+        if kind == Region.COMMENT and "crpipe:" in seg:
             for m in _KEEP_RE.finditer(seg):
                 ln, col = where(start + m.start())
                 keeps.append((ln, "file" if m.group("file") else "line", m.group("nums"), col, col + len(m.group(0))))
@@ -268,11 +287,11 @@ def scan_text(text: str, fam: str, name: str = "") -> list[RawCitation]:
             carry = seg.rstrip("\n") if one_line else ""
             continue
         scope_of.append((len(out), len(decls)))
-        if kind == "string" and one_line:
+        if kind == Region.STRING and one_line:
             lit = _LITERAL_RE.match(seg.strip())
             if lit:
                 ln, col = where(start + seg.index(lit.group("rule")))
-                out.append(RawCitation(ln, col, _num(lit), "literal", kind, "", None, _num(lit), block=block))
+                out.append(RawCitation(ln, col, _num(lit), CitationForm.LITERAL, kind, "", None, _num(lit), block=block))
                 continue
         # Within a comment or string, each physical line is its own context: a block comment
         # can hold several citations about different things.
@@ -320,7 +339,7 @@ def _group_literals(out: list[RawCitation]) -> None:
     are read as a title named around them (see :meth:`Resolver._by_scope`), never as a topic."""
     per_line: dict[int, list[RawCitation]] = {}
     for c in out:
-        if c.kind == "literal":
+        if c.kind == CitationForm.LITERAL:
             per_line.setdefault(c.line, []).append(c)
     for cs in per_line.values():
         for c in cs:
@@ -344,7 +363,7 @@ def _apply_keeps(out: list[RawCitation], keeps) -> None:
                 c.kept = note
 
 
-def _identifiers(seg: str, base: int, kind: str, where, taken) -> list[RawCitation]:
+def _identifiers(seg: str, base: int, kind: Region, where, taken) -> list[RawCitation]:
     out = []
     for m in _IDENT_RE.finditer(seg):
         ln, col = where(base + m.start())
@@ -352,7 +371,7 @@ def _identifiers(seg: str, base: int, kind: str, where, taken) -> list[RawCitati
             continue
         ident = m.group(0) + _IDENT_TAIL.match(seg, m.end()).group(0)
         words = _ident_words(ident[: m.start("rule") - m.start()] + " " + ident[m.end() - m.start():])
-        out.append(RawCitation(ln, col, _num(m), "identifier", kind, words, None, ident))
+        out.append(RawCitation(ln, col, _num(m), CitationForm.IDENTIFIER, kind, words, None, ident))
     return out
 
 
@@ -378,7 +397,7 @@ def _anchor_starts(line: str, above: str) -> list[re.Match]:
     return sorted(ms, key=lambda m: m.start("rule"))
 
 
-def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", prose: bool = False,
+def _scan_line(line: str, base: int, kind: Region, where, prev_line: str = "", prose: bool = False,
                above: str = "") -> list[RawCitation]:
     out: list[RawCitation] = []
     taken: list[tuple[int, int]] = []
@@ -387,7 +406,7 @@ def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", pros
     if q and q.group("sub"):
         ln, col = where(base + q.start("rule"))
         quote = q.group("quote").strip().rstrip("\"'`”;,)").rstrip("*/").strip()
-        out.append(RawCitation(ln, col, _num(q), "quote", kind, context, quote, _num(q), tail=quote))
+        out.append(RawCitation(ln, col, _num(q), CitationForm.QUOTE, kind, context, quote, _num(q), tail=quote))
         taken.append((q.start("rule"), q.end("rule")))
     if prose and line.lstrip().startswith("|"):
         out.extend(_table_row(line, base, kind, where, taken))
@@ -417,14 +436,14 @@ def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", pros
             nxt = chain[i + 1][0].start() if i + 1 < len(chain) else b
             tail = line[end:nxt].strip(" :–—-,.;)(\t*/")
             for n in ns:
-                out.append(RawCitation(ln, col, n, "anchored", kind, ctx, None, written, group, tail=tail))
+                out.append(RawCitation(ln, col, n, CitationForm.ANCHORED, kind, ctx, None, written, group, tail=tail))
             taken.append((c.start("rule"), end))
     lead = _LEAD_NUM_RE.match(line) if not out else None
     if lead and not any(a <= lead.start("rule") < b for a, b in taken):
         # "# 702.78 persist", "// 702.90a: exalted triggers …": the words after it are its topic.
         ln, col = where(base + lead.start("rule"))
         after = _window(_SENTENCE_END.split(line[lead.end():].strip())[0])
-        out.append(RawCitation(ln, col, _num(lead), "bare", kind, after, None, _num(lead), 1, after, tail=after))
+        out.append(RawCitation(ln, col, _num(lead), CitationForm.BARE, kind, after, None, _num(lead), 1, after, tail=after))
         taken.append((lead.start("rule"), lead.end("rule")))
     for m in (_PAREN_LIST_RE.finditer(line) if "(" in line else ()):
         if any(a <= m.start("nums") < b for a, b in taken):
@@ -438,12 +457,12 @@ def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", pros
         for i, mm in enumerate(members):
             ln, col = where(base + mm.start())
             own = names[i] if len(names) == len(members) else text
-            out.append(RawCitation(ln, col, mm.group(0), "bare", kind, own, None, m.group("nums"), len(members)))
+            out.append(RawCitation(ln, col, mm.group(0), CitationForm.BARE, kind, own, None, m.group("nums"), len(members)))
         taken.append((m.start("nums"), m.end()))
     for m in (_TITLED_RE.finditer(line) if ('"' in line or "“" in line) else ()):
         if not any(a <= m.start("rule") < b for a, b in taken):
             ln, col = where(base + m.start("rule"))
-            out.append(RawCitation(ln, col, _num(m), "anchored", kind, m.group("title"), None, _num(m),
+            out.append(RawCitation(ln, col, _num(m), CitationForm.ANCHORED, kind, m.group("title"), None, _num(m),
                                    tail=m.group("title")))
             taken.append((m.start("rule"), m.end()))
     # "Deathtouch (702.2), Defender (702.3)": each number names what precedes it.
@@ -453,7 +472,7 @@ def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", pros
         prev = max([b for a, b in taken if b <= m.start()], default=0)
         name = _NAME_BEFORE.search(line[prev:m.start()].split(",")[-1].split(";")[-1])
         ln, col = where(base + m.start("rule"))
-        out.append(RawCitation(ln, col, _num(m), "bare", kind, name.group(1).strip() if name else "", None,
+        out.append(RawCitation(ln, col, _num(m), CitationForm.BARE, kind, name.group(1).strip() if name else "", None,
                                _num(m)))
         taken.append((m.start("rule"), m.end()))
     # Bare lettered subrules cite the clause before them ("X counts as 0 (202.3e)"); numbers
@@ -483,13 +502,13 @@ def _scan_line(line: str, base: int, kind: str, where, prev_line: str = "", pros
         for m, ns, e in cl:
             ln, col = where(base + m.start())
             for n in ns:
-                out.append(RawCitation(ln, col, n, "bare", kind, before, None, line[m.start():e], group,
+                out.append(RawCitation(ln, col, n, CitationForm.BARE, kind, before, None, line[m.start():e], group,
                                        after.strip(), tail=after.strip()))
         taken.append((start, end))
     return out
 
 
-def _table_row(line: str, base: int, kind: str, where, taken) -> list[RawCitation]:
+def _table_row(line: str, base: int, kind: Region, where, taken) -> list[RawCitation]:
     """A Markdown table row citing a rule in a cell of its own: the other cells are its topic."""
     cells = line.strip().strip("|").split("|")
     out, pos = [], line.index("|") + 1
@@ -498,7 +517,7 @@ def _table_row(line: str, base: int, kind: str, where, taken) -> list[RawCitatio
         if m and not any(a <= pos + m.start("rule") < b for a, b in taken):
             ln, col = where(base + pos + m.start("rule"))
             others = " ".join(c.strip() for j, c in enumerate(cells) if j != i)
-            out.append(RawCitation(ln, col, _num(m), "bare", kind, others, None, _num(m), tail=others))
+            out.append(RawCitation(ln, col, _num(m), CitationForm.BARE, kind, others, None, _num(m), tail=others))
             taken.append((pos + m.start("rule"), pos + m.end("rule")))
         pos += len(cell) + 1
     return out

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..model import Document
+from ..rulenum import Level
 from ..lexicon import lookups_table, spacy_stop_words
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]")
@@ -83,7 +84,7 @@ class TopicModel:
         if h is None:
             acc: set[str] = set()
             r = self.doc.rule(rule_id)
-            if r is not None and r.level != "rule":
+            if r is not None and r.level != Level.RULE:
                 for c in r.children:
                     acc |= self._own.get(c, frozenset())
             while r is not None and r.parent:

@@ -8,6 +8,7 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
+from ..findings import Severity
 from .common import EDITION_HELP, console, is_edition_name, load_rules, print_json, user_errors
 
 
@@ -86,9 +87,8 @@ def register(app: typer.Typer) -> None:
             print_json(res.to_dict())
         else:
             be = res.base_edition
-            rng = be.get("range") or {}
-            span = f"range {rng.get('first')} … {rng.get('last')}" if rng.get("first") else (be.get("how") or "no range")
-            title = (f"{translation.name}: base {be.get('label')} ({span}), current {res.current_edition}; "
+            span = f"range {be.range.first} … {be.range.last}" if be.range and be.range.first else (be.how or "no range")
+            title = (f"{translation.name}: base {be.label} ({span}), current {res.current_edition}; "
                      f"score {res.score.per_thousand_words:.1f}/1000 words")
             console.print(_rows_table(res, title) if rows else _summary(res, title))
         order = {"info": 0, "warning": 1, "error": 2}
@@ -125,7 +125,7 @@ def _summary(res, title: str):
     by: dict[str, list[int]] = {}
     for i in res.issues:
         n = by.setdefault(of.get(i.check, str(i.category)), [0, 0])
-        n[0 if i.severity != "info" else 1] += 1
+        n[0 if i.severity != Severity.INFO else 1] += 1
     t = Table(title="findings by kind of defect")
     for col in ("kind", "errors and warnings", "info"):
         t.add_column(col, justify="left" if col == "kind" else "right")
@@ -133,7 +133,7 @@ def _summary(res, title: str):
         t.add_row(k, str(ew), str(info))
     parts.append(t)
     rank = {"error": 0, "warning": 1, "info": 2}
-    first = sorted((i for i in res.issues if i.severity != "info"), key=lambda i: rank[i.severity])[:TOP]
+    first = sorted((i for i in res.issues if i.severity != Severity.INFO), key=lambda i: rank[i.severity])[:TOP]
     if first:
         parts.append(Text(f"first {len(first)} of {sum(v[0] for v in by.values())} errors and warnings "
                           "(--rows, --html or --json for all):", style="bold"))

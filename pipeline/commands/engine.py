@@ -154,6 +154,8 @@ def _print_phase(rows) -> None:
 
 
 def _print_validation(rep) -> None:
+    from ..engine.validate import DeclarationStatus  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
     s = Table(title=f"engine vs CR {rep.edition} (declarations written against {rep.declarations_edition})", show_header=False)
     s.add_row("numbers mapped by", rep.mapping)
     s.add_row("declarations", f"{len(rep.checks)} on {len({c.declaration.rule for c in rep.checks})} rules")
@@ -178,7 +180,7 @@ def _print_validation(rep) -> None:
         for col in ("rule", "number here", "status", "behaviour", "terms no longer in the text"):
             t.add_column(col)
         for c in rep.checks:
-            if c.status in ("review", "missing"):
+            if c.status in (DeclarationStatus.REVIEW, DeclarationStatus.MISSING):
                 t.add_row(c.declaration.rule, c.target_number or "—", c.status, c.declaration.function,
                           "; ".join(c.missing_terms))
         console.print(t)
@@ -200,6 +202,8 @@ def _print_validation(rep) -> None:
 
 
 def _print_conformance(conf) -> None:
+    from ..engine.conformance.model import Verdict  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
     tot = conf.totals()
     s = Table(title=f"the CR's own examples ({conf.suite_edition}) against CR {conf.edition}", show_header=False)
     s.add_row("examples", str(tot["examples"]))
@@ -221,15 +225,15 @@ def _print_conformance(conf) -> None:
         s.add_row("comparator self-check (not a mutation score)",
                   f"{mu['killed']}/{mu['perturbations']} perturbed values noticed; survivors: {len(mu['survivors'])}")
     console.print(s)
-    bad = [v for v in conf.verdicts if "disagrees" in (v.phase, v.kernel) or "recheck" in (v.phase, v.kernel)]
+    bad = [v for v in conf.verdicts if {v.phase, v.kernel} & {Verdict.DISAGREES, Verdict.RECHECK}]
     if bad:
         t = Table(title="examples to look at")
         for col in ("example", "here", "phase.rs", "kernel", "what differs"):
             t.add_column(col)
         for v in bad:
             t.add_row(v.example, v.target_rule or "—", v.phase, v.kernel,
-                      escape("; ".join((v.phase_detail if v.phase == "disagrees" else []) +
-                                       (v.kernel_detail if v.kernel == "disagrees" else []))[:200]))
+                      escape("; ".join((v.phase_detail if v.phase == Verdict.DISAGREES else []) +
+                                       (v.kernel_detail if v.kernel == Verdict.DISAGREES else []))[:200]))
         console.print(t)
 
 
@@ -267,6 +271,7 @@ def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: boo
     import tempfile  # noqa: PLC0415 - lazy, as every import of a command
 
     from ..audit.baseline import Matcher, finding_key, row, write  # lazy: only this command
+    from ..audit.resolve import CitationStatus  # lazy: only this command
     from ..audit.sarif import SarifStream  # lazy: only this command
     from ..audit.stream import ListStream, dump  # lazy: only this command
     from ..io import atomic_text_writer  # lazy: only this command
@@ -303,7 +308,7 @@ def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: boo
                 new = None
                 if c.kept:
                     kept += 1
-                elif c.status != "ok" and matcher is not None:
+                elif c.status != CitationStatus.OK and matcher is not None:
                     name = _baseline_name(base, run, c.file)
                     fp = finding_key(name, c)
                     new = not fresh and matcher.is_new(fp)

@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from ..errors import InputError
+from ..findings import Severity
 from ..io import cache_root, warn_once, write_json
 from ..profiles import OFFICIAL_LANG
 from ..qa.integrity import check as integrity_check, has_errors
@@ -77,11 +78,11 @@ def register(app: typer.Typer) -> None:
         t.add_row("examples", str(c["examples"]))
         t.add_row("glossary terms", str(c["glossary_terms"]))
         findings = integrity_check(doc)
-        t.add_row("findings", f"{len(findings)} ({sum(f.severity == 'error' for f in findings)} errors)")
+        t.add_row("findings", f"{len(findings)} ({sum(f.severity == Severity.ERROR for f in findings)} errors)")
         if doc.meta.base_edition:
             be = doc.meta.base_edition
-            t.add_row("base edition", f"{be.get('first')} … {be.get('last')} (confidence {be.get('confidence')})")
-            for ev in be.get("evidence", [])[:4]:
+            t.add_row("base edition", f"{be.first} … {be.last} (confidence {be.confidence})")
+            for ev in be.evidence[:4]:
                 t.add_row("", ev)
         console.print(t)
 

@@ -87,6 +87,7 @@ def register(app: typer.Typer) -> None:
         """
         from ..ingest.loader import load_document  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..link.run import link_set, links_to_dict, rule_heading  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..link.results import EvidenceKind  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..link.translations import translation_maps  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..rulings import load_card_index, read_rulings  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
@@ -127,8 +128,8 @@ def register(app: typer.Typer) -> None:
             for col in ("#", "rule", "under", "score", "why"):
                 t.add_column(col, overflow="fold", style="dim" if col == "why" else None)
             for rank, c in enumerate(lr.candidates, 1):
-                model = next((e.detail for e in c.evidence if e.kind == "model"), "")
-                views = ", ".join(sorted({e.kind for e in c.evidence if e.kind != "model"}))
+                model = next((e.detail for e in c.evidence if e.kind == EvidenceKind.MODEL), "")
+                views = ", ".join(sorted({e.kind for e in c.evidence if e.kind != EvidenceKind.MODEL}))
                 why = f"{model.removeprefix('learned ranker: ')} — views: {views}" if model else views
                 t.add_row(str(rank), c.rule, rule_heading(doc, c.rule), f"{c.score:.2f}", why)
             console.print(t)

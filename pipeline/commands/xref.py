@@ -23,14 +23,14 @@ def _snippet(text: str, span: tuple[int, int]) -> str:
 
 
 def _citing_text(doc, ref) -> str:
-    from ..xref.model import GLOSSARY_PREFIX  # lazy: a command loads its stage only when it runs (CLI start-up time)
+    from ..xref.model import GLOSSARY_PREFIX, RefPart  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
-    if ref.part == "glossary":
+    if ref.part == RefPart.GLOSSARY:
         entry = doc.glossary_term(ref.source[len(GLOSSARY_PREFIX):])
         text = entry.definition if entry else ""
     else:
         rule = doc.rule(ref.source)
-        text = "" if rule is None else (rule.text if ref.part == "rule" else rule.examples[ref.example].text)
+        text = "" if rule is None else (rule.text if ref.part == RefPart.RULE else rule.examples[ref.example].text)
     return " ".join(_snippet(text, ref.span).split())
 
 
@@ -87,6 +87,7 @@ def register(app: typer.Typer) -> None:
         """
         from ..xref import build_graph, edges_csv, extract_references  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..xref.graph import within  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..xref.model import RefStatus  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         if sum(bool(x) for x in (rule, dangling, edges)) != 1:
             raise CrpipeError("give exactly one of RULE, --dangling or --edges")
@@ -99,22 +100,22 @@ def register(app: typer.Typer) -> None:
             return
 
         if dangling:
-            bad = [r for r in refs if r.status in ("dangling", "title-mismatch")]
+            bad = [r for r in refs if r.status in (RefStatus.DANGLING, RefStatus.TITLE_MISMATCH)]
             if json_out:
                 print_json({"file": str(doc_file or doc_name), "references": len(refs),
-                            "dangling": sum(r.status == "dangling" for r in bad),
-                            "title_mismatch": sum(r.status == "title-mismatch" for r in bad),
+                            "dangling": sum(r.status == RefStatus.DANGLING for r in bad),
+                            "title_mismatch": sum(r.status == RefStatus.TITLE_MISMATCH for r in bad),
                             "problems": [dict(r.to_dict(), text=_citing_text(doc, r)) for r in bad]})
             else:
                 t = Table(title=f"{doc_name}: {len(refs)} references, "
-                                f"{sum(r.status == 'dangling' for r in bad)} dangling, "
-                                f"{sum(r.status == 'title-mismatch' for r in bad)} title mismatches")
+                                f"{sum(r.status == RefStatus.DANGLING for r in bad)} dangling, "
+                                f"{sum(r.status == RefStatus.TITLE_MISMATCH for r in bad)} title mismatches")
                 for col in ("status", "source", "part", "cites", "detail", "text"):
                     t.add_column(col, overflow="fold")
                 for r in bad:
                     t.add_row(r.status, r.source, r.part, r.raw, r.detail or "", _citing_text(doc, r))
                 console.print(t)
-            if any(r.status == "dangling" for r in bad):
+            if any(r.status == RefStatus.DANGLING for r in bad):
                 raise typer.Exit(1)
             return
 

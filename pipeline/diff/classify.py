@@ -24,10 +24,11 @@ from rapidfuzz import fuzz
 from ..collector import collector_paused
 from ..errors import InputError
 from ..io import cache_root, read_cache_json, write_json
-from ..model import Document, GlossaryEntry, Rule
-from ..rulenum import RULE, RuleNumber, sort_ids
-from ..serialize import to_data
+from ..model import DocKind, Document, GlossaryEntry, Rule
+from ..rulenum import RULE, Level, RuleNumber, sort_ids
+from ..serialize import INTERNAL, OMIT_NONE, fields_data, json_field, to_data
 from ..xref import extract_from_text, resolve
+from ..xref.model import RefKind, RefPart
 from .cache import cache_key, content_key
 from .match import LEFTOVER_THRESHOLD, Matching, match_items
 from .match import document_items as _items
@@ -67,22 +68,14 @@ class Change:
     new_text: str | None = None
     word_diff: list[list[str]] | None = None
     refs_only: bool = False
-    similarity: float | None = None
+    similarity: float | None = field(default=None, metadata=json_field(omit="none", digits=1))
     section: int | None = None
-    example: dict | None = None  # {"old": n, "new": n}, 1-based positions within the rule
-    cascade: str | None = None
+    #: {"old": n, "new": n}, 1-based positions within the rule.
+    example: dict | None = field(default=None, metadata=OMIT_NONE)
+    cascade: str | None = field(default=None, metadata=OMIT_NONE)
 
     def to_dict(self) -> dict:
-        d = {"kind": self.kind, "part": self.part, "old": self.old, "new": self.new,
-             "old_text": self.old_text, "new_text": self.new_text, "word_diff": self.word_diff,
-             "refs_only": self.refs_only, "section": self.section}
-        if self.similarity is not None:
-            d["similarity"] = round(self.similarity, 1)
-        if self.example is not None:
-            d["example"] = self.example
-        if self.cascade is not None:
-            d["cascade"] = self.cascade
-        return d
+        return to_data(self)
 
 
 @dataclass
@@ -91,8 +84,9 @@ class Cascade:
     parent_old: str | None
     parent_new: str | None
     step: int
-    moves: list[tuple[str, str]]  # every member, roots and their subrules, in old order
-    roots: list[tuple[str, str]]
+    #: Every member, roots and their subrules, in old order.
+    moves: list[tuple[str, str]] = field(metadata=json_field(convert=lambda ms: [{"old": o, "new": n} for o, n in ms]))
+    roots: list[tuple[str, str]] = field(metadata=INTERNAL)
 
     @property
     def line(self) -> str:
@@ -102,10 +96,11 @@ class Cascade:
         extra = f" and {subs} subrules" if subs else ""
         return (f"{o1}–{o2} renumbered {n1}–{n2} ({sign}): {len(self.roots)} rules{extra}")
 
+    def __json__(self) -> dict:
+        return {**fields_data(self), "summary": self.line, "rules": len(self.moves)}
+
     def to_dict(self) -> dict:
-        return {"id": self.id, "parent_old": self.parent_old, "parent_new": self.parent_new,
-                "step": self.step, "summary": self.line, "rules": len(self.moves),
-                "moves": [{"old": o, "new": n} for o, n in self.moves]}
+        return to_data(self)
 
 
 @dataclass
@@ -396,8 +391,8 @@ def _title_changes(old: Document, new: Document) -> list[Change]:
 
 def _cascades(old: Document, new: Document, changes: list[Change], pairs: dict) -> list[Cascade]:
     O, N = _by_id(old), _by_id(new)
-    moves = {c.old: c for c in changes if c.part in ("rule", "title")
-             and (c.kind == "moved" or (c.kind == "moved_modified" and c.refs_only))}
+    moves = {c.old: c for c in changes if c.part in (ChangePart.RULE, ChangePart.TITLE)
+             and (c.kind == ChangeKind.MOVED or (c.kind == ChangeKind.MOVED_MODIFIED and c.refs_only))}
     root_of: dict[str, str] = {}
     for r in old.rules:  # parents come first
         c = moves.get(r.id)
@@ -443,7 +438,7 @@ def _adjacent(doc: Document, index: dict, a: str, b: str) -> bool:
     if ra.parent:
         sibs = index[ra.parent].children if ra.parent in index else []
     else:
-        sibs = [r.id for r in doc.rules if r.level == "rule"]
+        sibs = [r.id for r in doc.rules if r.level == Level.RULE]
     try:
         return sibs.index(b) == sibs.index(a) + 1
     except ValueError:
@@ -473,12 +468,12 @@ def _citations(doc: Document, numbers: set[str]):
     lang = doc.meta.language or "en"
     refs = []
     for src, ex, text in texts:
-        part = "glossary" if src.startswith("glossary:") else ("rule" if ex is None else "example")
+        part = RefPart.GLOSSARY if src.startswith("glossary:") else (RefPart.RULE if ex is None else RefPart.EXAMPLE)
         refs.extend(extract_from_text(text, lang, src, part, known, ex))
     for ref in resolve(refs, doc):
-        if ref.kind == "section" or not ref.targets:
+        if ref.kind == RefKind.SECTION or not ref.targets:
             continue
-        cited = ref.targets if ref.kind == "single" else sorted({ref.targets[0], ref.targets[-1]})
+        cited = ref.targets if ref.kind == RefKind.SINGLE else sorted({ref.targets[0], ref.targets[-1]})
         for t in cited:
             yield ref.source, ref.example, t, ref.status, ref.title
 
@@ -566,7 +561,7 @@ def _check_related(old: Document, new: Document, pairs: dict) -> None:
     2026, across the 2009 rewrite, share over half of the older one's)."""
     smaller = min(len(old.rules), len(new.rules))
     if len(pairs) < MIN_MATCHED_SHARE * smaller:
-        odd = new if new.meta.kind != "official" or old.meta.kind == "official" else old
+        odd = new if new.meta.kind != DocKind.OFFICIAL or old.meta.kind == DocKind.OFFICIAL else old
         raise InputError(f"shares almost no rules with the other document ({len(pairs)} of {smaller} matched); "
                          "is it a Comprehensive Rules edition in the same language?",
                          odd.meta.source_file or "document")
@@ -615,7 +610,7 @@ def _diff(old: Document, new: Document, line_diff: bool, word_diffs: bool, refer
 def _sorted(changes: list[Change], old: Document, new: Document) -> list[Change]:
     """Document order: rules and titles by number (new number, else old), then the glossary."""
     def key(c: Change):
-        if c.part == "glossary":
+        if c.part == ChangePart.GLOSSARY:
             return (1, (0, 0, 0), (c.new or c.old or "").casefold(), 0)
         num = RuleNumber.try_parse(c.new or c.old or "")
         ex = (c.example or {}).get("new") or (c.example or {}).get("old") or 0

@@ -21,7 +21,7 @@ from typing import Callable
 from .history import EditionArchive
 from ..editions.base import infer_base_edition
 from ..errors import CrpipeError, InputError
-from ..model import Document
+from ..model import BaseEdition, Document
 from ..segment.official import parse_file
 from ..editions.catalog import Catalog, EditionRef, default_edition
 
@@ -36,9 +36,8 @@ class EditionContext:
     current_label: str | None
     #: base-edition number -> current number (None: the rule is gone); None when unknown.
     map_number: Callable[[str], str | None] | None
-    #: How the base edition was chosen, as the reports show it: ``label``, ``how``, ``range``
-    #: (``first``/``last``/``confidence`` or None) and, when inferred, ``evidence``.
-    info: dict = field(default_factory=dict)
+    #: How the base edition was chosen, as the reports show it.
+    info: BaseEdition
     #: The folder of editions the numbers travel through (None: a single edition file).
     archive: EditionArchive | None = field(default=None, repr=False)
 
@@ -64,8 +63,7 @@ def reference_only(reference: Document) -> EditionContext:
     label = reference.meta.effective_date
     return EditionContext(base=reference, base_label=label, current=reference, current_label=label,
                           map_number=lambda n: n,
-                          info={"label": label, "how": "only the reference edition is available (no mirror of editions)",
-                                "range": None})
+                          info=BaseEdition(label, "only the reference edition is available (no mirror of editions)"))
 
 
 def editions_of(reference) -> Catalog | Path | None:
@@ -103,7 +101,7 @@ def resolve_editions(target: Document, reference: str | Path,
         base = reference.parse()
         same = current is None
         cur_doc = base if same else (current if isinstance(current, Document) else parse_file(current))
-        info = {"label": reference.stem, "how": "the given reference edition", "range": None}
+        info = BaseEdition(reference.stem, "the given reference edition")
         return EditionContext(base=base, base_label=reference.stem, current=cur_doc,
                               current_label=reference.stem if same else cur_doc.meta.effective_date,
                               map_number=(lambda n: n) if same else None, info=info)
@@ -118,7 +116,7 @@ def resolve_editions(target: Document, reference: str | Path,
         if cur_doc is None:
             cur_doc = parse_file(cur_path) if cur_path else base
         same = cur_doc is base
-        info = {"label": ref.stem, "how": "the given reference file", "range": None}
+        info = BaseEdition(ref.stem, "the given reference file")
         return EditionContext(base=base, base_label=ref.stem, current=cur_doc,
                               current_label=_label(cur_doc, cur_path) if not same else ref.stem,
                               map_number=(lambda n: n) if same else None, info=info)
@@ -139,11 +137,10 @@ def resolve_editions(target: Document, reference: str | Path,
         cur_label = newest_edition(archive.catalog)
         cur_doc = archive.load(cur_label)
     be = target.meta.base_edition
-    if not be or not be.get("first"):
+    if be is None or not be.first:
         be = infer_base_edition(target, ref)
         target.meta.base_edition = be
-    rng = {"first": be.get("first"), "last": be.get("last"), "confidence": be.get("confidence")}
-    candidates = be.get("editions") or [x for x in (be.get("first"), be.get("last")) if x]
+    candidates = be.editions or [x for x in (be.first, be.last) if x]
     if not candidates:
         base_label, how = cur_label, "no base edition could be inferred; the current edition is used"
     elif cur_label in candidates:
@@ -157,7 +154,7 @@ def resolve_editions(target: Document, reference: str | Path,
     if cur_label is not None:
         def mapper(n: str, _a=archive, _b=base_label, _c=cur_label) -> str | None:
             return _a.map_number(n, _b, _c)
-    info = {"label": base_label, "how": how, "range": rng, "evidence": list(be.get("evidence", []))[:12]}
+    info = BaseEdition(base_label, how, range=be)
     return EditionContext(base=base_doc, base_label=base_label, current=cur_doc, current_label=cur_label,
                           map_number=mapper, info=info, archive=archive)
 

@@ -28,6 +28,7 @@ from ..editions.meta import quick_meta, read_edition
 from ..codekey import code_key
 from ..io import cache_root, cache_write, dumps, read_cache_json
 from ..model import Document
+from ..serialize import INTERNAL, to_data
 from .cache import cache_key
 from .text import normalize
 
@@ -87,9 +88,9 @@ class PairMap:
     removed: list[str]  # old numbers with no successor
     added: list[str]  # new numbers with no predecessor
     changed: dict[str, list[str]]  # old number -> [old text, new text] when the text changed
-    _back: dict[str, str] | None = field(default=None, repr=False)
-    _gone: frozenset | None = field(default=None, repr=False)
-    _new: frozenset | None = field(default=None, repr=False)
+    _back: dict[str, str] | None = field(default=None, repr=False, metadata=INTERNAL)
+    _gone: frozenset | None = field(default=None, repr=False, metadata=INTERNAL)
+    _new: frozenset | None = field(default=None, repr=False, metadata=INTERNAL)
 
     def forward(self, old_id: str) -> str | None:
         """The number in the newer edition of ``old_id`` (which must exist in the older one)."""
@@ -108,7 +109,7 @@ class PairMap:
         return None if new_id in self._new else new_id
 
     def to_dict(self) -> dict:
-        return {"moved": self.moved, "removed": self.removed, "added": self.added, "changed": self.changed}
+        return to_data(self)
 
 
 @dataclass
@@ -132,9 +133,7 @@ class Lineage:
     numbers: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"rule": self.rule, "edition": self.edition, "numbers": self.numbers, "spans": self.spans,
-                "text_changes": self.text_changes, "appeared": self.appeared,
-                "disappeared": self.disappeared, "first_text": self.first_text}
+        return to_data(self)
 
 
 class EditionArchive:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
 
+from ..rulenum import Level
 from ..seq import longest_increasing
 from .cache import MATCHER_VERSION  # noqa: F401 - re-exported: the version lives with the cache keys
 from .text import mask_refs, normalize
@@ -257,7 +258,7 @@ class _Matcher:
 
 def document_items(doc: Document) -> list[Item]:
     """The matcher's view of a document's rules."""
-    return [_item(r.id, r.text, r.level == "rule", r.parent) for r in doc.rules]
+    return [_item(r.id, r.text, r.level == Level.RULE, r.parent) for r in doc.rules]
 
 
 @lru_cache(maxsize=1 << 16)

@@ -20,6 +20,7 @@ from ..editions.base import edition_files
 from ..editions.catalog import EditionRef
 from ..decode import decode_bytes
 from ..io import read_bounded
+from ..serialize import to_data
 
 #: Definitions at least this similar (after swapping the names) make a rename.
 MIN_SIMILARITY = 70
@@ -32,7 +33,7 @@ class Renamed:
     edition: str  # the first edition with the new name
 
     def to_dict(self) -> dict:
-        return {"old": self.old, "new": self.new, "edition": self.edition}
+        return to_data(self)
 
 
 def glossary_of(text: str) -> dict[str, str]:

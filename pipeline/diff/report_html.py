@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .classify import Change, DiffResult
+from .classify import Change, ChangeKind, ChangePart, DiffResult
 from .report_md import KIND_TITLES
 
 CSS = """
@@ -30,16 +30,16 @@ def _side(c: Change, which: str) -> str:
     text = c.old_text if which == "-" else c.new_text
     if text is None:
         return ""
-    if c.kind == "removed":
+    if c.kind == ChangeKind.REMOVED:
         return f"<del>{escape(text)}</del>"
-    if c.kind == "added":
+    if c.kind == ChangeKind.ADDED:
         return f"<ins>{escape(text)}</ins>"
     return escape(text)
 
 
 def _row(c: Change) -> str:
     old_id, new_id = c.old or "", c.new or ""
-    if c.part == "example":
+    if c.part == ChangePart.EXAMPLE:
         pos = c.example or {}
         old_id = f"{c.old} ex. {pos.get('old')}" if pos.get("old") else ""
         new_id = f"{c.new} ex. {pos.get('new')}" if pos.get("new") else ""
@@ -78,7 +78,7 @@ def render_html(res: DiffResult, expand_moves: bool = False) -> str:
     changes = res.listed_changes(expand_moves)
     groups: dict[str, list[Change]] = {}
     for c in changes:
-        if c.part == "glossary":
+        if c.part == ChangePart.GLOSSARY:
             key = "Glossary"
         elif c.section is not None:
             key = f"{c.section}. {res.section_titles.get(c.section, '')}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .classify import Change, DiffResult
+from .classify import Change, ChangeKind, ChangePart, DiffResult
 
 _MD_SPECIAL = re.compile(r"([\\`*_~\[\]<>#|])")
 _EDGES = re.compile(r"^([\s,;:.]*)(.*?)([\s,;:.]*)$", re.S)
@@ -41,16 +41,16 @@ def inline_diff(runs: list[list[str]]) -> str:
 
 
 def _label(c: Change) -> str:
-    if c.part == "glossary":
+    if c.part == ChangePart.GLOSSARY:
         return esc(c.new or c.old) if c.old == c.new or not (c.old and c.new) else f"{esc(c.old)} → {esc(c.new)}"
-    where = c.new if c.kind == "added" else c.old
-    if c.kind in ("moved", "moved_modified"):
+    where = c.new if c.kind == ChangeKind.ADDED else c.old
+    if c.kind in (ChangeKind.MOVED, ChangeKind.MOVED_MODIFIED):
         where = f"{c.old} → {c.new}"
-    if c.part == "example":
+    if c.part == ChangePart.EXAMPLE:
         pos = c.example or {}
         n = pos.get("new") or pos.get("old")
         return f"{c.new or c.old}, example {n}"
-    if c.part == "title" and (c.old or c.new or "").isdigit():
+    if c.part == ChangePart.TITLE and (c.old or c.new or "").isdigit():
         return f"section {where}"
     return where
 
@@ -58,9 +58,9 @@ def _label(c: Change) -> str:
 def _line(c: Change) -> str:
     label = f"**{_label(c)}**"
     note = " *(references to renumbered rules updated only)*" if c.refs_only else ""
-    if c.kind == "added":
+    if c.kind == ChangeKind.ADDED:
         return f"- {label} {esc(c.new_text or '')}"
-    if c.kind == "removed":
+    if c.kind == ChangeKind.REMOVED:
         return f"- {label} ~~{esc((c.old_text or '').strip())}~~"
     if c.word_diff:
         return f"- {label}{note} {inline_diff(c.word_diff)}"
@@ -79,7 +79,7 @@ def render_markdown(res: DiffResult, expand_moves: bool = False) -> str:
     changes = res.listed_changes(expand_moves)
     by_section: dict[int | None, list[Change]] = {}
     for c in changes:
-        if c.part != "glossary":
+        if c.part != ChangePart.GLOSSARY:
             by_section.setdefault(c.section, []).append(c)
     for sec in sorted(by_section, key=lambda s: (s is None, s or 0)):
         title = res.section_titles.get(sec, "") if sec is not None else ""
@@ -88,7 +88,7 @@ def render_markdown(res: DiffResult, expand_moves: bool = False) -> str:
             group = [c for c in by_section[sec] if c.kind == kind]
             if group:
                 lines += [f"### {KIND_TITLES[kind]} ({len(group)})", ""] + [_line(c) for c in group] + [""]
-    gloss = [c for c in changes if c.part == "glossary"]
+    gloss = [c for c in changes if c.part == ChangePart.GLOSSARY]
     if gloss:
         lines += ["## Glossary", ""]
         for kind in KIND_TITLES:

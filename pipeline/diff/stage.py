@@ -36,13 +36,13 @@ def stage_diff(ctx) -> None:
         if ed is None:
             ctx.skip(STAGE, f"{name}: {ctx.edition_errors.get(name, 'no base edition')}")
             continue
-        if not ed.info.get("range") or not (ed.info["range"] or {}).get("first"):
-            ctx.skip(STAGE, f"{name}: the base edition is unknown ({ed.info.get('how')})")
+        if ed.info.range is None or not ed.info.range.first:
+            ctx.skip(STAGE, f"{name}: the base edition is unknown ({ed.info.how})")
             continue
         res = diff_documents(ed.base, ed.current)
         d = res.to_dict()
         d["translation"] = {"name": name, "language": doc.meta.language, "base_edition": ed.base_label,
-                            "how": ed.info.get("how"), "range": ed.info.get("range")}
+                            "how": ed.info.how, "range": ed.info.to_dict()["range"]}
         stem = f"diff-{doc.meta.language}-{name}"
         ctx.write(f"{stem}.json", dumps(d))
         ctx.write(f"{stem}.md", render_markdown(res))

@@ -25,7 +25,7 @@ from ..errors import InputError
 from ..codekey import code_key
 from ..inventory import cached_document
 from ..io import cache_root, cache_write, dumps, read_bounded, read_cache_json
-from ..model import Document
+from ..model import BaseMethod, Document, EditionRange, FactCounts
 from ..profiles import PROFILES
 from ..profiles.dates import declared_date  # noqa: F401  (re-exported: the edition API)
 from ..rulenum import sort_ids
@@ -33,14 +33,14 @@ from ..text import fold, is_heading as _is_heading
 from ..segment.official import DATE_RE as STATED_DATE, _iso, parse_file
 
 
-def declared_edition(doc: Document) -> dict | None:
+def declared_edition(doc: Document) -> EditionRange | None:
     """The base edition of a document that states its effective date, else None."""
     d = doc.meta.effective_date
     if not d:
         return None
     said = doc.meta.effective_date_text or d
-    return {"first": d, "last": d, "declared": d, "editions": [d], "confidence": 1.0,
-            "evidence": [f"the document declares its effective date: {said!r}"], "method": "declared"}
+    return EditionRange(first=d, last=d, declared=d, editions=[d], confidence=1.0,
+                        evidence=[f"the document declares its effective date: {said!r}"], method=BaseMethod.DECLARED)
 
 
 # -- inference from a folder of English editions ------------------------------------------
@@ -58,10 +58,10 @@ def _cache_dir() -> Path:
 
 def rule_refs(text: str, lang: str | None) -> list[str]:
     """Rule numbers ``text`` cites (references, not rule starts), sorted, unique."""
-    from ..segment.paste import find_candidates, merged_profile  # lazy: a document that states its date needs no inventory (crpipe parse start-up)
+    from ..segment.paste import CandidateKind, find_candidates, merged_profile  # lazy: a document that states its date needs no inventory (crpipe parse start-up)
 
     prof = PROFILES.get(lang or "") or merged_profile()
-    return sort_ids({str(c.number) for c in find_candidates(text, prof) if c.kind == "ref"})
+    return sort_ids({str(c.number) for c in find_candidates(text, prof) if c.kind == CandidateKind.REF})
 
 
 def _rule_facts(rule, lang: str | None) -> dict:
@@ -238,10 +238,9 @@ def _fmt_ranges(rs: list[tuple[str, str]]) -> str:
     return ", ".join(a if a == b else f"{a} … {b}" for a, b in rs) or "no edition"
 
 
-def infer_base_edition(doc: Document, editions_dir: str | Path) -> dict:
+def infer_base_edition(doc: Document, editions_dir: str | Path) -> EditionRange:
     """The range of English editions (by file date) consistent with ``doc``.
 
-    Returns ``{"first", "last", "declared", "editions", "evidence", "confidence", "method"}``.
     A document that states its effective date gets that edition (``method: declared``).
     Facts: which rule numbers exist, the rules each rule cites, the mana symbols in it,
     keyword names at their numbers (compared across languages by spelling similarity)
@@ -255,9 +254,8 @@ def infer_base_edition(doc: Document, editions_dir: str | Path) -> dict:
         # A stated date wins; name the folder's edition(s) of that date (file names can lie,
         # so the inventory's own effective date counts too).
         out = declared_edition(doc)
-        out["editions"] = [p.stem for p in files if p.stem == declared
-                           or _effective(p) == declared] or [declared]
-        out["first"], out["last"] = out["editions"][0], out["editions"][-1]
+        out.editions = [p.stem for p in files if p.stem == declared or _effective(p) == declared] or [declared]
+        out.first, out.last = out.editions[0], out.editions[-1]
         return out
     invs = [edition_facts(p) for p in files]
     names = [inv["edition"] for inv in invs]
@@ -265,9 +263,9 @@ def infer_base_edition(doc: Document, editions_dir: str | Path) -> dict:
     usable = [f for f in facts if any(f.holds)]
     unusable = [f for f in facts if not any(f.holds)]
     if not usable:
-        return {"first": None, "last": None, "declared": declared, "editions": [], "confidence": 0.0,
-                "evidence": ["no fact of the document holds in any edition of the folder"] +
-                            [f"set aside: {f.text}" for f in unusable[:10]], "method": "inventory"}
+        return EditionRange(first=None, last=None, declared=declared, editions=[], confidence=0.0,
+                            evidence=["no fact of the document holds in any edition of the folder"] +
+                                     [f"set aside: {f.text}" for f in unusable[:10]], method=BaseMethod.INVENTORY)
     broken = [sum(f.weight for f in usable if not f.holds[i]) for i in range(len(invs))]
     best = min(broken)
     chosen = [b == best for b in broken]
@@ -292,6 +290,6 @@ def infer_base_edition(doc: Document, editions_dir: str | Path) -> dict:
     agree = 1.0 - best / total
     bounded = len(separating) > 0
     confidence = round(agree * (1.0 if bounded else 0.5) * min(1.0, len(usable) / 5), 2)
-    return {"first": picked[0], "last": picked[-1], "declared": declared, "editions": picked,
-            "evidence": evidence, "confidence": confidence, "method": "inventory",
-            "facts": {"used": len(usable), "set_aside": len(unusable), "broken_in_chosen": best}}
+    return EditionRange(first=picked[0], last=picked[-1], declared=declared, editions=picked, evidence=evidence,
+                        confidence=confidence, method=BaseMethod.INVENTORY,
+                        facts=FactCounts(used=len(usable), set_aside=len(unusable), broken_in_chosen=best))

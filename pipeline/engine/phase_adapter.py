@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ..serialize import to_data
 from .casting import Announcement, cast_spell
 from .objects import CardDef
 from .runner import Scenario, load_scenarios, run_scenario
@@ -84,8 +85,7 @@ class Comparison:
     note: str = ""
 
     def to_dict(self) -> dict:
-        return {"scenario": self.scenario, "rules": self.rules, "check": self.check, "ours": self.ours,
-                "phase": self.phase, "agree": self.agree, "note": self.note}
+        return to_data(self)
 
 
 @dataclass

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..rulenum import sort_ids
+from ..serialize import to_data
 
 #: The edition every declaration in this package was written against.
 ENGINE_EDITION = "2025-11-14"
@@ -26,8 +27,7 @@ class Declaration:
     summary: str = ""
 
     def to_dict(self) -> dict:
-        return {"rule": self.rule, "function": self.function, "terms": list(self.terms),
-                "edition": self.edition, "summary": self.summary}
+        return to_data(self)
 
 
 @dataclass

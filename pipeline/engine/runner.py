@@ -14,6 +14,7 @@ from typing import Any, Callable
 import yaml
 
 from ..errors import InputError
+from ..serialize import to_data
 from ..rulenum import RuleNumber
 from .casting import Announcement, CostChange, cast_spell
 from .copies import (
@@ -53,9 +54,12 @@ class Result:
     mismatches: list[str] = field(default_factory=list)
     error: str | None = None
 
-    def to_dict(self) -> dict:
+    def __json__(self) -> dict:
         return {"id": self.scenario.id, "file": self.scenario.file, "rules": list(self.scenario.rules),
                 "passed": self.passed, "mismatches": self.mismatches, "error": self.error}
+
+    def to_dict(self) -> dict:
+        return to_data(self)
 
 
 def load_scenarios(folder: Path = SCENARIO_DIR) -> list[Scenario]:

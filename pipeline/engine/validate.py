@@ -16,14 +16,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 from ..diff import EditionArchive
 from ..errors import InputError
 from ..model import Document
 from ..rulenum import RuleNumber, sort_ids
+from ..serialize import INTERNAL, OMIT_NONE, fields_data, json_field, to_data
 from ..text import term_form as normalize
 from .catalog import all_declarations
+from .conformance.model import Engine, Verdict
 from .registry import Declaration, ENGINE_EDITION
 from .runner import Result, load_scenarios, run_scenario
 
@@ -31,18 +34,37 @@ from .runner import Result, load_scenarios, run_scenario
 TARGET_SECTIONS = ("107.3", "118", "202.3", "601.2", "614", "616", "707", "709", "702.79")
 
 
+class DeclarationStatus(StrEnum):
+    """A declaration against the target edition's text."""
+
+    OK = "ok"
+    RENUMBERED = "renumbered"
+    MISSING = "missing"  # no rule at the mapped number
+    REVIEW = "review"  # some of its terms are no longer in the rule's text
+
+
+class NumberMapping(StrEnum):
+    """How declaration numbers reach the target edition."""
+
+    IDENTITY = "identity"
+    DIFF = "diff renumbering map (pipeline.diff.EditionArchive)"
+
+
 @dataclass
 class DeclarationCheck:
     declaration: Declaration
     target_number: str | None  # the number in the target edition (None: no counterpart)
-    status: str  # ok | renumbered | missing | review
+    status: DeclarationStatus
     missing_terms: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def __json__(self) -> dict:
         d = self.declaration
         return {"rule": d.rule, "function": d.function, "edition": d.edition, "target_number": self.target_number,
                 "renumbered": self.target_number not in (None, d.rule), "status": self.status,
                 "missing_terms": self.missing_terms, "terms": list(d.terms)}
+
+    def to_dict(self) -> dict:
+        return to_data(self)
 
 
 @dataclass
@@ -54,29 +76,32 @@ class CoverageRow:
     with_scenario: list[str]
     declared_only: list[str] = field(default_factory=list)  # declared, but no passing scenario exercises it
 
-    def to_dict(self) -> dict:
+    def __json__(self) -> dict:
         return {"section": self.section, "declared_as": self.declared_as, "rules": len(self.rules),
                 "implemented": len(self.implemented), "with_scenario": len(self.with_scenario),
                 "implemented_ids": self.implemented, "scenario_ids": self.with_scenario,
                 "declared_only": self.declared_only,
                 "uncovered": [r for r in self.rules if r not in self.implemented and r not in self.with_scenario]}
 
+    def to_dict(self) -> dict:
+        return to_data(self)
+
 
 @dataclass
 class ValidationReport:
     edition: str
     declarations_edition: str
-    mapping: str  # identity | diff renumbering map
-    checks: list[DeclarationCheck]
+    mapping: NumberMapping
+    checks: list[DeclarationCheck] = field(metadata=json_field(name="declarations"))
     undeclared: list[str]
-    scenario_missing: list[str]
-    results: list[Result]
+    scenario_missing: list[str] = field(metadata=json_field(name="scenario_rules_missing"))
+    results: list[Result] = field(metadata=INTERNAL)  # reported under "scenarios" with their counts
     coverage: list[CoverageRow]
-    conformance: object | None = None  # conformance.verdicts.ConformanceReport
+    conformance: object | None = field(default=None, metadata=OMIT_NONE)  # conformance.verdicts.ConformanceReport
 
     @property
     def missing(self) -> list[str]:
-        return sort_ids({c.declaration.rule for c in self.checks if c.status == "missing"})
+        return sort_ids({c.declaration.rule for c in self.checks if c.status == DeclarationStatus.MISSING})
 
     @property
     def renumbered(self) -> dict[str, str]:
@@ -85,7 +110,7 @@ class ValidationReport:
 
     @property
     def review(self) -> list[DeclarationCheck]:
-        return [c for c in self.checks if c.status == "review"]
+        return [c for c in self.checks if c.status == DeclarationStatus.REVIEW]
 
     @property
     def failed(self) -> list[Result]:
@@ -95,7 +120,7 @@ class ValidationReport:
     def kernel_disagreements(self) -> list[str]:
         if self.conformance is None:
             return []
-        return [v.example for v in self.conformance.verdicts if v.kernel == "disagrees"]
+        return [v.example for v in self.conformance.verdicts if v.kernel == Verdict.DISAGREES]
 
     @property
     def tautologies(self) -> int:
@@ -110,18 +135,17 @@ class ValidationReport:
         return not (self.missing or self.undeclared or self.scenario_missing or self.failed
                     or self.kernel_disagreements or self.tautologies)
 
-    def to_dict(self) -> dict:
+    def __json__(self) -> dict:
         return {
-            "edition": self.edition, "declarations_edition": self.declarations_edition, "mapping": self.mapping,
-            "ok": self.ok, "declarations": [c.to_dict() for c in self.checks],
-            "missing": self.missing, "undeclared": self.undeclared, "scenario_rules_missing": self.scenario_missing,
+            **fields_data(self), "ok": self.ok, "missing": self.missing,
             "renumbered": dict(sorted(self.renumbered.items(), key=lambda kv: RuleNumber.parse(kv[0]).sort_key())),
-            "review": [c.to_dict() for c in self.review],
+            "review": to_data(self.review),
             "scenarios": {"total": len(self.results), "passed": sum(r.passed for r in self.results),
-                          "results": [r.to_dict() for r in self.results]},
-            "coverage": [row.to_dict() for row in self.coverage],
-            **({"conformance": self.conformance.to_dict()} if self.conformance is not None else {}),
+                          "results": to_data(self.results)},
         }
+
+    def to_dict(self) -> dict:
+        return to_data(self)
 
 
 class NumberMap:
@@ -148,8 +172,8 @@ class NumberMap:
                 self.archive.index(self.target_label)
 
     @property
-    def how(self) -> str:
-        return "identity" if self.identity else "diff renumbering map (pipeline.diff.EditionArchive)"
+    def how(self) -> NumberMapping:
+        return NumberMapping.IDENTITY if self.identity else NumberMapping.DIFF
 
     def __call__(self, rule: str) -> str | None:
         if self.identity:
@@ -183,11 +207,12 @@ def validate(doc: Document, editions: Path | None = None, target_label: str | No
         num = m(d.rule)
         rule = doc.rule(num) if num else None
         if rule is None:
-            checks.append(DeclarationCheck(d, num, "missing"))
+            checks.append(DeclarationCheck(d, num, DeclarationStatus.MISSING))
             continue
         text = normalize(rule.text)
         gone = [t for t in d.terms if normalize(t) not in text]
-        status = "review" if gone else ("renumbered" if num != d.rule else "ok")
+        status = (DeclarationStatus.REVIEW if gone else
+                  DeclarationStatus.RENUMBERED if num != d.rule else DeclarationStatus.OK)
         checks.append(DeclarationCheck(d, num, status, gone))
 
     scenarios = load_scenarios()
@@ -204,7 +229,7 @@ def validate(doc: Document, editions: Path | None = None, target_label: str | No
 
         run = run_suite(use_phase=use_phase)
         # a CR example counts toward coverage only with a control it tells apart (no tautology)
-        exercised |= set(run.discriminated_rules("kernel"))
+        exercised |= set(run.discriminated_rules(Engine.KERNEL))
         conf = verdicts(run, doc, m)
         if mutation:
             from .conformance.mutation import mutation_report  # heavy: runs only when asked

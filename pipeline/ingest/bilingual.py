@@ -15,6 +15,7 @@ from __future__ import annotations
 import codecs
 import enum
 import re
+from enum import StrEnum
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,10 +55,18 @@ class Unit:
         return bool(self.target.strip()) and self.state is not UnitState.UNTRANSLATED
 
 
+class BilingualFormat(StrEnum):
+    """The bilingual formats read."""
+
+    PO = "po"
+    XLIFF_12 = "xliff-1.2"
+    XLIFF_20 = "xliff-2.0"
+
+
 @dataclass
 class BilingualFile:
     path: str
-    format: str  # po | xliff-1.2 | xliff-2.0
+    format: BilingualFormat
     source_lang: str | None
     target_lang: str | None  # the language code as the file states it ("pt_BR")
     units: list[Unit] = field(default_factory=list)
@@ -129,10 +138,10 @@ def _po_as_utf8(data: bytes, path: Path) -> bytes:
     return data if codec == "utf-8" else text.encode("utf-8")
 
 
-def _state_of(u, fmt: str) -> UnitState:
+def _state_of(u, fmt: BilingualFormat) -> UnitState:
     if not (u.target or "").strip():
         return UnitState.UNTRANSLATED
-    if u.isfuzzy() or (fmt != "po" and hasattr(u, "isreview") and u.isreview()):
+    if u.isfuzzy() or (fmt != BilingualFormat.PO and hasattr(u, "isreview") and u.isreview()):
         return UnitState.NEEDS_REVIEW
     return UnitState.TRANSLATED
 
@@ -151,7 +160,7 @@ def read_bilingual(data: bytes, path: str | Path) -> BilingualFile:
             store = pypo.pofile.parsestring(_po_as_utf8(data, p))
         except Exception as e:  # translate-toolkit raises its own PoParseError, ValueError, UnicodeError
             raise InputError(f"PO syntax error: {e}", p) from None
-        fmt = "po"
+        fmt = BilingualFormat.PO
         tgt_lang = store.gettargetlanguage()
         src_lang = store.getsourcelanguage() or "en"
         units_raw = [u for u in store.units if not u.isheader() and not u.isobsolete()]
@@ -165,11 +174,11 @@ def read_bilingual(data: bytes, path: str | Path) -> BilingualFile:
             if version.startswith("2"):
                 from translate.storage import xliff2  # heavy, as above
 
-                store, fmt = xliff2.Xliff2File.parsestring(data), "xliff-2.0"
+                store, fmt = xliff2.Xliff2File.parsestring(data), BilingualFormat.XLIFF_20
             else:
                 from translate.storage import xliff  # heavy, as above
 
-                store, fmt = xliff.xlifffile.parsestring(data), "xliff-1.2"
+                store, fmt = xliff.xlifffile.parsestring(data), BilingualFormat.XLIFF_12
         except Exception as e:
             raise InputError(f"XLIFF could not be read: {e}", p) from None
         tgt_lang = store.gettargetlanguage()

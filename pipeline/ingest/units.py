@@ -22,18 +22,20 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 from ..editions.base import declared_date, edition_files
 from ..editions.catalog import EditionRef, scan_folder
 from ..errors import InputError
-from .bilingual import BilingualFile, Unit
+from .bilingual import BilingualFile, Unit, UnitState
 from ..decode import decode_bytes
 from ..language import is_english_paragraph, language_scores
 from ..codekey import code_key
 from ..io import cache_root, cache_write, read_bounded, read_cache_json
-from ..model import Document, Example, Finding, GlossaryEntry, Meta, Rule, Section
-from ..rulenum import RuleNumber, sort_ids
+from ..model import BaseMethod, Document, Example, Finding, GlossaryEntry, Meta, Pin, Rule, RunnerUp, Section
+from ..rulenum import Level, RuleNumber, sort_ids
+from ..serialize import fields_data, json_field, to_data
 from ..text import NUMBER
 from ..editions.light_paragraphs import light, light_paragraphs, shipped as shipped_light_paragraphs
 
@@ -98,12 +100,8 @@ def _edition_shas(files: list, editions_dir) -> list[str | None]:
     return [by_path.get(Path(f).resolve()) for f in files]
 
 
-def pin_base_edition(units: list[Unit], editions_dir: str | Path) -> dict:
-    """The edition whose paragraphs hold the most unit sources verbatim.
-
-    Returns ``{"label", "matched", "units", "share", "tied", "runner_up", "how"}``; ``tied``
-    lists editions with the same count (text identical for every unit), ``runner_up`` the next
-    best edition and its count, so a reader sees how clearly the sources decide."""
+def pin_base_edition(units: list[Unit], editions_dir: str | Path) -> Pin:
+    """The edition whose paragraphs hold the most unit sources verbatim (see :class:`Pin`)."""
     sources = [_light(u.source) for u in units]
     files = edition_files(editions_dir)
     # Decoding all 110 editions costs ~2 s a run: the counts are cached under the sources and
@@ -132,23 +130,38 @@ def pin_base_edition(units: list[Unit], editions_dir: str | Path) -> dict:
     tied = sorted(lbl for n, lbl in scores if n == best)
     label = tied[-1]
     rest = sorted(((n, lbl) for n, lbl in scores if n < best), reverse=True)
-    runner = {"label": rest[0][1], "matched": rest[0][0]} if rest else None
+    runner = RunnerUp(label=rest[0][1], matched=rest[0][0]) if rest else None
     how = (f"pinned from the unit sources: {best} of {len(sources)} English unit sources are paragraphs of "
-           f"the {label} edition" + (f" (next best: {runner['label']}, {runner['matched']})" if runner else ""))
+           f"the {label} edition" + (f" (next best: {runner.label}, {runner.matched})" if runner else ""))
     if len(tied) > 1:
         how += f"; {', '.join(tied[:-1])} hold the same text, the latest is taken"
-    return {"label": label, "matched": best, "units": len(sources), "share": round(best / max(1, len(sources)), 4),
-            "tied": tied, "runner_up": runner, "how": how, "method": "unit-sources"}
+    return Pin(label=label, matched=best, units=len(sources), share=round(best / max(1, len(sources)), 4),
+               tied=tied, runner_up=runner, how=how, method=BaseMethod.UNIT_SOURCES)
 
 
 # -- placing units ------------------------------------------------------------------------------
+
+class PlacedKind(StrEnum):
+    """What a unit is in the base edition."""
+
+    RULE = "rule"
+    HEADING = "heading"  # a three-digit rule's title
+    CONTINUATION = "continuation"  # a rule's second paragraph
+    EXAMPLE = "example"
+    SECTION = "section"
+    GLOSSARY_TERM = "glossary-term"
+    GLOSSARY_DEFINITION = "glossary-definition"
+    FRONT = "front"
+    CREDITS = "credits"
+    OTHER = "other"
+
 
 @dataclass
 class Placed:
     """Where one unit sits in the base edition."""
 
     unit: Unit
-    kind: str  # rule | heading | continuation | example | section | glossary-term | glossary-definition | front | credits | other
+    kind: PlacedKind
     rule: str | None = None  # the rule (or heading) the unit belongs to
     piece: int = 0  # 0: the rule text; k: its k-th example (1-based)
     in_base: bool = True  # the source is a paragraph of the base edition
@@ -159,13 +172,17 @@ class Placed:
     def section(self) -> str:
         if self.rule:
             return self.rule[0]
-        return {"glossary-term": "glossary", "glossary-definition": "glossary", "credits": "credits"}.get(
+        return {PlacedKind.GLOSSARY_TERM: "glossary", PlacedKind.GLOSSARY_DEFINITION: "glossary",
+                PlacedKind.CREDITS: "credits"}.get(
             self.kind, "front")
 
-    def to_dict(self) -> dict:
+    def __json__(self) -> dict:
         return {"id": self.unit.id[:80], "location": self.unit.location, "kind": self.kind, "rule": self.rule,
                 "piece": self.piece, "state": self.unit.state.value, "in_base": self.in_base,
                 "english_target": self.english_target}
+
+    def to_dict(self) -> dict:
+        return to_data(self)
 
 
 def _is_english(target: str, source: str, lang: str) -> bool:
@@ -200,32 +217,32 @@ def place_units(units: list[Unit], base: Document, lang: str, paragraphs: frozen
         if m and base.rule(m.group("num")) is not None:
             rid = m.group("num")
             r = base.rule(rid)
-            kind = "heading" if r.level == "rule" else "rule"
+            kind = PlacedKind.HEADING if r.level == Level.RULE else PlacedKind.RULE
             p = Placed(u, kind, rid, in_base=norm(m.group("rest")) == norm(r.text))
             prev_rule = rid
         elif _EXAMPLE.match(src) or src in example_owner:
             owners = example_owner.get(src, [])
             rid = prev_rule if prev_rule in owners else (owners[0] if owners else prev_rule)
             n_examples[rid] += 1
-            p = Placed(u, "example", rid, piece=n_examples[rid], in_base=bool(owners))
+            p = Placed(u, PlacedKind.EXAMPLE, rid, piece=n_examples[rid], in_base=bool(owners))
         elif src in terms:
-            p = Placed(u, "glossary-term", glossary_term=terms[src].term)
+            p = Placed(u, PlacedKind.GLOSSARY_TERM, glossary_term=terms[src].term)
             prev_term = terms[src].term
         elif src in defs:
             g = defs[src]
-            p = Placed(u, "glossary-definition", glossary_term=prev_term if prev_term and base.glossary_term(prev_term)
+            p = Placed(u, PlacedKind.GLOSSARY_DEFINITION, glossary_term=prev_term if prev_term and base.glossary_term(prev_term)
                        and src in norm(base.glossary_term(prev_term).definition) else g.term)
         elif src in sections or _SECTION.match(src):
-            p = Placed(u, "section")
+            p = Placed(u, PlacedKind.SECTION)
         elif prev_rule and base.rule(prev_rule) is not None and len(src) > 20 and src in norm(base.rule(prev_rule).text):
-            p = Placed(u, "continuation", prev_rule)  # a rule's second paragraph ("Of that list, …")
+            p = Placed(u, PlacedKind.CONTINUATION, prev_rule)  # a rule's second paragraph ("Of that list, …")
         elif src in credits:
-            p = Placed(u, "credits")
+            p = Placed(u, PlacedKind.CREDITS)
         elif m:
-            p = Placed(u, "rule", m.group("num"), in_base=False)  # a number the base edition lacks
+            p = Placed(u, PlacedKind.RULE, m.group("num"), in_base=False)  # a number the base edition lacks
             prev_rule = m.group("num")
         else:
-            p = Placed(u, "front" if prev_rule is None else "other")
+            p = Placed(u, PlacedKind.FRONT if prev_rule is None else PlacedKind.OTHER)
         if paragraphs is not None:
             p.in_base = src in paragraphs
         if u.translated:
@@ -271,27 +288,27 @@ def units_document(bf: BilingualFile, placed: list[Placed], lang: str, base_labe
         u = p.unit
         if not u.translated or p.english_target:
             continue
-        if p.kind in ("rule", "heading") and p.rule:
+        if p.kind in (PlacedKind.RULE, PlacedKind.HEADING) and p.rule:
             n = RuleNumber.try_parse(p.rule)
             if n is None or p.rule in rules:
                 continue
             off, text = as_written(u.target)
             r = Rule(id=p.rule, text=text, section=n.section,
-                     level="rule" if p.kind == "heading" else ("lettered" if n.letter else "subrule"),
-                     parent=str(n.parent()) if p.kind != "heading" and n.parent() is not None else None,
+                     level=Level.RULE if p.kind == PlacedKind.HEADING else (Level.LETTERED if n.letter else Level.SUBRULE),
+                     parent=str(n.parent()) if p.kind != PlacedKind.HEADING and n.parent() is not None else None,
                      order=order, line=None, num=n)
             order += 1
             rules[p.rule] = r
             parts[p.rule] = [[(u, off, len(text))]]
-        elif p.kind == "continuation" and p.rule in rules:
+        elif p.kind == PlacedKind.CONTINUATION and p.rule in rules:
             off, text = as_written(u.target, strip_number=False)
             rules[p.rule].text += " " + text
             parts[p.rule][0].append((u, off, len(text)))
-        elif p.kind == "example" and p.rule in rules:
+        elif p.kind == PlacedKind.EXAMPLE and p.rule in rules:
             off, text = as_written(u.target, strip_number=False)
             rules[p.rule].examples.append(Example(text))
             parts[p.rule].append([(u, off, len(text))])
-        elif p.kind == "section":
+        elif p.kind == PlacedKind.SECTION:
             m = _SECTION.match(norm(u.target))
             sm = _SECTION.match(norm(u.source))
             if sm:
@@ -307,14 +324,14 @@ def units_document(bf: BilingualFile, placed: list[Placed], lang: str, base_labe
             spans[rid] = out
     for i, r in enumerate(doc.rules):
         r.order = i
-    terms = {p.glossary_term: p for p in placed if p.kind == "glossary-term" and p.unit.translated}
+    terms = {p.glossary_term: p for p in placed if p.kind == PlacedKind.GLOSSARY_TERM and p.unit.translated}
     for p in placed:
-        if p.kind == "glossary-definition" and p.unit.translated and p.glossary_term in terms:
+        if p.kind == PlacedKind.GLOSSARY_DEFINITION and p.unit.translated and p.glossary_term in terms:
             doc.glossary.append(GlossaryEntry(norm(terms[p.glossary_term].unit.target), p.unit.target.strip()))
     # The effective date: the unit whose English source states it ("These rules are effective
     # as of …"); its translation must state the same date in the language's words.
     for p in placed:
-        if p.kind in ("rule", "heading", "example") or declared_date(p.unit.source, "en") is None:
+        if p.kind in (PlacedKind.RULE, PlacedKind.HEADING, PlacedKind.EXAMPLE) or declared_date(p.unit.source, "en") is None:
             continue
         d = declared_date(p.unit.target, lang) if p.unit.translated else None
         if d:
@@ -336,18 +353,17 @@ class Coverage:
 
     units: int
     translated: int
-    english_targets: int  # marked translated, but still English
+    english_targets: int = field(metadata=json_field(name="translated_in_english"))  # marked translated, but still English
     needs_review: int
     by_section: dict[str, dict] = field(default_factory=dict)
     untranslated_rules: list[str] = field(default_factory=list)
     stale_units: list[dict] = field(default_factory=list)
 
+    def __json__(self) -> dict:
+        return {**fields_data(self), "share": round(self.translated / max(1, self.units), 4)}
+
     def to_dict(self) -> dict:
-        return {"units": self.units, "translated": self.translated,
-                "share": round(self.translated / max(1, self.units), 4),
-                "translated_in_english": self.english_targets, "needs_review": self.needs_review,
-                "by_section": self.by_section, "untranslated_rules": list(self.untranslated_rules),
-                "stale_units": list(self.stale_units)}
+        return to_data(self)
 
 
 SECTION_NAMES = {"front": "front matter and contents", "glossary": "glossary", "credits": "credits"}
@@ -364,8 +380,8 @@ def coverage_of(placed: list[Placed]) -> Coverage:
         c = by[k]
         sections[k] = {"name": SECTION_NAMES.get(k, f"section {k}"), "units": c["units"],
                        "translated": c["translated"], "share": round(c["translated"] / max(1, c["units"]), 4)}
-    untranslated = sort_ids({p.rule for p in placed if p.kind in ("rule", "heading") and p.rule
+    untranslated = sort_ids({p.rule for p in placed if p.kind in (PlacedKind.RULE, PlacedKind.HEADING) and p.rule
                              and (not p.unit.translated or p.english_target)})
     return Coverage(len(placed), sum(p.unit.translated for p in placed), sum(p.english_target for p in placed),
-                    sum(p.unit.state.value == "needs-review" for p in placed), sections, untranslated,
+                    sum(p.unit.state is UnitState.NEEDS_REVIEW for p in placed), sections, untranslated,
                     [{"location": p.unit.location, "source": p.unit.source[:120]} for p in placed if not p.in_base])

@@ -22,6 +22,8 @@ import numpy as np
 from scipy import sparse
 
 from ..model import Document
+from ..rulenum import Level
+from .results import EvidenceKind
 from .text import BOUNDARY, content, lemma_lists, with_bigrams, words
 
 _SENTENCE_END = re.compile(r"[.:!?)”\"]\s*$")
@@ -45,7 +47,7 @@ class Trigger:
     """A phrase that, found in a ruling, points at rules (the subtree under ``roots``)."""
 
     phrase: tuple[str, ...]  # content lemmas
-    kind: str  # keyword | topic | glossary | layout
+    kind: EvidenceKind  # keyword | topic | glossary | layout
     label: str  # what a person reads in the evidence
     roots: tuple[str, ...]
     weight: float  # 0..1: how specific the phrase is in this edition
@@ -135,7 +137,7 @@ def _bm25(docs: list[list[str]], vocab: dict[str, int], k1: float, b: float,
 
 def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
     rules = doc.rules
-    cands = [r for r in rules if r.level != "rule" and not _is_title(r.text)]
+    cands = [r for r in rules if r.level != Level.RULE and not _is_title(r.text)]
     ids = [r.id for r in cands]
     pos = {rid: i for i, rid in enumerate(ids)}
     sent_texts: list[list[str]] = [_SPLIT_SENT.split(r.text) + r.example_texts for r in cands]
@@ -218,11 +220,11 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
     triggers: list[Trigger] = []
     for r in titles:
         ph = title_ph[r.id]
-        if not ph or r.id in ("701", "702") or (r.level == "rule" and r.text.strip() == "General"):
+        if not ph or r.id in ("701", "702") or (r.level == Level.RULE and r.text.strip() == "General"):
             continue
-        kind = "keyword" if r.parent in ("701", "702") else "topic"
+        kind = EvidenceKind.KEYWORD if r.parent in ("701", "702") else EvidenceKind.TOPIC
         parts = [ph]
-        if kind == "keyword" and " and " in r.text:  # "Tap and Untap"
+        if kind == EvidenceKind.KEYWORD and " and " in r.text:  # "Tap and Untap"
             parts = [tuple(words(content(x))) for x in lemma_lists(r.text.split(" and "))]
         for p in parts:
             if p:
@@ -247,7 +249,7 @@ def build_index(doc: Document, k1: float = 1.2, b: float = 0.75) -> RuleIndex:
                     aliases.append(Alias(ph, new, f"{name} → {term_lookup[new][1]} (glossary: {g.term})"))
                     continue
         if roots and ph:
-            triggers.append(Trigger(ph, "glossary", f"glossary “{name}” → {', '.join(roots)}", roots, weight(ph, roots)))
+            triggers.append(Trigger(ph, EvidenceKind.GLOSSARY, f"glossary “{name}” → {', '.join(roots)}", roots, weight(ph, roots)))
 
     heads = {r.id: r.text.strip().lower() for r in titles}
     layout_roots = {}
@@ -332,11 +334,12 @@ def _padded(rows: list[np.ndarray]) -> np.ndarray:
 
 def _citations(doc: Document, pos: dict[str, int]) -> sparse.csr_matrix:
     from ..xref.extract import extract_references  # heavy: networkx comes with xref; only the citation view needs it
+    from ..xref.model import RefKind  # with the line above: xref loads only for the citation view
 
     pairs = set()
     for ref in extract_references(doc):
         i = pos.get(ref.source)
-        if i is None or ref.kind == "section":
+        if i is None or ref.kind == RefKind.SECTION:
             continue
         for t in ref.targets:
             j = pos.get(t)

@@ -32,7 +32,7 @@ from scipy import sparse
 from ..rulings.model import Ruling
 from ..text import RULE, SUBRULE
 from .index import RuleIndex
-from .results import Candidate, Evidence  # noqa: F401 (re-exported: the linker's API)
+from .results import Candidate, Evidence, EvidenceKind  # noqa: F401 (re-exported: the linker's API)
 from .text import BOUNDARY, content, lemma_lists, strip_card_names, with_bigrams, words
 
 _REF = re.compile(rf"\b(?:rules?\s+)?({SUBRULE})\b|\brules?\s+({RULE})\b", re.IGNORECASE)
@@ -234,7 +234,7 @@ class Linker:
                     out.append(lem[i])
                     i += 1
             if hit:
-                ev.append(Evidence("alias", a.label, 0.0))
+                ev.append(Evidence(EvidenceKind.ALIAS, a.label, 0.0))
                 lem = out
         return lem
 
@@ -328,20 +328,20 @@ class Linker:
                 for gi in np.argsort(-gs, kind="stable")[:3].tolist():
                     if gs[gi] > 0:
                         amt = w.definition * float(gs[gi])
-                        boost(ix.gloss_rows[gi], max(amt, 1e-12), Evidence("glossary", ix.gloss_labels[gi], amt),
+                        boost(ix.gloss_rows[gi], max(amt, 1e-12), Evidence(EvidenceKind.GLOSSARY, ix.gloss_labels[gi], amt),
                               "definition", float(gs[gi]))
 
         if q.layout and q.layout in ix.layout_roots:
             for root in ix.layout_roots[q.layout]:
-                boost(ix.rows(root), w.layout, Evidence("layout", f"{q.layout} card → {root}", w.layout), "layout", 1.0)
+                boost(ix.rows(root), w.layout, Evidence(EvidenceKind.LAYOUT, f"{q.layout} card → {root}", w.layout), "layout", 1.0)
 
         for m in _REF.finditer(q.text):
             rid = m.group(1) or m.group(2)
             if rid in ix.pos:
-                boost(np.array([ix.pos[rid]]), w.reference, Evidence("reference", f"rule {rid} named in the ruling", w.reference),
+                boost(np.array([ix.pos[rid]]), w.reference, Evidence(EvidenceKind.REFERENCE, f"rule {rid} named in the ruling", w.reference),
                       "reference", 1.0)
             elif rid in ix.subtree:
-                boost(ix.rows(rid), w.reference / 2, Evidence("reference", f"rule {rid} named in the ruling", w.reference / 2),
+                boost(ix.rows(rid), w.reference / 2, Evidence(EvidenceKind.REFERENCE, f"rule {rid} named in the ruling", w.reference / 2),
                       "reference", 0.5)
 
         # Fuzzy sentence similarity on a shortlist.
@@ -376,15 +376,15 @@ class Linker:
         terms = sorted({t for t in words(v.lem) if ix.vocab.get(t, -1) in ix.doc_terms[r]},
                        key=lambda t: (-ix.idf[ix.vocab[t]], t))
         if terms:
-            ev.append(Evidence("text", "matched terms: " + ", ".join(terms[:8]), w.text * float(v.text[r])))
+            ev.append(Evidence(EvidenceKind.TEXT, "matched terms: " + ", ".join(terms[:8]), w.text * float(v.text[r])))
         ev.extend(e for rows, e in v.boosts if (rows == r).any())
         if q.context is not None:
             c = w.context * q.context[0][r] + w.card_topic * q.context[1][r]
             if c > 0:
-                ev.append(Evidence("card", "the card's text and rulings point here", float(c)))
+                ev.append(Evidence(EvidenceKind.CARD, "the card's text and rulings point here", float(c)))
         if r in v.sent_best and v.sent_best[r][1] >= 0:
             sim, j = v.sent_best[r]
-            ev.append(Evidence("sentence", f"similar rule sentence ({sim:.2f}): {ix.sentence_texts[r][j]}", w.sentence * sim))
+            ev.append(Evidence(EvidenceKind.SENTENCE, f"similar rule sentence ({sim:.2f}): {ix.sentence_texts[r][j]}", w.sentence * sim))
         return ev
 
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..io import read_bounded_text
 from .index import STATIC_FEATURES
-from .results import Candidate, Evidence
+from .results import Candidate, Evidence, EvidenceKind
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "link-ranker.txt"
 #: How the model's scores of a first answer become a calibrated confidence (``pipeline.link.loso``).
@@ -419,11 +419,11 @@ def rerank(linker, queries, top: int, explain_n: int = 1):
             for i, (r, sc) in enumerate(zip(rows.tolist(), s.tolist())):
                 ev = linker._evidence(v, q, r)
                 if i < explain_n:
-                    ev.append(Evidence("model", explain(contrib[k]), float(sc)))
+                    ev.append(Evidence(EvidenceKind.MODEL, explain(contrib[k]), float(sc)))
                     k += 1
                     like = memory.most_similar(getattr(v, "memory_sim", None), r) if memory is not None else None
                     if like:
-                        ev.append(Evidence("neighbour", like[1], like[0]))
+                        ev.append(Evidence(EvidenceKind.NEIGHBOUR, like[1], like[0]))
                 cands.append(Candidate(linker.ix.ids[r], float(sc), ev))
             if conf is not None and cands:
                 cands[0].confidence, cands[0].confident = conf

@@ -7,31 +7,46 @@ importing each other.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
+
+from ..serialize import json_field, to_data
+
+
+class EvidenceKind(StrEnum):
+    """The linker's views: what a piece of evidence came from (a trigger's kind is one of the first four)."""
+
+    KEYWORD = "keyword"
+    TOPIC = "topic"
+    GLOSSARY = "glossary"
+    LAYOUT = "layout"
+    TEXT = "text"
+    ALIAS = "alias"
+    REFERENCE = "reference"
+    SENTENCE = "sentence"
+    CARD = "card"
+    MODEL = "model"
+    NEIGHBOUR = "neighbour"
 
 
 @dataclass
 class Evidence:
-    kind: str  # text | keyword | topic | glossary | alias | layout | reference | sentence | card | model | neighbour
+    kind: EvidenceKind
     detail: str
-    score: float
+    score: float = field(metadata=json_field(digits=4))
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "detail": self.detail, "score": round(self.score, 4)}
+        return to_data(self)
 
 
 @dataclass
 class Candidate:
     rule: str
-    score: float
+    score: float = field(metadata=json_field(digits=4))
     evidence: list[Evidence] = field(default_factory=list)
     #: The first answer only: the calibrated probability that it is right, and whether that
     #: is high enough to call it confident (``pipeline/data/link-calibration.json``).
-    confidence: float | None = None
-    confident: bool | None = None
+    confidence: float | None = field(default=None, metadata=json_field(omit="none", digits=3))
+    confident: bool | None = field(default=None, metadata=json_field(omit="none", convert=bool))
 
     def to_dict(self) -> dict:
-        d = {"rule": self.rule, "score": round(self.score, 4), "evidence": [e.to_dict() for e in self.evidence]}
-        if self.confidence is not None:
-            d["confidence"] = round(self.confidence, 3)
-            d["confident"] = bool(self.confident)
-        return d
+        return to_data(self)

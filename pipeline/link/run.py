@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model import Document
+from ..rulenum import Level
 from ..rulings.model import Ruling, RulingSet
 from .linker import Candidate, Linker
 from .translations import TranslationMap, translated
@@ -35,7 +36,7 @@ def rule_heading(doc: Document, rule_id: str) -> str:
         r = doc.rule(p)
         if r is None:
             break
-        if r.level == "rule" or (len(r.text.split()) <= 8 and not r.text.rstrip().endswith((".", ":", ")", "”", '"'))):
+        if r.level == Level.RULE or (len(r.text.split()) <= 8 and not r.text.rstrip().endswith((".", ":", ")", "”", '"'))):
             return f"{r.id} {r.text.strip()}"
         p = r.parent
     return ""

@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..serialize import to_data
 from ..text import NUMBER
 
 _NUM = NUMBER
@@ -34,7 +35,7 @@ class Proposal:
     places: int = 0  # aligned places looked at
 
     def to_dict(self) -> dict:
-        return {"field": self.field, "values": self.values, "evidence": self.evidence, "places": self.places}
+        return to_data(self)
 
 
 def _words_before(text: str, end: int, n: int) -> list[str]:

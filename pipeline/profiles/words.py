@@ -11,9 +11,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cached_property, lru_cache
 
 from . import PROFILES
+
+
+class PhraseKind(StrEnum):
+    """How a phrase fact is judged (see :class:`PhraseFact`)."""
+
+    FLIPPED = "flipped"
+    DROPPED = "dropped"
+    ADDED = "added"
 
 
 @dataclass(frozen=True)
@@ -30,7 +39,7 @@ class PhraseFact:
       ("pode" where the English states: "allows" as "pode permitir").
     """
 
-    kind: str
+    kind: PhraseKind
     english: str
     rendering: str
     english_other: str = ""
@@ -298,46 +307,46 @@ register(WordProfile(
                         ("idos", "p", "er"), ("idas", "p", "er"), ("idos", "p", "ir"), ("idas", "p", "ir")),
     # --- phrase facts (issue 24, helper "omit"): antonyms and states a sentence must keep ---
     phrase_facts=(
-        PhraseFact("flipped", r"\bbefore\b", r"\bantes\b|\banterior", r"\b(?:after|then|once|following|later)\b",
+        PhraseFact(PhraseKind.FLIPPED, r"\bbefore\b", r"\bantes\b|\banterior", r"\b(?:after|then|once|following|later)\b",
                    r"\bap[oó]s\b|\bdepois\b|\bposterior", note="“before” rendered as “after”"),
-        PhraseFact("flipped", r"\bafter\b", r"\bap[oó]s\b|\bdepois\b|\bposterior|\bseguinte",
+        PhraseFact(PhraseKind.FLIPPED, r"\bafter\b", r"\bap[oó]s\b|\bdepois\b|\bposterior|\bseguinte",
                    r"\b(?:before|prior|earlier)\b", r"\bantes\b|\banterior", note="“after” rendered as “before”"),
-        PhraseFact("flipped", r"\bone or more\b", r"\bum(?:a)? ou mais\b", r"\bmore than one\b",
+        PhraseFact(PhraseKind.FLIPPED, r"\bone or more\b", r"\bum(?:a)? ou mais\b", r"\bmore than one\b",
                    r"\bmais de um(?:a)?\b", note="“one or more” rendered as “more than one”"),
-        PhraseFact("flipped", r"\bmore than one\b", r"\bmais de um(?:a)?\b", r"\bone or more\b",
+        PhraseFact(PhraseKind.FLIPPED, r"\bmore than one\b", r"\bmais de um(?:a)?\b", r"\bone or more\b",
                    r"\bum(?:a)? ou mais\b", note="“more than one” rendered as “one or more”"),
         # Antonyms the rules turn on (none flipped on the real PO; each a reviewer's classic).
-        PhraseFact("flipped", r"\bowners?\b", r"\bdonos?\b|\bdonas?\b|\bpropriet", r"\bcontrollers?\b|\bcontrols?\b|\bcontrolled\b",
+        PhraseFact(PhraseKind.FLIPPED, r"\bowners?\b", r"\bdonos?\b|\bdonas?\b|\bpropriet", r"\bcontrollers?\b|\bcontrols?\b|\bcontrolled\b",
                    r"\bcontrolador", note="“owner” rendered as “controller”"),
-        PhraseFact("flipped", r"\bcontrollers?\b", r"\bcontrolador", r"\bowners?\b|\bowns?\b|\bowned\b",
+        PhraseFact(PhraseKind.FLIPPED, r"\bcontrollers?\b", r"\bcontrolador", r"\bowners?\b|\bowns?\b|\bowned\b",
                    r"\bdonos?\b|\bdonas?\b", note="“controller” rendered as “owner”"),
-        PhraseFact("flipped", r"\btop\b", r"\btopo\b|\bcima\b|\bsuperior", r"\bbottom\b", r"\bfundo\b|\binferior",
+        PhraseFact(PhraseKind.FLIPPED, r"\btop\b", r"\btopo\b|\bcima\b|\bsuperior", r"\bbottom\b", r"\bfundo\b|\binferior",
                    note="“top” rendered as “bottom”"),
-        PhraseFact("flipped", r"\bbottom\b", r"\bfundo\b|\bbaixo\b|\binferior", r"\btop\b", r"\btopo\b",
+        PhraseFact(PhraseKind.FLIPPED, r"\bbottom\b", r"\bfundo\b|\bbaixo\b|\binferior", r"\btop\b", r"\btopo\b",
                    note="“bottom” rendered as “top”"),
-        PhraseFact("flipped", r"\bat least\b", r"\bpelo menos\b|\bno m[ií]nimo\b|\bou mais\b",
+        PhraseFact(PhraseKind.FLIPPED, r"\bat least\b", r"\bpelo menos\b|\bno m[ií]nimo\b|\bou mais\b",
                    r"\bat most\b|\bor fewer\b|\bor less\b|\bno more than\b", r"\bno m[aá]ximo\b",
                    note="“at least” rendered as “at most”"),
-        PhraseFact("flipped", r"\b(?:more|greater) than\b", r"\bmais de\b|\bmais do que\b|\bmaior", r"\b(?:less|fewer) than\b",
+        PhraseFact(PhraseKind.FLIPPED, r"\b(?:more|greater) than\b", r"\bmais de\b|\bmais do que\b|\bmaior", r"\b(?:less|fewer) than\b",
                    r"\bmenos de\b|\bmenor", note="“more than” rendered as “less than”"),
-        PhraseFact("flipped", r"\b(?:less|fewer) than\b", r"\bmenos de\b|\bmenos do que\b|\bmenor",
+        PhraseFact(PhraseKind.FLIPPED, r"\b(?:less|fewer) than\b", r"\bmenos de\b|\bmenos do que\b|\bmenor",
                    r"\b(?:more|greater) than\b", r"\bmais de\b|\bmaior", note="“less than” rendered as “more than”"),
         # Having priority is a state, receiving it an event (rule 117: a player receives priority,
         # then has it until passing).
-        PhraseFact("flipped", r"\b(?:has|have|had|having) priority\b",
+        PhraseFact(PhraseKind.FLIPPED, r"\b(?:has|have|had|having) priority\b",
                    r"\b(?:tem|têm|tenha|tenham|tiver|tiverem|ter|tinha|possui|possuem|possua|possuir|com) (?:a )?prioridade\b",
                    r"\b(?:receives?|received|receiving|gets?|got) priority\b", r"\breceb\w* (?:a )?prioridade\b",
                    note="“has priority” (a state) rendered as “receives priority” (an event)"),
-        PhraseFact("dropped", r"\bno longer\b", r"\bmais\b|\bdeix\w*|\bjá não\b|\bcess\w*|\bvolt\w*", anchor=r"\bnão\b",
+        PhraseFact(PhraseKind.DROPPED, r"\bno longer\b", r"\bmais\b|\bdeix\w*|\bjá não\b|\bcess\w*|\bvolt\w*", anchor=r"\bnão\b",
                    note="“no longer” rendered as a plain negation"),
         # The rules' fixed pair: a spell or an ability, both (rule 113, 111).
-        PhraseFact("dropped", r"\bspells? or abilit(?:y|ies)\b", r"\bmágicas? (?:ou|e) habilidades?\b",
+        PhraseFact(PhraseKind.DROPPED, r"\bspells? or abilit(?:y|ies)\b", r"\bmágicas? (?:ou|e) habilidades?\b",
                    anchor=r"\bmágicas?\b(?! (?:ou|e) habilidade)", note="“spell or ability” rendered as “spell” alone"),
         # A sentence opened by "Se" states a condition the English must have.
-        PhraseFact("added", r"\b(?:if|when|whenever|unless|once|while|as long as|in case|provided|whether|until|"
+        PhraseFact(PhraseKind.ADDED, r"\b(?:if|when|whenever|unless|once|while|as long as|in case|provided|whether|until|"
                    r"after|before|as|should|otherwise|even)\b", r"^\s*(?:Exemplo:\s*)?Se\b",
                    note="a condition (“Se”) the English sentence does not state", sentence_only=True),
-        PhraseFact("added", r"\b(?:may|might|can|could|cannot|can['’]t|couldn['’]t|able|possible|option(?:al)?|"
+        PhraseFact(PhraseKind.ADDED, r"\b(?:may|might|can|could|cannot|can['’]t|couldn['’]t|able|possible|option(?:al)?|"
                    r"must not|mustn['’]t|gets? to|allowed to)\b",
                    r"\b(?:pode|podem|poderá|poderão|poderia|poderiam|possa|possam|puder|puderem|pudesse|pudessem)\b",
                    note="a possibility (“pode”) the English does not state"),

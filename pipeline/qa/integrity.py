@@ -8,8 +8,9 @@ parser itself reported (``truncated``, ``unassigned-line``, ``unnumbered-paragra
 
 from __future__ import annotations
 
-from ..model import Document, Finding
-from ..rulenum import LETTERS, RuleNumber
+from ..findings import Severity
+from ..model import DocKind, Document, Finding, TocLevel
+from ..rulenum import LETTERS, Level, RuleNumber
 from ..seq import longest_increasing
 
 
@@ -17,7 +18,7 @@ def check(doc: Document) -> list[Finding]:
     """All findings for ``doc``: the parser's own plus the numbering checks, in a stable order."""
     out = list(doc.findings)
     numbering = numbering_findings(doc)
-    if doc.meta.kind in ("paste", "webcard"):
+    if doc.meta.kind in (DocKind.PASTE, DocKind.WEBCARD):
         # An excerpt (pasted rules, a web-viewer card) holds a few rules in any order:
         # order, parents and gaps describe the excerpt, not defects.
         for f in numbering:
@@ -57,7 +58,7 @@ def numbering_findings(doc: Document) -> list[Finding]:
     for r, n in zip(doc.rules, nums):
         if r.parent is not None and r.parent not in ids:
             out.append(Finding("orphan", f"{r.id} has no parent rule {n.parent()}", "error", r.id, r.line))
-        if sec and n.level == "rule" and n.section not in sec:
+        if sec and n.level == Level.RULE and n.section not in sec:
             out.append(Finding("wrong-section", f"{r.id} belongs to no section heading {n.section}", "warning", r.id, r.line))
     out.extend(_gaps(doc, nums))
     return out
@@ -117,8 +118,8 @@ def toc_findings(doc: Document) -> list[Finding]:
     if not doc.toc:
         return []
     out = []
-    toc = {t.number: t.title for t in doc.toc if t.level == "rule"}
-    body = {r.id: r.text for r in doc.rules if r.level == "rule"}
+    toc = {t.number: t.title for t in doc.toc if t.level == TocLevel.RULE}
+    body = {r.id: r.text for r in doc.rules if r.level == Level.RULE}
     for num, title in toc.items():
         if num not in body:
             out.append(Finding("toc-missing-in-body", f"the Contents list {num}. {title}, the body has no rule {num}", "warning", num))
@@ -127,7 +128,7 @@ def toc_findings(doc: Document) -> list[Finding]:
     for num, title in body.items():
         if num not in toc:
             out.append(Finding("body-missing-in-toc", f"rule {num}. {title} is not in the Contents", "warning", num))
-    secs_toc = {t.number: t.title for t in doc.toc if t.level == "section"}
+    secs_toc = {t.number: t.title for t in doc.toc if t.level == TocLevel.SECTION}
     for s in doc.sections:
         if str(s.number) not in secs_toc:
             out.append(Finding("body-missing-in-toc", f"section {s.number}. {s.title} is not in the Contents", "warning", str(s.number)))
@@ -139,4 +140,4 @@ def _norm(s: str) -> str:
 
 
 def has_errors(findings: list[Finding]) -> bool:
-    return any(f.severity == "error" for f in findings)
+    return any(f.severity == Severity.ERROR for f in findings)

@@ -17,7 +17,8 @@ from __future__ import annotations
 import html
 import json
 
-from ..align.model import Issue, Row
+from ..align.model import Issue, Row, RowStatus
+from ..findings import Severity
 from ..diff.worddiff import word_diff
 
 _CSS = """
@@ -117,7 +118,7 @@ def diff_html(old: str, new: str) -> str:
 def _current_cell(r: Row) -> str:
     if not r.current:
         return '<span class="same">not in the current edition</span>' if r.base_id and r.id else ""
-    if not r.source or r.status == "missing":
+    if not r.source or r.status == RowStatus.MISSING:
         return f'<div class="seg" lang="en">{_e(r.current)}</div>'
     if not r.english_changed:
         return '<span class="same">unchanged</span>'
@@ -136,7 +137,7 @@ def _row(r: Row) -> str:
         + "</li>" for i in r.issues)
     ids = (f'{_e(r.id or "—")}<div class="status">{_e(r.status)} · {_e(r.method)}</div>'
            f'<div class="status">base {_e(r.base_id or "—")}<br>now {_e(r.current_id or "—")}</div>')
-    cls = "row missing" if r.status == "missing" else "row"
+    cls = "row missing" if r.status == RowStatus.MISSING else "row"
     update = "1" if r.id and r.english_changed else "0"
     units = "".join(f'<div class="status">{_e(u["location"])}</div>' for u in r.units[:3])
     return (f'<tr class="{cls}" id="r-{_e(r.id or r.base_id)}" data-update="{update}" data-checks="{_e(" ".join(checks))}" '
@@ -201,7 +202,7 @@ def _summary(result, sev_count: dict) -> str:
                                                                        r.id or r.base_id or ""))[:10]
     items = "".join(f'<li><a href="#r-{_e(r.id or r.base_id)}">{_e(r.id or r.base_id)}</a>: '
                     + _e("; ".join(sorted({i.check for i in r.issues}))) + "</li>" for r in top
-                    if any(i.severity != "info" for i in r.issues))
+                    if any(i.severity != Severity.INFO for i in r.issues))
     if items:
         parts.append(f'<section><h2>Top problems</h2><ol>{items}</ol></section>')
     return '<div class="summary">' + "".join(parts) + "</div>"
@@ -211,8 +212,8 @@ def render_html(result) -> str:
     counts = result.counts()
     lang = result.translation.get("language") or ""
     name = result.translation.get("name") or "translation"
-    be = result.base_edition or {}
-    rng = be.get("range") or {}
+    be = result.base_edition
+    first, last = (be.range.first, be.range.last) if be.range is not None else (None, None)
     sev_count = {s: sum(1 for i in result.issues if i.severity == s) for s in ("error", "warning", "info")}
     options = "".join(f'<option value="{_e(c.id)}">{_e(c.id)} ({counts.get(c.id, 0)})</option>' for c in result.checks)
     count_rows = "".join(
@@ -220,7 +221,7 @@ def render_html(result) -> str:
         f'<td>{_e(c.explanation)}</td></tr>' for c in result.checks)
     rows = "".join(_row(r) for r in result.rows)
     sc = result.score
-    meta = json.dumps({"translation": result.translation, "base": be.get("label"), "current": result.current_edition},
+    meta = json.dumps({"translation": result.translation, "base": be.label, "current": result.current_edition},
                       sort_keys=True, ensure_ascii=True).replace("<", "\\u003c")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -230,7 +231,7 @@ def render_html(result) -> str:
 <script type="application/json" id="meta">{meta}</script>
 </head><body>
 <h1>Alignment report: {_e(name)} ({_e(lang)})</h1>
-<p>Base edition <b>{_e(be.get("label"))}</b> ({_e(be.get("how"))}; consistent range {_e(rng.get("first"))} … {_e(rng.get("last"))})
+<p>Base edition <b>{_e(be.label)}</b> ({_e(be.how)}; consistent range {_e(first)} … {_e(last)})
 · current edition <b>{_e(result.current_edition)}</b> (the newest edition available)
 · {len(result.rows)} rows · score <b>{sc.per_thousand_words:.1f}</b> penalty points per 1,000 words
 ({sc.words} words; {sev_count["error"]} errors, {sev_count["warning"]} warnings, {sev_count["info"]} info)</p>
@@ -249,7 +250,7 @@ def render_html(result) -> str:
 <div class="pager"><button type="button" id="prev">previous</button><button type="button" id="next">next</button>
 page <span id="page">1</span></div>
 </div>
-<table class="rules"><thead><tr><th>rule</th><th>English (base edition {_e(be.get("label"))})</th>
+<table class="rules"><thead><tr><th>rule</th><th>English (base edition {_e(be.label)})</th>
 <th>translation ({_e(lang)})</th><th>English changes to {_e(result.current_edition)}</th></tr></thead>
 <tbody>{rows}</tbody></table>
 <script>{_JS}</script>

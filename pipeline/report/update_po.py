@@ -19,7 +19,7 @@ def render_update_po(result) -> bytes:
     store = pypo.pofile()
     lang = result.translation.get("language") or ""
     store.updateheader(add=True, Language=lang, Content_Type="text/plain; charset=UTF-8",
-                       X_Generator="crpipe", X_Crpipe_Base_Edition=str(result.base_edition.get("label")),
+                       X_Generator="crpipe", X_Crpipe_Base_Edition=str(result.base_edition.label),
                        X_Crpipe_Current_Edition=str(result.current_edition))
     seen: set[str] = set()
 
@@ -55,7 +55,7 @@ def render_update_po(result) -> bytes:
             continue
         changed = row.english_changed
         if changed:
-            notes.insert(0, f"English changed since {result.base_edition.get('label')}"
+            notes.insert(0, f"English changed since {result.base_edition.label}"
                          + (f" (was {row.base_id})" if row.base_id != row.current_id else ""))
         add(row.id, row.current or row.source, row.target, notes, locs, fuzzy=changed,
             previous=row.source if changed else None)

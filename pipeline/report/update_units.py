@@ -24,7 +24,7 @@ import re
 from lxml import etree
 
 from ..align.unit_update import NewUnit, UnitChange, UnitFate, UnitUpdate
-from ..ingest.bilingual import _safe_xml
+from ..ingest.bilingual import BilingualFormat, UnitState, _safe_xml
 
 NS2 = "urn:oasis:names:tc:xliff:document:2.0"
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
@@ -141,7 +141,7 @@ def _render_po_fresh(uu: UnitUpdate) -> bytes:
             pu.target = u.target
         if u.notes:
             pu.addnote(u.notes, origin="developer")
-        if u.state.value == "needs-review":
+        if u.state is UnitState.NEEDS_REVIEW:
             pu.markfuzzy(True)
         _apply_po(pu, c, u, uu.current_label)
         (obsolete if pu.isobsolete() else body).append(pu)
@@ -152,7 +152,7 @@ def _render_po_fresh(uu: UnitUpdate) -> bytes:
 
 
 def render_units_po(uu: UnitUpdate) -> bytes:
-    return _render_po_inplace(uu) if uu.file.format == "po" else _render_po_fresh(uu)
+    return _render_po_inplace(uu) if uu.file.format == BilingualFormat.PO else _render_po_fresh(uu)
 
 
 # -- XLIFF 2.0 -------------------------------------------------------------------------------------
@@ -293,7 +293,7 @@ def _render_xliff_fresh(uu: UnitUpdate) -> bytes:
     add_new(-1)
     for c in uu.changes:
         u = bf.units[c.index]
-        if bf.format == "po":
+        if bf.format == BilingualFormat.PO:
             ctx = u.id.split("\x04")[0] if "\x04" in u.id else ""
             uid = ctx if ctx and re.fullmatch(r"[\w.\-]+", ctx) else f"u{c.index + 1}"
         else:
@@ -304,7 +304,7 @@ def _render_xliff_fresh(uu: UnitUpdate) -> bytes:
         if u.notes:
             _add_note(el, "comment", u.notes)
         seg = etree.SubElement(el, _q("segment"))
-        seg.set("state", "initial" if not u.translated or u.state.value == "needs-review" else "translated")
+        seg.set("state", "initial" if not u.translated or u.state is UnitState.NEEDS_REVIEW else "translated")
         _set_text(seg, "source", u.source)
         if u.target:
             _set_text(seg, "target", u.target)
@@ -314,4 +314,4 @@ def _render_xliff_fresh(uu: UnitUpdate) -> bytes:
 
 
 def render_units_xliff(uu: UnitUpdate) -> bytes:
-    return _render_xliff_inplace(uu) if uu.file.format == "xliff-2.0" else _render_xliff_fresh(uu)
+    return _render_xliff_inplace(uu) if uu.file.format == BilingualFormat.XLIFF_20 else _render_xliff_fresh(uu)

@@ -79,7 +79,7 @@ def render_xliff(result) -> bytes:
         removed = bool(row.id) and row.base_id is not None and not row.current_id and row.current == ""
         note_items = []
         if changed and not removed:
-            note_items.append(("old-source", "9", f"English of the base edition {result.base_edition.get('label')}"
+            note_items.append(("old-source", "9", f"English of the base edition {result.base_edition.label}"
                                f" ({row.base_id}): {row.source}"))
         if removed:
             note_items.append(("removed", "1", f"rule {row.base_id} is not in the current edition {result.current_edition}"))

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
+
+from ..serialize import json_field, to_data
 
 
 @dataclass(frozen=True)
@@ -19,7 +22,7 @@ class Card:
     name: str
     faces: tuple[str, ...] = ()
     layout: str = "normal"
-    localized: tuple[tuple[str, str], ...] = ()
+    localized: tuple[tuple[str, str], ...] = field(default=(), metadata=json_field(convert=dict))  # JSON: {lang: name}
     oracle_id: str | None = None
     resolved: bool = True
     text: str = ""  # rules text, faces separated by a line "//" (when the source has it)
@@ -28,9 +31,7 @@ class Card:
         return next((n for lg, n in self.localized if lg == lang), None)
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "faces": list(self.faces), "layout": self.layout,
-                "localized": {lg: n for lg, n in self.localized}, "oracle_id": self.oracle_id,
-                "resolved": self.resolved, "text": self.text}
+        return to_data(self)
 
 
 @dataclass(frozen=True)
@@ -41,11 +42,20 @@ class Ruling:
     text: str
     source: str
     position: int
-    card: Card | None = None
+    card: Card | None = field(default=None, metadata=json_field(convert=lambda c: c.name if c else None))  # by its name
 
     def to_dict(self) -> dict:
-        return {"date": self.date, "text": self.text, "source": self.source, "position": self.position,
-                "card": self.card.name if self.card else None}
+        return to_data(self)
+
+
+class RulingsFormat(StrEnum):
+    """The rulings files read."""
+
+    PASTE = "paste"
+    MTGJSON3 = "mtgjson3"
+    MTGJSON5 = "mtgjson5"
+    SCRYFALL_LIST = "scryfall-list"
+    SCRYFALL_BULK = "scryfall-bulk"
 
 
 @dataclass
@@ -53,11 +63,10 @@ class RulingSet:
     """What one file held: its format, the cards and rulings, and notes on choices made."""
 
     path: str
-    format: str  # paste | mtgjson3 | mtgjson5 | scryfall-list | scryfall-bulk
+    format: RulingsFormat
     cards: list[Card] = field(default_factory=list)
     rulings: list[Ruling] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"path": self.path, "format": self.format, "cards": [c.to_dict() for c in self.cards],
-                "rulings": [r.to_dict() for r in self.rulings], "notes": list(self.notes)}
+        return to_data(self)

@@ -17,7 +17,7 @@ from . import mtgjson, scryfall
 from ..errors import InputError
 from ..decode import decode_bytes
 from .dates import DateOrderError
-from .model import Card, Ruling, RulingSet
+from .model import Card, Ruling, RulingSet, RulingsFormat
 from .names import NameIndex
 from .paste import dated_texts, order_hint, split_paste
 from ..io import env_megabytes, read_bounded
@@ -131,10 +131,10 @@ def read_rulings(path, cards: NameIndex | None = None, card_lang: str | None = N
             raise InputError(f"JSON of another shape: not rulings (expected {_SHAPES})", p)
         if shape.startswith("scryfall"):
             cs, rs = scryfall.read(obj, shape, cards.by_oracle if cards else None)
-            fmt = shape
+            fmt = RulingsFormat(shape)
         else:
             cs, rs = mtgjson.read(obj, shape)
-            fmt = "mtgjson3" if shape.startswith("mtgjson3") else "mtgjson5"
+            fmt = RulingsFormat.MTGJSON3 if shape.startswith("mtgjson3") else RulingsFormat.MTGJSON5
         if not rs:
             raise InputError(f"{fmt} file holds no rulings", p)
         return _check_lengths(RulingSet(str(p), fmt, cs, rs), p)
@@ -159,7 +159,7 @@ def _read_paste(p: Path, data: bytes, cards: NameIndex | None, card_lang: str | 
     if not items:
         raise InputError("date lines but no ruling text", p)
     rulings = [Ruling(date=d, text=t, source="paste", position=i, card=card) for i, (d, t, _) in enumerate(items)]
-    return RulingSet(str(p), "paste", [card] if card else [], rulings, notes + more)
+    return RulingSet(str(p), RulingsFormat.PASTE, [card] if card else [], rulings, notes + more)
 
 
 def _paste_card(name: str | None, cards: NameIndex | None, lang: str | None, notes: list[str]) -> Card | None:

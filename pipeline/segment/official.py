@@ -21,7 +21,8 @@ from ..collector import collector_paused
 from ..errors import InputError
 from ..decode import Decoded, decode_bytes
 from ..io import read_bounded
-from ..model import _UNSET_DEFAULTS, Deferred, DocKind, Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section, TocEntry
+from ..model import (_UNSET_DEFAULTS, Deferred, DocKind, Document, Example, Finding, GlossaryEntry, Layout, Meta, Rule, Section,
+                     TocEntry, TocLevel)
 from ..profiles import EN
 from ..rulenum import Level, RuleNumber
 from ..text import REF_TOKEN, RULE, SUB
@@ -347,13 +348,13 @@ class _Parser:
                 continue
             m = SECTION_LINE.match(s)
             if m:
-                self.doc.toc.append(TocEntry(m.group("num"), m.group("text").strip(), "section"))
+                self.doc.toc.append(TocEntry(m.group("num"), m.group("text").strip(), TocLevel.SECTION))
                 continue
             m = RULE_LINE.match(s)
             if m and "." not in m.group("num"):
-                self.doc.toc.append(TocEntry(m.group("num"), (m.group("text") or "").strip(), "rule"))
+                self.doc.toc.append(TocEntry(m.group("num"), (m.group("text") or "").strip(), TocLevel.RULE))
             elif s in ("Glossary", "Credits"):
-                self.doc.toc.append(TocEntry("", s, "part"))
+                self.doc.toc.append(TocEntry("", s, TocLevel.PART))
 
     def _is_wrapped(self, a: int, b: int) -> bool:
         # Hard-wrapped editions show it from their first page: a sample of the body decides.

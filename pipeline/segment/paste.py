@@ -18,11 +18,12 @@ import bisect
 import functools
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
 from ..model import DocKind, Document, Example, Finding, Meta, Rule
 from ..profiles import PROFILES, Profile
 from ..profiles.dates import declared_date
-from ..rulenum import RuleNumber
+from ..rulenum import Level, RuleNumber
 from ..text import RULE, SUB
 from .backmatter import find_back_matter, parse_glossary
 from .spacing import repair_spacing
@@ -37,12 +38,20 @@ _FOLLOW_START = re.compile(r"^(?P<head>\.?\s*)(?=[“\"«(\[{¿¡'‘]|[^\W\d_])
 _FOLLOW_REF = re.compile(r"^(?:\.?\s*[)\],;:]|\s*[–—-]\s*\w|\.[a-z]|\s+[a-zà-ÿ])")
 
 
+class CandidateKind(StrEnum):
+    """What a number found in pasted text is taken for."""
+
+    START = "start"  # a rule starts here
+    REF = "ref"  # a citation
+    OTHER = "other"
+
+
 @dataclass
 class Candidate:
     start: int  # offset of the number
     end: int  # offset after the number
     number: RuleNumber
-    kind: str = "other"  # start | ref | other
+    kind: CandidateKind = CandidateKind.OTHER
     head_end: int = 0  # offset where the rule text begins (after ". " or nothing)
     reason: str = ""
 
@@ -108,22 +117,23 @@ def find_candidates(text: str, profile: Profile) -> list[Candidate]:
                 and follow.lstrip(". ")[:1].isupper():
             rw = None  # "…essas regras. 101.1. Sempre que…": a sentence ended; the numbering continues
         if rw:
-            c.kind, c.reason = "ref", "rule word before"
+            c.kind, c.reason = CandidateKind.REF, "rule word before"
         elif cues.see_word.search(left):
-            c.kind, c.reason = "ref", "see word before"
+            c.kind, c.reason = CandidateKind.REF, "see word before"
         elif last_ref_end is not None and s - last_ref_end <= 40 and cues.list_gap.match(text[last_ref_end:s]):
-            c.kind, c.reason = "ref", "continues a reference list"
+            c.kind, c.reason = CandidateKind.REF, "continues a reference list"
         elif _FOLLOW_REF.match(follow):
-            c.kind, c.reason = "other", "followed by what cannot begin a rule"
+            c.kind, c.reason = CandidateKind.OTHER, "followed by what cannot begin a rule"
             if not follow[:1].isspace() and not _LINE_START.search(left):
-                c.kind = "ref"  # "601.2f)", "601, “…”": a citation without a cue word
+                c.kind = CandidateKind.REF  # "601.2f)", "601, “…”": a citation without a cue word
         elif not follow.strip():
-            c.kind, c.reason = ("start", "a number alone at a line start") if _LINE_START.search(left) else ("other", "at the end")
+            c.kind, c.reason = ((CandidateKind.START, "a number alone at a line start") if _LINE_START.search(left)
+                                else (CandidateKind.OTHER, "at the end"))
             c.head_end = e
         else:
             fm = _FOLLOW_START.match(follow)
             if fm is None:
-                c.kind, c.reason = "other", "followed by neither text nor punctuation"
+                c.kind, c.reason = CandidateKind.OTHER, "followed by neither text nor punctuation"
             else:
                 c.head_end = e + fm.end("head")
                 first = text[c.head_end : c.head_end + 1]
@@ -140,12 +150,12 @@ def find_candidates(text: str, profile: Profile) -> list[Candidate]:
                     ok, why = True, "after a heading (\"702.24. Buyback\")"
                 else:
                     ok, why = False, "inside a sentence"
-                if num.level == "rule" and not text[e:e + 1] == "." and not _LINE_START.search(left):
+                if num.level == Level.RULE and not text[e:e + 1] == "." and not _LINE_START.search(left):
                     ok = False  # "702. Keyword Abilities" keeps its dot; a bare "100" in a sentence is a count
-                c.kind, c.reason = ("start", why) if ok else ("other", why)
-        if c.kind == "ref":
+                c.kind, c.reason = (CandidateKind.START, why) if ok else (CandidateKind.OTHER, why)
+        if c.kind == CandidateKind.REF:
             last_ref_end = e
-        elif c.kind == "start":
+        elif c.kind == CandidateKind.START:
             last_start = c
     return out
 
@@ -186,13 +196,13 @@ def segment_text(text: str, lang: str | None, *, kind: str = "paste", source: st
     if declared:
         meta.effective_date, meta.effective_date_text = declared
     cands = find_candidates(text, profile)
-    starts = [c for c in cands if c.kind == "start"]
+    starts = [c for c in cands if c.kind == CandidateKind.START]
     offsets = [c.start for c in starts]
     for c in cands:
-        if c.kind != "other" and text[c.start - 1 : c.start].isalpha():
+        if c.kind != CandidateKind.OTHER and text[c.start - 1 : c.start].isalpha():
             k = bisect.bisect_right(offsets, c.start) - 1  # the rule this number stands in
             doc.findings.append(Finding("glued-number", f"number {c.number} glued to the word before it "
-                                        f"({'rule start' if c.kind == 'start' else 'reference'})", "info",
+                                        f"({'rule start' if c.kind == CandidateKind.START else 'reference'})", "info",
                                         rule=str(starts[k].number) if k >= 0 else None,
                                         line=_line_of(text, c.start), span=[c.start, c.end]))
     if starts:
@@ -214,7 +224,7 @@ def segment_text(text: str, lang: str | None, *, kind: str = "paste", source: st
         end = starts[i + 1].start if i + 1 < len(starts) else body_end
         rule = Rule(id=str(c.number), text="", section=c.number.section, level=c.number.level, order=i + 1,
                     line=_line_of(text, c.start))
-        if c.number.level != "rule":
+        if c.number.level != Level.RULE:
             rule.parent = str(c.number.parent())
         _fill(rule, text, c.head_end, end, cues, lang if lang in PROFILES else None, repair, doc)
         doc.rules.append(rule)

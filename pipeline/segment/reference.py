@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..decode import Decoded
-from ..model import Document, Example, Finding, GlossaryEntry, Layout, Rule, Section, TocEntry
+from ..model import Document, Example, Finding, GlossaryEntry, Layout, Rule, Section, TocEntry, TocLevel
 from ..profiles import EN
 from ..rulenum import Level, RuleNumber
 from ..text import RULE, SUB, REF_TOKEN
@@ -132,11 +132,11 @@ def read_toc(lines: list[str], contents: int, body_start: int) -> list[TocEntry]
         section = SECTION_LINE.match(s)
         rule = RULE_LINE.match(s)
         if section:
-            toc.append(TocEntry(section.group("number"), section.group("title").strip(), "section"))
+            toc.append(TocEntry(section.group("number"), section.group("title").strip(), TocLevel.SECTION))
         elif rule and rule.group("sub") is None:
-            toc.append(TocEntry(rule.group("rule"), (rule.group("text") or "").strip(), "rule"))
+            toc.append(TocEntry(rule.group("rule"), (rule.group("text") or "").strip(), TocLevel.RULE))
         elif s in ("Glossary", "Credits"):
-            toc.append(TocEntry("", s, "part"))
+            toc.append(TocEntry("", s, TocLevel.PART))
     return toc
 
 

@@ -21,7 +21,7 @@ import re
 from ..model import DocKind, Document, Example, Finding, Meta, Rule
 from ..profiles import PROFILES, Profile
 from ..profiles.dates import declared_date
-from ..rulenum import RuleNumber, RuleNumberError
+from ..rulenum import Level, RuleNumber, RuleNumberError
 from ..text import NUMBER
 
 _NUMBER = NUMBER
@@ -90,7 +90,7 @@ def segment_card(text: str, lang: str | None, source: str | None = None, repair:
             num = RuleNumber.parse(m.group("num"))
             order += 1
             parent = current = Rule(id=str(num), text="", section=num.section, level=num.level, order=order, line=i + 1)
-            if num.level != "rule":
+            if num.level != Level.RULE:
                 parent.parent = str(num.parent())
             doc.rules.append(parent)
             in_subrules, next_letter = False, None

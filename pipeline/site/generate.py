@@ -326,7 +326,7 @@ class SiteBuilder:
         return sorted(pairs, key=lambda p: (self.order[p[0]], self.order[p[1]]))
 
     def changes(self) -> None:
-        from ..diff.classify import diff_documents  # heavy: the differ (networkx) only for change pages
+        from ..diff.classify import ChangePart, diff_documents  # heavy: the differ (networkx) only for change pages
 
         self.change_pages = self._planned_pairs()
         for a, b in self.change_pages:
@@ -335,8 +335,8 @@ class SiteBuilder:
             items = []
             for c in res.listed_changes():
                 items.append({"kind": c.kind.replace("_", " "), "part": c.part, "old": c.old, "new": c.new,
-                              "old_href": self.rule_href(a, c.old, 1) if c.old and c.part != "glossary" else None,
-                              "new_href": self.rule_href(b, c.new, 1) if c.new and c.part != "glossary" else None,
+                              "old_href": self.rule_href(a, c.old, 1) if c.old and c.part != ChangePart.GLOSSARY else None,
+                              "new_href": self.rule_href(b, c.new, 1) if c.new and c.part != ChangePart.GLOSSARY else None,
                               "old_text": c.old_text, "new_text": c.new_text, "diff": c.word_diff,
                               "example": c.example, "refs_only": c.refs_only})
             cascades = [{"line": c.line, "moves": [(o, n, self.rule_href(b, n, 1)) for o, n in c.moves]}

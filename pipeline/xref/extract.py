@@ -13,7 +13,7 @@ from typing import Iterable
 
 from ..model import Document
 from ..rulenum import LETTERS, RuleNumber, RuleNumberError, letter_range, sort_ids
-from .model import Reference, glossary_node, section_node
+from .model import Cue, RefKind, RefPart, Reference, glossary_node, section_node
 from .patterns import FOLLOWED_BY_WORD_RE, TITLE_RE, UNIT_RE, patterns_for, patterns_of, title_of
 from .resolve import resolve
 
@@ -88,7 +88,7 @@ def expand_range(first: RuleNumber, last: RuleNumber, known_ids: set[str] | None
     return sort_ids(keep)
 
 
-def extract_from_text(text: str, lang: str = "en", source: str | None = None, part: str = "rule",
+def extract_from_text(text: str, lang: str = "en", source: str | None = None, part: RefPart = RefPart.RULE,
                       known_ids: set[str] | frozenset[str] | None = None,
                       example: int | None = None, profile=None) -> list[Reference]:
     """Every reference in ``text`` (a rule's text, an example or a glossary definition),
@@ -108,10 +108,10 @@ def extract_from_text(text: str, lang: str = "en", source: str | None = None, pa
                                targets=tuple(targets), cue=cue, title=title, example=example, lang=lang))
 
     for m in pat.section.finditer(text):
-        span, cue = m.span("sec"), "section"
+        span, cue = m.span("sec"), Cue.SECTION
         while True:  # "sections 1 and 2": a list of single digits after the section word
             t = TITLE_RE.match(text, span[1])
-            add(span, text[span[0]:span[1]], "section", [section_node(text[span[0]])], cue,
+            add(span, text[span[0]:span[1]], RefKind.SECTION, [section_node(text[span[0]])], cue,
                 _clean_title(title_of(t)) if t else None)
             end = t.end() if t else span[1]
             sep = pat.list_sep.match(text, end)
@@ -119,7 +119,7 @@ def extract_from_text(text: str, lang: str = "en", source: str | None = None, pa
             if nxt is None or (FOLLOWED_BY_WORD_RE.match(text, nxt.end())
                                and not _continues_section_list(pat, text, nxt.end())):
                 break
-            span, cue = nxt.span(), "list"
+            span, cue = nxt.span(), Cue.LIST
 
     units = list(UNIT_RE.finditer(text))
     prev_end: int | None = None  # where the last accepted reference (and its title) ended
@@ -145,41 +145,41 @@ def extract_from_text(text: str, lang: str = "en", source: str | None = None, pa
         ext_end = t.end() if t else end
         lo = max(0, start - _CUE_WINDOW)
         if pat.rule_cue.search(text, lo, start):
-            cue = "rule-word"
+            cue = Cue.RULE_WORD
         elif head.sub is not None:
-            cue = "number"
+            cue = Cue.NUMBER
         elif title:
-            cue = "title"
+            cue = Cue.TITLE
         elif prev_end is not None and pat.list_sep.fullmatch(text, prev_end, start) and (
                 prev_bare or not FOLLOWED_BY_WORD_RE.match(text, ext_end) or _continues_list(pat, text, ext_end)):
             # After "rules 614," a bare number is the next rule ("…, and 616 for more"); after
             # a subrule one followed by a word is a count ("rule 903.5a and 100 cards").
-            cue = "list"
+            cue = Cue.LIST
         elif FOLLOWED_BY_WORD_RE.match(text, ext_end):
             cue = None
         elif pat.see_cue.search(text, lo, start):
-            cue = "see-word"
+            cue = Cue.SEE_WORD
         else:
             cue = None  # a count or a quantity, not a citation
         if cue is not None:
             if last is not None:
-                add((start, end), text[start:end], "range", expand_range(head, last, known), cue, title)
+                add((start, end), text[start:end], RefKind.RANGE, expand_range(head, last, known), cue, title)
             else:
-                add((start, end), text[start:end], "single", [str(head)], cue, title)
+                add((start, end), text[start:end], RefKind.SINGLE, [str(head)], cue, title)
             prev_end, prev_bare = ext_end, head.sub is None
         i += 1
     found.sort(key=lambda r: r.span)
     return found
 
 
-def _texts(doc: Document) -> Iterable[tuple[str, str, str, int | None]]:
+def _texts(doc: Document) -> Iterable[tuple[str, RefPart, str, int | None]]:
     """(source node, part, text, example index) for every piece of citing text, in order."""
     for r in doc.rules:
-        yield r.id, "rule", r.text, None
+        yield r.id, RefPart.RULE, r.text, None
         for k, e in enumerate(r.examples):
-            yield r.id, "example", e.text, k
+            yield r.id, RefPart.EXAMPLE, e.text, k
     for g in doc.glossary:
-        yield glossary_node(g.term), "glossary", g.definition, None
+        yield glossary_node(g.term), RefPart.GLOSSARY, g.definition, None
 
 
 def extract_unresolved(doc: Document) -> list[Reference]:
@@ -204,7 +204,7 @@ def rule_references(doc: Document, rule_id: str) -> list[Reference]:
         return []
     known = frozenset(doc.rule_ids)
     lang = doc.meta.language or "en"
-    refs = extract_from_text(r.text, lang, r.id, "rule", known)
+    refs = extract_from_text(r.text, lang, r.id, RefPart.RULE, known)
     for k, e in enumerate(r.examples):
-        refs.extend(extract_from_text(e.text, lang, r.id, "example", known, k))
+        refs.extend(extract_from_text(e.text, lang, r.id, RefPart.EXAMPLE, known, k))
     return refs

@@ -25,7 +25,8 @@ EDGE_FIELDS = ("source", "target", "kind", "raw")
 
 
 def edge_kind(ref: Reference) -> str:
-    return f"{ref.part}-range" if ref.is_range else ref.part
+    # GraphML writes plain str values only: an enum goes in as its value.
+    return f"{ref.part}-range" if ref.is_range else str(ref.part)
 
 
 def build_graph(doc: Document, refs: list[Reference]) -> nx.MultiDiGraph:
@@ -36,7 +37,7 @@ def build_graph(doc: Document, refs: list[Reference]) -> nx.MultiDiGraph:
     g.add_nodes_from((glossary_node(e.term), {"kind": "glossary", "label": e.term}) for e in doc.glossary)
     edges = []
     for ref in refs:
-        attrs = {"kind": edge_kind(ref), "part": ref.part, "raw": ref.raw, "status": ref.status,
+        attrs = {"kind": edge_kind(ref), "part": str(ref.part), "raw": ref.raw, "status": str(ref.status),
                  "start": ref.span[0], "end": ref.span[1]}
         if ref.example is not None:
             attrs["example"] = ref.example

@@ -2,13 +2,52 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 
-#: Where in a document the citing text stands.
-PARTS = ("rule", "example", "glossary")
-#: Resolution outcomes.  ``external``: missing from a fragment (a paste, a web card) but
-#: present in the full edition it was resolved against.
-STATUSES = ("unresolved", "resolved", "dangling", "title-mismatch", "external")
+from ..serialize import OMIT_DEFAULT, OMIT_NONE, to_data
+
+
+class RefPart(StrEnum):
+    """Where in a document the citing text stands."""
+
+    RULE = "rule"
+    EXAMPLE = "example"
+    GLOSSARY = "glossary"
+
+
+class RefKind(StrEnum):
+    """What a reference cites."""
+
+    SINGLE = "single"
+    RANGE = "range"
+    SECTION = "section"
+
+
+class RefStatus(StrEnum):
+    """Resolution outcomes.  ``external``: missing from a fragment (a paste, a web card) but
+    present in the full edition it was resolved against."""
+
+    UNRESOLVED = "unresolved"
+    RESOLVED = "resolved"
+    DANGLING = "dangling"
+    TITLE_MISMATCH = "title-mismatch"
+    EXTERNAL = "external"
+
+
+class Cue(StrEnum):
+    """Why a number counts as a reference (see :class:`Reference`)."""
+
+    NUMBER = "number"
+    RULE_WORD = "rule-word"
+    SEE_WORD = "see-word"
+    TITLE = "title"
+    LIST = "list"
+    SECTION = "section"
+
+
+PARTS = tuple(RefPart)
+STATUSES = tuple(RefStatus)
 
 GLOSSARY_PREFIX = "glossary:"
 SECTION_PREFIX = "section:"
@@ -36,33 +75,22 @@ class Reference:
     """
 
     source: str
-    part: str
+    part: RefPart
     span: tuple[int, int]
     raw: str
-    kind: str  # single | range | section
+    kind: RefKind
     targets: tuple[str, ...]
-    cue: str
-    title: str | None = None
-    example: int | None = None
+    cue: Cue
+    title: str | None = field(default=None, metadata=OMIT_NONE)
+    example: int | None = field(default=None, metadata=OMIT_NONE)
     lang: str = "en"
-    status: str = "unresolved"
-    missing: tuple[str, ...] = ()
-    detail: str | None = None
+    status: RefStatus = RefStatus.UNRESOLVED
+    missing: tuple[str, ...] = field(default=(), metadata=OMIT_DEFAULT)
+    detail: str | None = field(default=None, metadata=OMIT_NONE)
 
     @property
     def is_range(self) -> bool:
-        return self.kind == "range"
+        return self.kind == RefKind.RANGE
 
     def to_dict(self) -> dict:
-        d = {
-            "source": self.source, "part": self.part, "span": list(self.span), "raw": self.raw,
-            "kind": self.kind, "targets": list(self.targets), "cue": self.cue, "lang": self.lang,
-            "status": self.status,
-        }
-        for k in ("title", "example", "detail"):
-            v = getattr(self, k)
-            if v is not None:
-                d[k] = v
-        if self.missing:
-            d["missing"] = list(self.missing)
-        return d
+        return to_data(self)

@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import replace
 
 from ..model import Document
-from .model import Reference, SECTION_PREFIX
+from .model import RefKind, RefStatus, Reference, SECTION_PREFIX
 
 FRAGMENT_KINDS = ("paste", "webcard")
 
@@ -53,16 +53,16 @@ def resolve(refs: list[Reference], doc: Document, fallback: Document | None = No
         missing = tuple(t for t in r.targets if not here.exists(t))
         if missing:
             if there is not None and all(there.exists(t) for t in missing):
-                status, detail = "external", f"not in this fragment; present in {fallback.meta.effective_date or 'the full edition'}"
+                status, detail = RefStatus.EXTERNAL, f"not in this fragment; present in {fallback.meta.effective_date or 'the full edition'}"
             else:
-                status, detail = "dangling", "no " + ", ".join(missing) + " in this document"
-        elif r.title and r.kind != "range":
+                status, detail = RefStatus.DANGLING, "no " + ", ".join(missing) + " in this document"
+        elif r.title and r.kind != RefKind.RANGE:
             heading = here.heading(r.targets[0]) or ""
             if normalize_title(heading) == normalize_title(r.title):
-                status, detail = "resolved", None
+                status, detail = RefStatus.RESOLVED, None
             else:
-                status, detail = "title-mismatch", f"cites “{r.title}”; {r.targets[0]} is “{heading[:80]}”"
+                status, detail = RefStatus.TITLE_MISMATCH, f"cites “{r.title}”; {r.targets[0]} is “{heading[:80]}”"
         else:
-            status, detail = "resolved", None
+            status, detail = RefStatus.RESOLVED, None
         out.append(replace(r, status=status, missing=missing, detail=detail))
     return out

@@ -15,6 +15,7 @@ from ...findings import Category, DefectClass, Severity
 from ...profiles import PROFILES
 from ...profiles.words import word_profile
 from ...segment.hunspell import speller
+from ...ingest.units import PlacedKind
 from ...text import NUMBER
 from ..model import RowKind
 from ..text import sentences
@@ -30,7 +31,7 @@ _SENTENCE_START = ".:;!?“\"«(—\n"
 
 def _head_units(ctx):
     for pair, us, placed in ctx.unit_rows():
-        if placed.kind in ("rule", "heading") and us.start == 0:
+        if placed.kind in (PlacedKind.RULE, PlacedKind.HEADING) and us.start == 0:
             yield pair, us
 
 
@@ -63,7 +64,7 @@ def head_punctuation(ctx, c):
 @check("form.list-number", Category.FORM, Severity.WARNING, DefectClass.NUMBERS,
        "A numbered paragraph (a glossary definition's \"1.\", \"2.\") lost or changed its number.")
 def list_number(ctx, c):
-    rows = [(pair, us) for pair, us, placed in ctx.unit_rows() if placed.kind == "glossary-definition"
+    rows = [(pair, us) for pair, us, placed in ctx.unit_rows() if placed.kind == PlacedKind.GLOSSARY_DEFINITION
             and _ENUM.match(us.unit.source)]
     if 2 * sum(1 for _, us in rows if _ENUM.match(us.unit.target)) < len(rows):
         return  # the translation leaves its definitions unnumbered: a convention, not a slip

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ...findings import Category, Check, DefectClass, Severity
-from ...profiles.words import word_profile
+from ...profiles.words import PhraseKind, word_profile
 from .. import wordlex
 from .registry import register_pass
 
@@ -69,17 +69,17 @@ def _judge(ctx, f, u, piece_src: str, piece_tgt: str):
     where = None
     if f.sentence_only:
         piece_src, piece_tgt = s, t
-    if f.kind == "flipped":
+    if f.kind == PhraseKind.FLIPPED:
         for a, b in ((s, t), (piece_src, piece_tgt)):
             if not (_n(f.english, a) > _n(f.rendering, b) and _n(f.flipped, b) > _n(f.english_other, a)):
                 return None
         where, check = _first(f.flipped, t), FLIPPED
-    elif f.kind == "dropped":
+    elif f.kind == PhraseKind.DROPPED:
         for a, b in ((s, t), (piece_src, piece_tgt)):
             if not _n(f.english, a) > _n(f.rendering, b):
                 return None
         where, check = _first(f.anchor, t), DROPPED_PHRASE
-    elif f.kind == "added":
+    elif f.kind == PhraseKind.ADDED:
         for a, b in ((s, t), (piece_src, piece_tgt)):
             if not _n(f.rendering, b) > _n(f.english, a):
                 return None
@@ -91,7 +91,7 @@ def _judge(ctx, f, u, piece_src: str, piece_tgt: str):
     span = (u.t_offset + where[0], u.t_offset + where[1])
     said = _first(f.english, s)
     english = ""
-    if said and f.kind != "added":
+    if said and f.kind != PhraseKind.ADDED:
         ce, cr = _n(f.english, s), _n(f.rendering, t)
         counts = f", {ce} times; rendered {cr}" if ce > 1 else ""
         english = f" (the English “{s[said[0]:said[1]]}”{counts})"

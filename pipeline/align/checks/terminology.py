@@ -8,6 +8,7 @@ from collections import Counter
 
 from ...diff.renamed_terms import renamed_terms
 from ...findings import Category, Check, DefectClass, Severity
+from ...rulenum import Level
 from .registry import register_pass
 from ..termbase import find_all
 from .termlearn import aligned_span
@@ -162,7 +163,7 @@ def run(ctx) -> list:
                 if span is not None:
                     t_taken.append(span)
             s_hits = find_all(src, (t.en,), s_taken) if p.base is not None else []
-            if p.base is not None and p.base.level != "rule":
+            if p.base is not None and p.base.level != Level.RULE:
                 # Inside an English name ("Elephant Graveyard", "Library of Alexandria"): a capitalised
                 # term in mid-sentence is a name the translation keeps; headings are title case.
                 s_hits = [h for h in s_hits if not (src[h[0]].isupper() and _mid_sentence(src, h[0]))]

@@ -18,25 +18,45 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 from ...errors import InputError
+from ...serialize import INTERNAL, to_data
 from . import kernel_driver
-from .model import Example, Observation, _observations, board_entry
+from .model import Engine, Example, Observation, RunStatus, _observations, board_entry
 from .mutation import _mutants, _passes
 from .phase_driver import mismatches, same
+
+
+class ControlStatus(StrEnum):
+    """What an example's control showed, compared with the example."""
+
+    DIFFERS = "differs"  # the control's outcome differs: the example proves its rule
+    ENGINE_SAME = "engine-same"  # the engine shows the same, though the rules' outcomes differ
+    SAME = "same"  # a tautology: the example would pass without its rule
+    ERROR = "error"
+    MISSING = "missing"  # the example has no control
+
+
+class ControlVerdict(StrEnum):
+    """The engine against the control's own ``expect`` (NONE when it states none)."""
+
+    NONE = ""
+    AGREES = "agrees"
+    DISAGREES = "disagrees"
 
 
 @dataclass
 class ControlResult:
     example: str
-    engine: str  # phase | kernel
-    status: str  # differs | engine-same | same | error | missing
+    engine: Engine
+    status: ControlStatus
     why: str = ""
     differing: list[str] = field(default_factory=list)  # the example's observations the control does not show
     compared: list[str] = field(default_factory=list)  # the observations compared
-    observed: dict[str, Any] = field(default_factory=dict)
-    verdict: str = ""  # with the control's own `expect`: agrees | disagrees ("" when it states none)
+    observed: dict[str, Any] = field(default_factory=dict, metadata=INTERNAL)
+    verdict: ControlVerdict = ControlVerdict.NONE
     mismatches: list[str] = field(default_factory=list)  # the control's own expectation vs the engine
     error: str = ""
 
@@ -45,12 +65,10 @@ class ControlResult:
         """The scenario cannot be told apart from its control: it would pass without its rule.
         ``engine-same`` is not one: the rules' outcome of the control differs from the
         example's, and the engine shows the same only because it fails the control."""
-        return self.status not in ("differs", "engine-same")
+        return self.status not in (ControlStatus.DIFFERS, ControlStatus.ENGINE_SAME)
 
     def to_dict(self) -> dict:
-        return {"example": self.example, "engine": self.engine, "status": self.status, "why": self.why,
-                "differing": self.differing, "compared": self.compared, "verdict": self.verdict,
-                "mismatches": self.mismatches, "error": self.error}
+        return to_data(self)
 
 
 def _merge(base: Any, patch: Any) -> Any:
@@ -138,12 +156,12 @@ def _rename_subject(subject: str, subs: dict[str, str]) -> str:
     return f"{kind}:{subs.get(ref, ref)}" if kind == "card" else subject
 
 
-def compare(ex: Example, ctl: Example, skip: set[str], observed: dict[str, Any], engine: str,
+def compare(ex: Example, ctl: Example, skip: set[str], observed: dict[str, Any], engine: Engine,
             error: str = "") -> ControlResult:
     """Which of the example's observations the control's outcome does not show."""
     c = ex.control or {}
-    res = ControlResult(ex.id, engine, "error" if error else "same", str(c.get("why", "")), observed=observed,
-                        error=error)
+    res = ControlResult(ex.id, engine, ControlStatus.ERROR if error else ControlStatus.SAME, str(c.get("why", "")),
+                        observed=observed, error=error)
     if error:
         return res
     subs = {str(k): str(v) for k, v in (c.get("replace") or {}).items()}
@@ -158,16 +176,16 @@ def compare(ex: Example, ctl: Example, skip: set[str], observed: dict[str, Any],
         res.compared.append(o.label())
         if not same(o.value, observed.get(label)):
             res.differing.append(o.label())
-    res.status = "differs" if res.differing else "same"
+    res.status = ControlStatus.DIFFERS if res.differing else ControlStatus.SAME
     # what the rules say of the control: its own `expect`, and the refusals of its own actions
     own = _observations(c.get("expect"), f"{ex.id} control")
     if "actions" in c:
         own = tuple(o for o in ctl.expect if o.subject.startswith("action:")) + own
     if own:
         res.mismatches = mismatches(own, observed)
-        res.verdict = "disagrees" if res.mismatches else "agrees"
-        if res.status == "same" and _rules_differ(ex, own, subs):
-            res.status = "engine-same"
+        res.verdict = ControlVerdict.DISAGREES if res.mismatches else ControlVerdict.AGREES
+        if res.status == ControlStatus.SAME and _rules_differ(ex, own, subs):
+            res.status = ControlStatus.ENGINE_SAME
     return res
 
 
@@ -180,12 +198,12 @@ def _rules_differ(ex: Example, own: tuple[Observation, ...], subs: dict[str, str
 def run_phase_control(suite, ex: Example) -> ControlResult:
     """The example's control on phase.rs (``suite``: a :class:`.phase_driver.PhaseSuite`)."""
     if not ex.control:
-        return ControlResult(ex.id, "phase", "missing")
+        return ControlResult(ex.id, Engine.PHASE, ControlStatus.MISSING)
     ctl, skip = control_example(ex)
     r = suite.run(ctl)
-    if r.status == "unsupported":
-        return ControlResult(ex.id, "phase", "error", str(ex.control.get("why", "")), error=r.reason)
-    return compare(ex, ctl, skip, r.observed, "phase", r.reason if r.error else "")
+    if r.status == RunStatus.UNSUPPORTED:
+        return ControlResult(ex.id, Engine.PHASE, ControlStatus.ERROR, str(ex.control.get("why", "")), error=r.reason)
+    return compare(ex, ctl, skip, r.observed, Engine.PHASE, r.reason if r.error else "")
 
 
 def run_kernel_control(ex: Example, library: dict | None = None) -> ControlResult:
@@ -193,7 +211,7 @@ def run_kernel_control(ex: Example, library: dict | None = None) -> ControlResul
     (``mutant``) or on a changed ``given``; the control differs when some run then fails."""
     kc = ex.kernel_control
     if not kc:
-        return ControlResult(ex.id, "kernel", "missing")
+        return ControlResult(ex.id, Engine.KERNEL, ControlStatus.MISSING)
     runs = kernel_driver.kernel_runs(ex, library)
     why = str(kc.get("why", ""))
     if "mutant" in kc:
@@ -205,5 +223,6 @@ def run_kernel_control(ex: Example, library: dict | None = None) -> ControlResul
             failing = [s.id for s in runs if not _passes(s)]
     else:
         failing = [s.id for s in runs if not _passes(replace(s, given=_merge(s.given, kc["given"])))]
-    return ControlResult(ex.id, "kernel", "differs" if failing else "same", why, differing=failing,
+    return ControlResult(ex.id, Engine.KERNEL, ControlStatus.DIFFERS if failing else ControlStatus.SAME, why,
+                         differing=failing,
                          compared=[s.id for s in runs])

@@ -13,22 +13,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import InputError
+from ...serialize import INTERNAL, json_field, to_data
 from ..runner import ACTIONS, Scenario, load_scenarios, run_scenario
-from .model import Example
+from .model import Example, RunStatus
 
 
 @dataclass
 class KernelResult:
     example: str
-    status: str  # pass | fail | unsupported
-    runs: list[Scenario] = field(default_factory=list)
-    actual: list[Any] = field(default_factory=list)
+    status: RunStatus
+    runs: list[Scenario] = field(default_factory=list,
+                                 metadata=json_field(name="scenarios", convert=lambda rs: [r.id for r in rs]))
+    actual: list[Any] = field(default_factory=list, metadata=INTERNAL)
     mismatches: list[str] = field(default_factory=list)
     reason: str = ""
 
     def to_dict(self) -> dict:
-        return {"example": self.example, "status": self.status, "scenarios": [r.id for r in self.runs],
-                "mismatches": self.mismatches, "reason": self.reason}
+        return to_data(self)
 
 
 def kernel_runs(ex: Example, library: dict[str, Scenario] | None = None) -> list[Scenario]:
@@ -55,13 +56,13 @@ def kernel_runs(ex: Example, library: dict[str, Scenario] | None = None) -> list
 def run(ex: Example, library: dict[str, Scenario] | None = None) -> KernelResult:
     runs = kernel_runs(ex, library)
     if not runs:
-        return KernelResult(ex.id, "unsupported", reason="the kernel has no entry point for this example")
-    res = KernelResult(ex.id, "pass", runs)
+        return KernelResult(ex.id, RunStatus.UNSUPPORTED, reason="the kernel has no entry point for this example")
+    res = KernelResult(ex.id, RunStatus.PASS, runs)
     for sc in runs:
         r = run_scenario(sc)
         res.actual.append(r.actual)
         if not r.passed:
-            res.status = "fail"
+            res.status = RunStatus.FAIL
             res.mismatches.extend(r.mismatches or [r.error or "failed"])
     return res
 

@@ -53,6 +53,7 @@ A file is a mapping ``{section: "6xx", edition: DATE, examples: [...]}``; each e
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,32 @@ from ...io import read_bounded_text
 from ...rulenum import RuleNumber
 
 EXAMPLES_DIR = Path(__file__).with_name("examples")
+
+
+class Engine(StrEnum):
+    """The engines the suite runs: phase.rs and our kernel."""
+
+    PHASE = "phase"
+    KERNEL = "kernel"
+
+
+class RunStatus(StrEnum):
+    """How one engine ran one example."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    UNSUPPORTED = "unsupported"
+
+
+class Verdict(StrEnum):
+    """What an engine's run says of an example, as the reports name it."""
+
+    AGREES = "agrees"
+    DISAGREES = "disagrees"
+    UNSUPPORTED = "unsupported"
+    SKIPPED = "skipped"
+    RECHECK = "recheck"  # the edition's example changed or is gone: what the engines ran is not it
+
 CARDS_FILE = Path(__file__).with_name("cards.yaml")
 
 #: Observation fields per subject kind; anything else in ``expect`` is an encoding error.

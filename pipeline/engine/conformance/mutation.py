@@ -21,7 +21,9 @@ import sys
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
+from ...serialize import fields_data, to_data
 from ..runner import Scenario, _match, run_action
+from .model import Engine, RunStatus
 
 _OTHER_ZONE = {"battlefield": "graveyard", "graveyard": "exile", "exile": "hand", "hand": "library",
                "library": "battlefield"}
@@ -49,7 +51,7 @@ def perturb(value: Any) -> list[Any]:
 @dataclass
 class ScenarioMutation:
     scenario: str
-    engine: str  # phase | kernel
+    engine: Engine
     perturbations: int = 0
     killed: int = 0
     unnoticed: list[str] = field(default_factory=list)  # perturbations that did not make it fail
@@ -59,13 +61,14 @@ class ScenarioMutation:
     def survivor(self) -> bool:
         return self.killed == 0
 
+    def __json__(self) -> dict:
+        return {**fields_data(self), "survivor": self.survivor}
+
     def to_dict(self) -> dict:
-        return {"scenario": self.scenario, "engine": self.engine, "perturbations": self.perturbations,
-                "killed": self.killed, "unnoticed": self.unnoticed, "engine_mutants": self.engine_mutants,
-                "survivor": self.survivor}
+        return to_data(self)
 
 
-def check_observations(name: str, engine: str, expected: dict[str, Any], observed: dict[str, Any],
+def check_observations(name: str, engine: Engine, expected: dict[str, Any], observed: dict[str, Any],
                        differ: Callable[[Any, Any], bool]) -> ScenarioMutation:
     """Perturb each expected value and each observed value; ``differ(exp, got)`` must notice."""
     m = ScenarioMutation(name, engine)
@@ -106,7 +109,7 @@ def check_kernel_scenario(s: Scenario) -> ScenarioMutation | None:
     exp, got = {}, {}
     for label, e, a in _leaves(s.expect, actual):
         exp[label], got[label] = e, a
-    return check_observations(s.id, "kernel", exp, got, _kernel_differ)
+    return check_observations(s.id, Engine.KERNEL, exp, got, _kernel_differ)
 
 
 # -- engine mutants (kernel) ------------------------------------------------------------------
@@ -272,11 +275,11 @@ def mutation_report(run, scenarios: list[Scenario]) -> dict:
     rows: list[ScenarioMutation] = []
     for ex in run.examples:
         r = run.phase.get(ex.id)
-        if r is None or r.status != "pass":
+        if r is None or r.status != RunStatus.PASS:
             continue
         exp = {o.label(): o.value for o in ex.expect}
         obs = dict(r.observed)
-        rows.append(check_observations(ex.id, "phase", exp, obs,
+        rows.append(check_observations(ex.id, Engine.PHASE, exp, obs,
                                        mismatches_one))
     library = {s.id: s for s in scenarios}
     kernel_scenarios = list(scenarios) + [k for ex in run.examples for k in kernel_runs(ex, library)

@@ -20,11 +20,13 @@ import io
 import json
 import tempfile
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from ...io import read_bounded_text
-from .model import Example, Observation, board_entry, load_cards
+from ...serialize import to_data
+from .model import Example, Observation, RunStatus, board_entry, load_cards
 
 #: Seats in turn order (each player's left is the next seat).  A board with seats past
 #: ``opponent`` is a multiplayer game (free-for-all unless the example's ``game`` says otherwise).
@@ -57,20 +59,26 @@ class DriveError(RuntimeError):
     """phase did not offer what the scenario asks for (an action, a target, a value)."""
 
 
+class DriveFailure(StrEnum):
+    """Who stopped a failed run: nobody (""), our driver, or phase itself."""
+
+    NONE = ""
+    DRIVER = "driver"  # the driver could not drive phase through it
+    PHASE = "phase"  # phase raised
+
+
 @dataclass
 class PhaseResult:
     example: str
-    status: str  # pass | fail | unsupported
+    status: RunStatus
     observed: dict[str, Any] = field(default_factory=dict)
     mismatches: list[str] = field(default_factory=list)
     reason: str = ""
     prompts: list[str] = field(default_factory=list)
-    error: str = ""  # driver (the driver could not drive phase through it) | phase (phase raised) | ""
+    error: DriveFailure = DriveFailure.NONE
 
     def to_dict(self) -> dict:
-        return {"example": self.example, "status": self.status, "observed": self.observed,
-                "mismatches": self.mismatches, "reason": self.reason, "prompts": self.prompts,
-                "error": self.error}
+        return to_data(self)
 
 
 def _ints(node: Any) -> set[int]:
@@ -210,7 +218,7 @@ class PhaseSuite:
     def run(self, ex: Example) -> PhaseResult:
         why = self.unsupported(ex)
         if why:
-            return PhaseResult(ex.id, "unsupported", reason=why)
+            return PhaseResult(ex.id, RunStatus.UNSUPPORTED, reason=why)
         game = _Game(self, ex)
         try:
             game.setup()
@@ -225,14 +233,14 @@ class PhaseSuite:
                     continue
                 game.do(act)
         except DriveError as e:
-            return PhaseResult(ex.id, "fail", game.observe(ex.expect), [f"could not drive: {e}"], str(e), game.prompts,
-                               "driver")
+            return PhaseResult(ex.id, RunStatus.FAIL, game.observe(ex.expect), [f"could not drive: {e}"], str(e), game.prompts,
+                               DriveFailure.DRIVER)
         except (ValueError, RuntimeError) as e:  # phase itself rejected or failed on a step
             msg = f"phase raised {type(e).__name__}: {e}"
-            return PhaseResult(ex.id, "fail", {}, [msg], msg, game.prompts, "phase")
+            return PhaseResult(ex.id, RunStatus.FAIL, {}, [msg], msg, game.prompts, DriveFailure.PHASE)
         observed = game.observe(ex.expect)
         mism = mismatches(ex.expect, observed)
-        return PhaseResult(ex.id, "fail" if mism else "pass", observed, mism, prompts=game.prompts)
+        return PhaseResult(ex.id, RunStatus.FAIL if mism else RunStatus.PASS, observed, mism, prompts=game.prompts)
 
 
 def _range_config(rng: Any) -> dict:

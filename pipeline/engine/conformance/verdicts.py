@@ -15,19 +15,21 @@ may no longer be what the engine was checked against.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Callable
 
 from ...rulenum import RuleNumber
+from ...serialize import OMIT_NONE, fields_data, json_field, to_data
 from ...text import term_form
 from . import kernel_driver
-from .controls import ControlResult, run_kernel_control, run_phase_control
-from .model import Example, load_examples
-from .phase_driver import PhaseResult, PhaseSuite, skip_reason
+from .controls import ControlResult, ControlVerdict, run_kernel_control, run_phase_control
+from .model import Engine, Example, RunStatus, Verdict, load_examples
+from .phase_driver import DriveFailure, PhaseResult, PhaseSuite, skip_reason
 
 #: The edition the suite's quotes and rule numbers come from.
 SUITE_EDITION = "2025-11-14"
 
-_VERDICT = {"pass": "agrees", "fail": "disagrees", "unsupported": "unsupported"}
+_VERDICT = {RunStatus.PASS: Verdict.AGREES, RunStatus.FAIL: Verdict.DISAGREES, RunStatus.UNSUPPORTED: Verdict.UNSUPPORTED}
 
 
 @dataclass
@@ -40,40 +42,40 @@ class SuiteRun:
     phase_skipped: str | None = None  # why phase did not run
     controls: dict[str, list[ControlResult]] = field(default_factory=dict)
 
-    def phase_verdict(self, ex: Example) -> str:
+    def phase_verdict(self, ex: Example) -> Verdict:
         """``agrees`` only when phase shows the example *and* the rules' outcome of its control:
         a pass whose control phase fails proves only that phase does the same either way."""
         if self.phase_skipped:
-            return "skipped"
+            return Verdict.SKIPPED
         v = _VERDICT[self.phase[ex.id].status]
-        ctl = self.control(ex.id, "phase")
-        if v == "agrees" and ctl is not None and ctl.verdict == "disagrees":
-            return "disagrees"
+        ctl = self.control(ex.id, Engine.PHASE)
+        if v == Verdict.AGREES and ctl is not None and ctl.verdict == ControlVerdict.DISAGREES:
+            return Verdict.DISAGREES
         return v
 
-    def control(self, example: str, engine: str) -> ControlResult | None:
+    def control(self, example: str, engine: Engine) -> ControlResult | None:
         return next((c for c in self.controls.get(example, ()) if c.engine == engine), None)
 
     def phase_cause(self, ex: Example) -> str | None:
         """Why phase disagrees: ``breaks-rule`` (a finding) or ``driver`` (ours to fix); None when it does not."""
-        if self.phase_verdict(ex) != "disagrees":
+        if self.phase_verdict(ex) != Verdict.DISAGREES:
             return None
         r = self.phase[ex.id]
-        return ex.cause or ("driver" if r.error == "driver" else "breaks-rule")
+        return ex.cause or ("driver" if r.error == DriveFailure.DRIVER else "breaks-rule")
 
-    def ran(self, ex: Example, engine: str) -> bool:
+    def ran(self, ex: Example, engine: Engine) -> bool:
         """Whether ``engine`` ran the example to an outcome (not unsupported, not stopped by our driver)."""
-        if engine == "phase":
+        if engine == Engine.PHASE:
             r = self.phase.get(ex.id)
-            return r is not None and r.status != "unsupported" and self.phase_cause(ex) != "driver"
-        return self.kernel[ex.id].status != "unsupported"
+            return r is not None and r.status != RunStatus.UNSUPPORTED and self.phase_cause(ex) != "driver"
+        return self.kernel[ex.id].status != RunStatus.UNSUPPORTED
 
-    def discriminated_rules(self, engine: str) -> list[str]:
+    def discriminated_rules(self, engine: Engine) -> list[str]:
         """The rules whose examples ``engine`` agrees with *and* tells apart from their controls:
         the coverage that proves something (a pass without a discriminating control does not count)."""
         out = set()
         for ex in self.examples:
-            ok = self.phase_verdict(ex) == "agrees" if engine == "phase" else self.kernel_verdict(ex) == "agrees"
+            ok = (self.phase_verdict(ex) if engine == Engine.PHASE else self.kernel_verdict(ex)) == Verdict.AGREES
             c = self.control(ex.id, engine)
             if ok and self.ran(ex, engine) and c is not None and not c.tautology:
                 out.add(ex.rule)
@@ -84,10 +86,10 @@ class SuiteRun:
         encoded = [e for e in self.examples if e.encoded or e.kernel]
         # listed with a reason it cannot be a game here; `not-yet` examples are tracked, not counted
         listed = [e for e in self.examples if e.unsupported and not e.kernel and e.listed != "not-yet"]
-        runnable = [e for e in encoded if any(self.ran(e, eng) for eng in ("phase", "kernel"))]
+        runnable = [e for e in encoded if any(self.ran(e, eng) for eng in Engine)]
 
         def discriminating(e: Example) -> bool:
-            ctls = [self.control(e.id, eng) for eng in ("phase", "kernel") if self.ran(e, eng)]
+            ctls = [self.control(e.id, eng) for eng in Engine if self.ran(e, eng)]
             return all(c is not None and not c.tautology for c in ctls)
 
         differs = [e for e in runnable if discriminating(e)]
@@ -95,7 +97,7 @@ class SuiteRun:
         if not self.phase_skipped:
             for e in self.examples:
                 r = self.phase[e.id]
-                if r.status == "unsupported":
+                if r.status == RunStatus.UNSUPPORTED:
                     phase["unimplemented"] += 0 if e.unsupported else 1
                 elif self.phase_cause(e) == "driver":
                     phase["driver"] += 1
@@ -105,7 +107,7 @@ class SuiteRun:
                 "control_differs": len(differs), "tautologies": len(runnable) - len(differs), "phase": phase,
                 "mutation_score": mutation_score}
 
-    def kernel_verdict(self, ex: Example) -> str:
+    def kernel_verdict(self, ex: Example) -> Verdict:
         return _VERDICT[self.kernel[ex.id].status]
 
 
@@ -122,12 +124,12 @@ def run_suite(use_phase: bool = True, examples: list[Example] | None = None,
                 if progress:
                     progress(ex.id)
                 phase[ex.id] = suite.run(ex)
-                if phase[ex.id].status != "unsupported":
+                if phase[ex.id].status != RunStatus.UNSUPPORTED:
                     controls.setdefault(ex.id, []).append(run_phase_control(suite, ex))
     library = {s.id: s for s in kernel_driver.load_scenarios()}
     kernel = {ex.id: kernel_driver.run(ex, library) for ex in examples}
     for ex in examples:
-        if kernel[ex.id].status != "unsupported":
+        if kernel[ex.id].status != RunStatus.UNSUPPORTED:
             controls.setdefault(ex.id, []).append(run_kernel_control(ex, library))
     return SuiteRun(examples, phase, kernel, why, controls)
 
@@ -136,23 +138,31 @@ def _norm(text: str) -> str:
     return term_form(text)
 
 
+class ExampleText(StrEnum):
+    """The example in the edition checked: as in the suite, renumbered, reworded, or gone."""
+
+    SAME = "same"
+    RENUMBERED = "renumbered"
+    CHANGED = "changed"
+    MISSING = "missing"
+
+
 @dataclass
 class ExampleVerdict:
     example: str  # as encoded: "613.4d#1" (suite edition)
     rule: str  # suite edition number
-    target_rule: str | None  # number in the target edition (None: gone)
-    text: str  # same | renumbered | changed | missing
-    phase: str
-    kernel: str
+    #: The number in the target edition (None: gone).
+    target_rule: str | None = field(metadata=json_field(name="rule_in_edition"))
+    text: ExampleText
+    phase: Verdict
+    kernel: Verdict
     phase_detail: list[str] = field(default_factory=list)
     kernel_detail: list[str] = field(default_factory=list)
     file: str = ""
     note: str = ""
 
     def to_dict(self) -> dict:
-        return {"example": self.example, "rule": self.rule, "rule_in_edition": self.target_rule, "text": self.text,
-                "phase": self.phase, "kernel": self.kernel, "phase_detail": self.phase_detail,
-                "kernel_detail": self.kernel_detail, "file": self.file, "note": self.note}
+        return to_data(self)
 
 
 @dataclass
@@ -160,11 +170,13 @@ class ConformanceReport:
     edition: str
     suite_edition: str
     phase_skipped: str | None
-    verdicts: list[ExampleVerdict]
-    mutation: dict | None = None  # the comparator self-check (perturbed expectations): not a mutation score
-    summary: dict | None = None  # SuiteRun.summary: the suite in figures
+    verdicts: list[ExampleVerdict] = field(metadata=json_field(name="examples"))
+    #: The comparator self-check (perturbed expectations): not a mutation score.
+    mutation: dict | None = field(default=None, metadata=OMIT_NONE)
+    summary: dict | None = field(default=None, metadata=OMIT_NONE)  # SuiteRun.summary: the suite in figures
     controls: list[dict] = field(default_factory=list)
-    coverage: dict = field(default_factory=dict)  # engine -> rules agreed with a discriminating control
+    #: Engine -> rules agreed with a discriminating control.
+    coverage: dict = field(default_factory=dict, metadata=json_field(name="rules_with_a_discriminating_control"))
 
     def by_rule(self) -> dict[str, dict]:
         """Per rule (target-edition number): the combined verdict of its examples."""
@@ -188,21 +200,18 @@ class ConformanceReport:
         return {"examples": len(self.verdicts), "phase": count("phase"), "kernel": count("kernel"),
                 "text": count("text")}
 
+    def __json__(self) -> dict:
+        return {**fields_data(self), "totals": to_data(self.totals()), "rules": to_data(self.by_rule())}
+
     def to_dict(self) -> dict:
-        return {"edition": self.edition, "suite_edition": self.suite_edition,
-                "phase_skipped": self.phase_skipped,
-                **({"summary": self.summary} if self.summary is not None else {}),
-                "totals": self.totals(), "controls": self.controls,
-                "rules_with_a_discriminating_control": self.coverage,
-                "examples": [v.to_dict() for v in self.verdicts], "rules": self.by_rule(),
-                **({"mutation": self.mutation} if self.mutation is not None else {})}
+        return to_data(self)
 
 
-def _combine(verdicts: list[str]) -> str:
-    for v in ("disagrees", "recheck", "agrees", "unsupported", "skipped"):
+def _combine(verdicts: list[Verdict]) -> Verdict:
+    for v in (Verdict.DISAGREES, Verdict.RECHECK, Verdict.AGREES, Verdict.UNSUPPORTED, Verdict.SKIPPED):
         if v in verdicts:
             return v
-    return "unsupported"
+    return Verdict.UNSUPPORTED
 
 
 def verdicts(run: SuiteRun, doc, number_map: Callable[[str], str | None] | None = None) -> ConformanceReport:
@@ -213,26 +222,27 @@ def verdicts(run: SuiteRun, doc, number_map: Callable[[str], str | None] | None 
         target = nmap(ex.rule)
         rule = doc.rule(target) if target else None
         if rule is None:
-            text = "missing"
+            text = ExampleText.MISSING
         else:
             here = {_norm(e.text) for e in rule.examples}
-            text = ("same" if target == ex.rule else "renumbered") if _norm(ex.quote) in here else "changed"
+            text = ((ExampleText.SAME if target == ex.rule else ExampleText.RENUMBERED) if _norm(ex.quote) in here
+                    else ExampleText.CHANGED)
         pv, kv = run.phase_verdict(ex), run.kernel_verdict(ex)
         pd = (run.phase[ex.id].mismatches or ([run.phase[ex.id].reason] if run.phase[ex.id].reason else [])
               ) if ex.id in run.phase else ([run.phase_skipped] if run.phase_skipped else [])
-        ctl = run.control(ex.id, "phase")
-        if pv == "disagrees" and ctl is not None and ctl.verdict == "disagrees":
+        ctl = run.control(ex.id, Engine.PHASE)
+        if pv == Verdict.DISAGREES and ctl is not None and ctl.verdict == ControlVerdict.DISAGREES:
             pd = list(pd) + [f"control ({ctl.why}): {m}" for m in ctl.mismatches]
         kr = run.kernel[ex.id]
         kd = kr.mismatches or ([kr.reason] if kr.reason else [])
-        if text in ("changed", "missing"):  # what the engines were checked against is not this edition's example
-            pv = kv = "recheck"
+        if text in (ExampleText.CHANGED, ExampleText.MISSING):  # what the engines were checked against is not this edition's example
+            pv = kv = Verdict.RECHECK
         out.append(ExampleVerdict(ex.id, ex.rule, target if rule is not None else None, text, pv, kv, pd, kd,
                                   ex.file, ex.note))
     from .kernel_mutation import mutation_score  # the committed result of the mutation tool's run
 
     return ConformanceReport(doc.meta.effective_date or "", SUITE_EDITION, run.phase_skipped, out,
                              summary=run.summary(mutation_score()),
-                             coverage={eng: run.discriminated_rules(eng) for eng in ("phase", "kernel")
-                                       if eng == "kernel" or not run.phase_skipped},
+                             coverage={eng: run.discriminated_rules(eng) for eng in Engine
+                                       if eng == Engine.KERNEL or not run.phase_skipped},
                              controls=[c.to_dict() for ex in run.examples for c in run.controls.get(ex.id, ())])
