@@ -485,3 +485,35 @@ def test_leave_one_set_out_figures(tmp_path):
     # The figures the README reports (deterministic: fixed seeds, one thread).
     assert d["mean_over_sets"]["p_at_1"] == pytest.approx(0.6096, abs=0.005)
     assert d["mean_over_sets"]["r_at_5"] == pytest.approx(0.8411, abs=0.005)
+
+
+@pytest.fixture(scope="module")
+def loso_semantic(tmp_path_factory):
+    """One leave-one-set-out run with the semantic view for the tests below (≈ 1 min CPU)."""
+    _extra()
+    from pipeline.link.loso import main
+
+    out = tmp_path_factory.mktemp("loso") / "loso-semantic.json"
+    assert main(["--semantic", "--json", str(out)]) == 0
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+@needs_shared
+@pytest.mark.slow
+def test_leave_one_set_out_with_the_semantic_view_p_at_1(loso_semantic):
+    """Issue 27, acceptance 1 (first half): with the semantic extra, mean LOSO P@1 ≥ 0.62."""
+    d = loso_semantic
+    assert d["semantic"].startswith("all-MiniLM-L6-v2-onnx-int8:")
+    assert set(d["per_set"]) == set(SETS) and sum(d["n"].values()) == _labels()["counts"]["train_governed"]
+    assert d["mean_over_sets"]["p_at_1"] >= 0.62
+    assert d["mean_over_sets"]["p_at_1"] == pytest.approx(0.6206, abs=0.005)  # the README's figure
+    assert d["calibration"]["out_of_set"]["precision_confident"] >= 0.85
+
+
+@needs_shared
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="issue 27 acceptance 1, second half, not met: mean LOSO R@5 0.853 with the "
+                                       "semantic view (0.841 without); the candidate pool holds an accepted rule "
+                                       "for 0.976, so the ranking, not the pool, falls short")
+def test_leave_one_set_out_with_the_semantic_view_r_at_5(loso_semantic):
+    assert loso_semantic["mean_over_sets"]["r_at_5"] >= 0.90
