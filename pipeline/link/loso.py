@@ -1,7 +1,7 @@
 """Leave-one-set-out cross-validation of the learned ranker, and the confidence it is calibrated by.
 
     python -m pipeline.link.loso [--labels tests/data/linking/labels.json] [--rules EN.txt]
-                                 [--sets DIR] [--json OUT] [--write-calibration]
+                                 [--sets DIR] [--json OUT] [--write-calibration] [--semantic]
 
 How a user links a set the model never saw (issue 27.1): for each of the six labelled sets,
 a ranker is trained on the *train split* of the other five (their labelled rulings, the rules'
@@ -12,11 +12,15 @@ split is never read here, so it stays an unfitted figure.  The hyper-parameters 
 model's (chosen by the by-card CV of ``pipeline.link.train`` over the six sets' train split: the
 one model choice not made inside the five sets).
 
+With ``--semantic`` the folds use the semantic view too (the ``semantic`` extra) and the semantic
+ranker's hyper-parameters; each fold also reports how often an accepted rule is in the held
+rulings' candidate pool at all (``in_pool``: the ceiling of R@5).
+
 The out-of-set first answers also calibrate the confidence shown with each link (issue 27.3):
 a logistic model of "the first answer is right" on the ranker's score of the first answer and
 its gap to the second, and the lowest probability at which the out-of-set first answers called
 confident are at least :data:`TARGET` right.  ``--write-calibration`` stores both in
-``pipeline/data/link-calibration.json``; the test split is then measured once
+``pipeline/data/link-calibration.json`` (``link-calibration-semantic.json`` with ``--semantic``); the test split is then measured once
 (``crpipe link-eval … --split test``).
 """
 
