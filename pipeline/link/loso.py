@@ -1,7 +1,7 @@
 """Leave-one-set-out cross-validation of the learned ranker, and the confidence it is calibrated by.
 
     python -m pipeline.link.loso [--labels tests/data/linking/labels.json] [--rules EN.txt]
-                                 [--sets DIR] [--json OUT] [--write-calibration]
+                                 [--sets DIR] [--json OUT] [--write-calibration] [--semantic]
 
 How a user links a set the model never saw (issue 27.1): for each of the six labelled sets,
 a ranker is trained on the *train split* of the other five (their labelled rulings, the rules'
@@ -12,11 +12,15 @@ split is never read here, so it stays an unfitted figure.  The hyper-parameters 
 model's (chosen by the by-card CV of ``pipeline.link.train`` over the six sets' train split: the
 one model choice not made inside the five sets).
 
+With ``--semantic`` the folds use the semantic view too (the ``semantic`` extra) and the semantic
+ranker's hyper-parameters; each fold also reports how often an accepted rule is in the held
+rulings' candidate pool at all (``in_pool``: the ceiling of R@5).
+
 The out-of-set first answers also calibrate the confidence shown with each link (issue 27.3):
 a logistic model of "the first answer is right" on the ranker's score of the first answer and
 its gap to the second, and the lowest probability at which the out-of-set first answers called
 confident are at least :data:`TARGET` right.  ``--write-calibration`` stores both in
-``pipeline/data/link-calibration.json``; the test split is then measured once
+``pipeline/data/link-calibration.json`` (``link-calibration-semantic.json`` with ``--semantic``); the test split is then measured once
 (``crpipe link-eval … --split test``).
 """
 
@@ -32,8 +36,9 @@ import numpy as np
 
 from ..io import atomic_write, read_bounded_text
 from .evaluate import load_gold, metrics
-from .rerank import MODEL_PATH, Neighbours, Prior
-from .train import SETS, _counts, build_examples, build_labelled, data_arguments, fit, memory_items, with_priors
+from .rerank import MODEL_PATH, SEMANTIC_CALIBRATION_PATH, SEMANTIC_MODEL_PATH, Neighbours, Prior
+from .train import (SETS, _counts, build_examples, build_labelled, data_arguments, fit, memory_items, semantic_view,
+                    with_priors)
 
 CALIBRATION_PATH = MODEL_PATH.with_name("link-calibration.json")
 #: Out-of-set precision wanted of the links called confident (the bar is 0.85 on the test
@@ -98,6 +103,9 @@ def main(argv=None) -> int:
     ap.add_argument("--all-labels", action="store_true",
                     help="folds over every labelled ruling (train and test split): a measurement only, so the "
                          "calibration is not written and no setting is chosen by it")
+    ap.add_argument("--semantic", nargs="?", const="", default=None, metavar="MODEL",
+                    help="with the semantic view's features and candidates (the 'semantic' extra; MODEL: an ONNX "
+                         "model folder, default the packaged one)")
     args = ap.parse_args(argv)
 
     from ..ingest.loader import load_document  # deferred: the entry point loads the stages it drives
@@ -108,12 +116,15 @@ def main(argv=None) -> int:
     t0 = time.process_time()
     doc = load_document(Path(args.rules))
     ix = build_index(doc)
-    linker = Linker(ix, ranker=None)
+    semantic = semantic_view(ix, args.semantic)
+    linker = Linker(ix, ranker=None, semantic=semantic)
     rulings = [r for s in SETS for r in read_rulings(Path(args.sets) / f"{s}.json").rulings]
     gold = load_gold(args.labels, split=None if args.all_labels else "train")
     if args.all_labels and args.write_calibration:
         ap.error("--write-calibration is fitted on the train split only")
-    params = json.loads(read_bounded_text(MODEL_PATH.with_suffix(".json")))["chosen"]["params"]
+    model_path = SEMANTIC_MODEL_PATH if args.semantic is not None else MODEL_PATH
+    calibration_path = SEMANTIC_CALIBRATION_PATH if args.semantic is not None else CALIBRATION_PATH
+    params = json.loads(read_bounded_text(model_path.with_suffix(".json")))["chosen"]["params"]
     memory = Neighbours(linker, memory_items(gold))
     groups = [g.card for g in gold]
     sets = np.array([g.set for g in gold])
@@ -121,7 +132,7 @@ def main(argv=None) -> int:
     # per fold from the five sets by with_priors) and the weak example queries, built once.
     all_prior = Prior.from_counts(ix, _counts([{"gold": g} for g in gold]), len(gold))
     rows = build_labelled(linker, gold, rulings, all_prior, memory)
-    weak = build_examples(doc, ix, all_prior, memory, groups)
+    weak = build_examples(doc, ix, all_prior, memory, groups, semantic)
     print(f"{len(rows)} labelled train rulings, {len(weak)} example queries", file=sys.stderr)
     per_set, oof = {}, []
     for s in SETS:
@@ -134,10 +145,12 @@ def main(argv=None) -> int:
         booster = fit(fit_rows, params)
         got = scored(booster, held)
         per_set[s] = metrics([ids for ids, _ in got], held_gold)
+        # The pool bounds R@5: how often an accepted rule is among the candidates at all.
+        per_set[s]["in_pool"] = round(float(np.mean([(r["y"] > 0).any() for r in held])), 4)
         for (ids, sc), g in zip(got, held_gold):
             oof.append({"set": s, "id": g.id, "right": bool(ids and ids[0] in g.hits), "scores": sc[:2].tolist()})
         print(json.dumps({"set": s, **per_set[s]}), file=sys.stderr)
-    allm = {k: round(float(np.mean([m[k] for m in per_set.values()])), 4) for k in ("p_at_1", "r_at_5", "mrr")}
+    allm = {k: round(float(np.mean([m[k] for m in per_set.values()])), 4) for k in ("p_at_1", "r_at_5", "mrr", "in_pool")}
     pooled = {"n": len(oof), "p_at_1": round(float(np.mean([o["right"] for o in oof])), 4)}
     x = np.array([confidence_features(np.array(o["scores"])) for o in oof])
     y = np.array([o["right"] for o in oof], dtype=float)
@@ -152,7 +165,7 @@ def main(argv=None) -> int:
                             "precision_confident": round(float(y[conf].mean()), 4) if conf.any() else None,
                             "precision_rest": round(float(y[~conf].mean()), 4) if (~conf).any() else None,
                             "n": int(len(y))}}
-    out = {"labels": "train and test split" if args.all_labels else "train split", "per_set": per_set, "mean_over_sets": allm, "pooled": pooled, "params": params,
+    out = {"semantic": semantic.encoder.key if semantic is not None else None, "labels": "train and test split" if args.all_labels else "train split", "per_set": per_set, "mean_over_sets": allm, "pooled": pooled, "params": params,
            "n": {s: per_set[s]["n"] for s in SETS}, "calibration": calib,
            "cpu_s": round(time.process_time() - t0, 1), "load_average": round(os.getloadavg()[0], 2)}
     text = json.dumps(out, indent=1, sort_keys=True)
@@ -160,7 +173,7 @@ def main(argv=None) -> int:
     if args.json:
         atomic_write(Path(args.json), text + "\n")
     if args.write_calibration:
-        atomic_write(CALIBRATION_PATH, json.dumps(calib, indent=1, sort_keys=True) + "\n")
+        atomic_write(calibration_path, json.dumps(calib, indent=1, sort_keys=True) + "\n")
     return 0
 
 

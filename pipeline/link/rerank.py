@@ -35,6 +35,7 @@ MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "link-ranker.txt"
 CALIBRATION_PATH = MODEL_PATH.with_name("link-calibration.json")
 #: The same ranker trained with the semantic view's features too (``--semantic``).
 SEMANTIC_MODEL_PATH = MODEL_PATH.with_name("link-ranker-semantic.txt")
+SEMANTIC_CALIBRATION_PATH = MODEL_PATH.with_name("link-calibration-semantic.json")
 
 #: Signals (``Views.signals``) that become features, in order.
 SIGNALS = ("keyword", "topic", "glossary", "definition", "layout", "reference", "card_keyword", "card_topic",
@@ -47,7 +48,7 @@ FEATURES = (
 )
 
 #: Appended when the semantic view runs (the optional extra).
-SEMANTIC_FEATURES = FEATURES + ("semantic", "semantic_gap")
+SEMANTIC_FEATURES = FEATURES + ("semantic", "semantic_gap", "semantic_example", "semantic_children", "semantic_rank")
 
 #: How a person reads each feature in an explanation.
 LABELS = {
@@ -66,11 +67,14 @@ LABELS = {
     "query_lemmas": "ruling length", "cited_by": "rules citing it (count)",
     "rule_prior": "how often it governs labelled rulings",
     "neighbour": "similar labelled ruling", "neighbour_gap": "similar labelled ruling (vs best)",
-    "semantic": "sentence embedding", "semantic_gap": "sentence embedding (vs best)", "root_prior": "how often its section governs",
+    "semantic": "sentence embedding", "semantic_gap": "sentence embedding (vs best)",
+    "semantic_example": "sentence embedding of an example", "semantic_children": "sentence embedding of a subrule",
+    "semantic_rank": "rank by sentence embedding", "root_prior": "how often its section governs",
 }
 
 #: How many of each view's best candidates enter the pool.
-POOL = {"hand": 40, "whole": 10, "best_sentence": 10, "best_example": 8, "context": 8, "neighbours": 6}
+POOL = {"hand": 40, "whole": 10, "best_sentence": 10, "best_example": 8, "context": 8, "neighbours": 6,
+        "semantic": 10}
 CHUNK = 64  # rulings scored per model call (bounded memory: views are dense over all rules)
 
 
@@ -273,8 +277,9 @@ class Ranker:
         meta_path = path.with_suffix(".json")
         meta = json.loads(read_bounded_text(meta_path)) if meta_path.is_file() else {}
         calib = None
-        if path == MODEL_PATH and CALIBRATION_PATH.is_file():  # fitted on this model's out-of-set answers
-            calib = json.loads(read_bounded_text(CALIBRATION_PATH))
+        calib_path = {MODEL_PATH: CALIBRATION_PATH, SEMANTIC_MODEL_PATH: SEMANTIC_CALIBRATION_PATH}.get(path)
+        if calib_path is not None and calib_path.is_file():  # fitted on this model's out-of-set answers
+            calib = json.loads(read_bounded_text(calib_path))
         return cls(booster, meta, calibration=calib)
 
     @classmethod
@@ -318,9 +323,10 @@ def _top(v: np.ndarray, k: int) -> np.ndarray:
 
 
 def features(linker, v, q, prior: Prior, nb: np.ndarray | None = None,
-             sem: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+             sem: tuple[np.ndarray, ...] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The candidate pool for one ruling and its feature matrix (pool x FEATURES, plus
-    SEMANTIC_FEATURES when ``sem``, the semantic view's cosines, is given).
+    SEMANTIC_FEATURES when ``sem``, the semantic view's cosines with each rule's text, best
+    example and best subrule (``SemanticView.views``), is given).
     ``nb``: the neighbour view (``Neighbours.rule_scores``) when a labelled memory is known."""
     ix = linker.ix
     n = len(ix.ids)
@@ -342,7 +348,7 @@ def features(linker, v, q, prior: Prior, nb: np.ndarray | None = None,
     if nb is not None:
         parts.append(_top(nb, POOL["neighbours"]))
     if sem is not None:
-        parts.append(_top(sem, POOL["whole"]))
+        parts.append(_top(np.maximum(sem[0], sem[1]), POOL["semantic"]))
     pool = np.unique(np.concatenate(parts).astype(np.int64))
 
     text0 = np.append(text, 0.0)  # index -1 (no child) reads 0
@@ -366,7 +372,8 @@ def features(linker, v, q, prior: Prior, nb: np.ndarray | None = None,
     x = np.column_stack(cols + [ix.static[pool], np.full(len(pool), float(len(v.lem))), prior.rule[pool],
                                 prior.root[pool], nbp, nbp - nbp.max()])
     if sem is not None:
-        x = np.column_stack([x, sem[pool], sem[pool] - sem[pool].max()])
+        sr, se, sc = sem[0][pool], sem[1][pool], sem[2][pool]
+        x = np.column_stack([x, sr, sr - sr.max(), se, sc, _ranks(np.maximum(sr, se))])
     return pool, x
 
 
@@ -389,7 +396,7 @@ def rerank(linker, queries, top: int, explain_n: int = 1):
         memory = linker.ranker.neighbours(linker)
         extra = [memory.matrix] if memory is not None and memory.matrix is not None else []
         pre = linker.batch_scores([q for q, _ in chunk], extra)
-        sem = linker.semantic.scores([q.text for q, _ in chunk]) if linker.semantic is not None else [None] * len(chunk)
+        sem = linker.semantic.views([q.text for q, _ in chunk]) if linker.semantic is not None else [None] * len(chunk)
         for (q, ss), p, se in zip(chunk, pre, sem):
             v = linker._views(q, ss, p[:3])
             nb = memory.rule_scores(p[3]) if extra else None

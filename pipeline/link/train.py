@@ -48,7 +48,7 @@ def _queries(linker, texts, prior, memory=None, groups=None, allowed=None, **kw)
     only from the memory rulings ``allowed`` (a mask over them) when given."""
     out = []
     qs = linker._queries(texts, kw.get("layouts"), kw.get("cards"), kw.get("contexts"))
-    sem = linker.semantic.scores(list(texts)) if linker.semantic is not None else [None] * len(texts)
+    sem = linker.semantic.views(list(texts)) if linker.semantic is not None else [None] * len(texts)
     for i, (q, ss) in enumerate(qs):
         v = linker._views(q, ss)
         sim = memory.similarity(linker, v.lem) if memory is not None else np.zeros(0)
@@ -123,7 +123,14 @@ def build_examples(doc, full_ix, prior: Prior, memory: Neighbours, groups, seman
         ix = build_index(d)
         # What a candidate is (its static facts, its citations) does not change with the fold.
         ix.static, ix.cites, ix.cited = full_ix.static, full_ix.cites, full_ix.cited
-        lk = Linker(ix, ranker=None, semantic=semantic)  # rule texts, hence their embeddings, are unchanged
+        # The semantic view of this fold's index: an example must not find itself among its
+        # rule's embedded examples either.
+        view = None
+        if semantic is not None:
+            from .semantic import SemanticView  # optional: the semantic extra
+
+            view = SemanticView(ix, semantic.encoder)
+        lk = Linker(ix, ranker=None, semantic=view)
         items = [(ex, r.id) for r in doc.rules if r.id in held and r.id in ix.pos for ex in r.example_texts]
         items = [(t[len("Example:"):].strip() if t.startswith("Example:") else t, rid) for t, rid in items]
         feats = _queries(lk, [t for t, _ in items], prior, memory, groups)
@@ -220,6 +227,15 @@ def cross_validate(ix, train: list[dict], weak: list[dict], memory: Neighbours, 
     return results
 
 
+def semantic_view(ix, model: str | None):
+    """The semantic view over ``ix`` when ``model`` is given ("" or None-like: the packaged model)."""
+    if model is None:
+        return None
+    from .semantic import SemanticView, load_encoder  # optional: the semantic extra
+
+    return SemanticView(ix, load_encoder(model or None))
+
+
 def data_arguments(doc: str) -> argparse.ArgumentParser:
     """The labels, the training edition and the six set files (shared by train and loso)."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
@@ -233,10 +249,11 @@ def data_arguments(doc: str) -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     ap = data_arguments(__doc__)
     ap.add_argument("--out", default=None, help="default: pipeline/data/link-ranker[-semantic].txt")
-    ap.add_argument("--semantic", default=None, metavar="MODEL",
-                    help="also train with the semantic view (a sentence-transformers model folder or name)")
+    ap.add_argument("--semantic", nargs="?", const="", default=None, metavar="MODEL",
+                    help="also train with the semantic view (the 'semantic' extra: its packaged model, or an ONNX "
+                         "model folder)")
     args = ap.parse_args(argv)
-    args.out = args.out or str(SEMANTIC_MODEL_PATH if args.semantic else MODEL_PATH)
+    args.out = args.out or str(SEMANTIC_MODEL_PATH if args.semantic is not None else MODEL_PATH)
 
     from ..ingest.loader import load_document  # deferred: as above
     from ..rulings import read_rulings  # deferred: as above
@@ -245,11 +262,7 @@ def main(argv=None) -> int:
 
     doc = load_document(Path(args.rules))
     ix = build_index(doc)
-    semantic = None
-    if args.semantic:
-        from .semantic import SemanticView, load_encoder  # optional: the semantic extra
-
-        semantic = SemanticView(ix, load_encoder(args.semantic), args.semantic)
+    semantic = semantic_view(ix, args.semantic)
     linker = Linker(ix, ranker=None, semantic=semantic)
     rulings = [r for s in SETS for r in read_rulings(Path(args.sets) / f"{s}.json").rulings]
     gold = load_gold(args.labels, split="train")
@@ -280,8 +293,7 @@ def main(argv=None) -> int:
             "gold_in_pool_train": round(in_pool, 4), "pool_recall_per_fold": pool_recall(train),
             "chosen_under_other_seeds": spread, "hand_weighted_on_train": hand, "chosen": best,
             "cross_validation": cv, "features": list(SEMANTIC_FEATURES if semantic else FEATURES),
-            "semantic_model": ("/".join(Path(args.semantic).parts[-2:]) if Path(args.semantic).exists() else args.semantic)
-            if args.semantic else None,
+            "semantic_model": semantic.encoder.key if semantic is not None else None,
             "prior": {"counts": dict(sorted(_counts(train).items())), "queries": len(train)},
             "neighbours": memory_items(gold), "base_params": {k: v for k, v in BASE.items()}}
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
