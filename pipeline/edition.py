@@ -13,6 +13,7 @@ import codecs
 import functools
 import os
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -77,6 +78,12 @@ def edition_inventory(path) -> dict:
     cites, its mana symbols, its heading.  ``path``: a file, or a
     :class:`pipeline.editions.EditionRef` (an embedded edition).  Cached in memory and on
     disk (by file name, size, modification time -- or sha256 -- and the code's version)."""
+    return _inventory(path, remember=True)
+
+
+def _inventory(path, remember: bool) -> dict:
+    """:func:`edition_inventory`; kept in memory only when ``remember`` (the inventories of
+    110 editions take ~400 MB as Python objects: inference reads them one at a time)."""
     if not isinstance(path, Path) and getattr(path, "path", None) is None:  # embedded: no file
         key = (path.sha256, INVENTORY_VERSION)
         cache = _cache_dir() / f"{path.stem}-{path.sha256[:16]}-{_code_version()}.json"
@@ -101,7 +108,8 @@ def edition_inventory(path) -> dict:
                         old.unlink(missing_ok=True)  # an older version of the file or of the code
             except OSError:
                 pass
-    _MEMO[key] = inv
+    if remember:
+        _MEMO[key] = inv
     return inv
 
 
@@ -185,28 +193,37 @@ def _name_match(a: str, b: str) -> bool:
     return fuzz.ratio(fa, fb) >= 75 or (n >= 5 and (fa.startswith(fb[:n]) or fb.startswith(fa[:n])))
 
 
-def _facts(doc: Document, invs: list[dict]) -> list[Fact]:
+def _facts(doc: Document, invs: Iterable[dict]) -> tuple[list[Fact], list[str]]:
+    """The document's facts, each with where it holds in ``invs`` (read one at a time: an
+    edition's inventory is dropped before the next is read), and the editions' names."""
     from rapidfuzz import fuzz  # lazy: a document that states its date never needs it
     lang = doc.meta.language if doc.meta.language in PROFILES else None
     official = lang is not None and PROFILES[lang].official
-    facts: list[Fact] = []
+    # (fact, the rule it is about, its test on that rule's entry in an edition's inventory)
+    tests: list[tuple[Fact, str, Callable[[dict | None], bool]]] = []
     for r in doc.rules:
         rid = r.id
         mine = _rule_facts(r, lang)
-        got = [inv["rules"].get(rid) for inv in invs]
-        facts.append(Fact(f"rule {rid} exists", 1.0, [g is not None for g in got]))
+        tests.append((Fact(f"rule {rid} exists", 1.0), rid, lambda g: g is not None))
         for ref in mine["refs"]:
-            facts.append(Fact(f"rule {rid} cites {ref}", 1.0, [g is not None and ref in g["refs"] for g in got]))
+            tests.append((Fact(f"rule {rid} cites {ref}", 1.0), rid,
+                          lambda g, ref=ref: g is not None and ref in g["refs"]))
         for sym in mine["symbols"]:
-            facts.append(Fact(f"rule {rid} holds the symbol {sym}", 1.0,
-                              [g is not None and sym in g["symbols"] for g in got]))
+            tests.append((Fact(f"rule {rid} holds the symbol {sym}", 1.0), rid,
+                          lambda g, sym=sym: g is not None and sym in g["symbols"]))
         if mine["head"]:
-            facts.append(Fact(f"rule {rid} is named {mine['head']!r}", 2.0,
-                              [g is not None and bool(g["head"]) and _name_match(mine["head"], g["head"]) for g in got]))
+            tests.append((Fact(f"rule {rid} is named {mine['head']!r}", 2.0), rid,
+                          lambda g, head=mine["head"]: g is not None and bool(g["head"]) and _name_match(head, g["head"])))
         if official and not mine["head"] and len(r.text) > 20:
-            facts.append(Fact(f"rule {rid} has this text", 2.0,
-                              [g is not None and fuzz.ratio(r.text, g["text"]) >= 90 for g in got]))
-    return facts
+            tests.append((Fact(f"rule {rid} has this text", 2.0), rid,
+                          lambda g, text=r.text: g is not None and fuzz.ratio(text, g["text"]) >= 90))
+    names = []
+    for inv in invs:
+        names.append(inv["edition"])
+        rules = inv["rules"]
+        for fact, rid, test in tests:
+            fact.holds.append(test(rules.get(rid)))
+    return [fact for fact, _, _ in tests], names
 
 
 def _ranges(flags: list[bool], names: list[str]) -> list[tuple[str, str]]:
@@ -245,16 +262,14 @@ def infer_base_edition(doc: Document, editions_dir: str | Path) -> dict:
                            or _effective(p) == declared] or [declared]
         out["first"], out["last"] = out["editions"][0], out["editions"][-1]
         return out
-    invs = [edition_inventory(p) for p in files]
-    names = [inv["edition"] for inv in invs]
-    facts = _facts(doc, invs)
+    facts, names = _facts(doc, (_inventory(p, remember=False) for p in files))
     usable = [f for f in facts if any(f.holds)]
     unusable = [f for f in facts if not any(f.holds)]
     if not usable:
         return {"first": None, "last": None, "declared": declared, "editions": [], "confidence": 0.0,
                 "evidence": ["no fact of the document holds in any edition of the folder"] +
                             [f"set aside: {f.text}" for f in unusable[:10]], "method": "inventory"}
-    broken = [sum(f.weight for f in usable if not f.holds[i]) for i in range(len(invs))]
+    broken = [sum(f.weight for f in usable if not f.holds[i]) for i in range(len(names))]
     best = min(broken)
     chosen = [b == best for b in broken]
     total = sum(f.weight for f in usable)
