@@ -37,6 +37,7 @@ from .net import DownloadError, fetch
 from .qa.integrity import check
 from .rulings import load_card_index
 from .segment.official import parse_file
+from .lexicon import release_lexicons
 from .swap import FOREIGN, BuildFolder
 from .xref.stage import stage_xref
 
@@ -248,6 +249,9 @@ def stage_translations(ctx: BuildContext) -> None:
         ctx.write_json(f"{inp.language}-{inp.name}.json", doc.to_dict())
         # Search in the translation's own language (crpipe search --lang pt).
         ctx.track(write_sqlite(doc, ctx.out / f"{inp.language}-{inp.name}.sqlite"))
+    # Every translation is read: the spelling lexicons that repaired their spacing would stay
+    # in memory through the later stages (the build's peak).
+    release_lexicons()
 
 
 Stage = Callable[[BuildContext], None]

@@ -4,7 +4,8 @@ Every rule (text and examples) and glossary entry is indexed twice in one FTS5 t
 text as written (``body``, for display) and its *stems* (``stems``): the words cut by the
 language's own spaCy tokenizer, folded (case, diacritics) and stemmed by that language's
 Snowball stemmer ("valores" → "valor", "regras" → "regr"); rule numbers stay whole
-(``601.2f``).  A query is stemmed the same way, so "valor de mana" finds "valores de mana".
+(``601.2f``; ``pipeline/search_terms.py``, which keeps each chunk's keys in the cache).  A query
+is stemmed the same way, so "valor de mana" finds "valores de mana".
 
 Results: an exact rule number first; a glossary term and the rules it points to; then
 phrase matches, then all words.  An old term leads to its new name too ("converted mana
@@ -15,16 +16,15 @@ matched words in it, so a terminal or a page can highlight them without markup.
 
 from __future__ import annotations
 
-import functools
 import re
 import sqlite3
 from pathlib import Path
 
 from .errors import InputError
-from .profiles import OFFICIAL_LANG, PROFILES
-from .text import NUMBER, RULE, SUBRULE, fold as _fold
+from .profiles import OFFICIAL_LANG
+from .search_terms import save as _save_terms, stems, terms
+from .text import NUMBER, fold as _fold
 
-_RULE = re.compile(rf"{SUBRULE}|{RULE}(?=\.)|\d+|[^\W\d_]+")
 _IS_RULE = re.compile(rf"^{NUMBER}$")
 _SENTENCE = re.compile(r"(?<=[.!?:])[”\")]?\s+|\n")
 _OBSOLETE = re.compile(r"\s*\(obsolete\)\s*$", re.I)
@@ -38,53 +38,6 @@ SNIPPET_MAX = 320
 INDEX_VERSION = 1
 
 
-@functools.lru_cache(maxsize=4)
-def _tokenizer(lang: str):
-    import spacy  # heavy: loaded only when an index is built or searched
-
-    try:
-        return spacy.blank(lang).tokenizer
-    except Exception:  # noqa: BLE001 - an unknown language code: English rules of tokenization
-        return spacy.blank(OFFICIAL_LANG).tokenizer
-
-
-@functools.lru_cache(maxsize=4)
-def _stemmer(lang: str):
-    import snowballstemmer  # loaded only when an index is built or searched
-
-    p = PROFILES.get(lang) or PROFILES[OFFICIAL_LANG]
-    return snowballstemmer.stemmer(p.stemmer)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _stem(lang: str, word: str) -> str:
-    # the pure-Python Snowball stemmer costs ~70 µs a word and an edition has ~150k words
-    # but only a few thousand distinct ones: an index built 60x faster
-    return _stemmer(lang).stemWord(_fold(word))
-
-
-def terms(text: str, lang: str) -> list[tuple[int, int, str]]:
-    """``(start, end, key)`` of every word and rule number of ``text``."""
-    out = []
-    from spacy.attrs import IDX, LENGTH  # imported with the tokenizer, only to index or search
-
-    # offsets read as one array: a Token object per word costs more than all the rest
-    for start, size in _tokenizer(lang)(text).to_array([IDX, LENGTH]).tolist():
-        for m in _RULE.finditer(text[start:start + size]):
-            w = m.group(0)
-            a = start + m.start()
-            if w[0].isdigit():
-                key = "r" + w.replace(".", "x") if _IS_RULE.match(w) else w
-            else:
-                key = _stem(lang, w)
-            out.append((a, a + len(w), key))
-    return out
-
-
-def stems(text: str, lang: str) -> str:
-    return " ".join(k for _, _, k in terms(text, lang))
-
-
 def index_rows(doc) -> list[tuple[str, str, str, str, str]]:
     """``(kind, key, title, body, stems)`` rows for the FTS5 table of :func:`create_index`."""
     lang = doc.meta.language or OFFICIAL_LANG
@@ -94,6 +47,7 @@ def index_rows(doc) -> list[tuple[str, str, str, str, str]]:
         rows.append(("rule", r.id, "", body, stems(body, lang)))
     for g in doc.glossary:
         rows.append(("glossary", g.term, g.term, g.definition, stems(g.term + "\n" + g.definition, lang)))
+    _save_terms(lang)
     return rows
 
 
@@ -221,6 +175,7 @@ def search(db: str | Path, query: str, limit: int = 10) -> list[dict]:
 
 def _search(db: Path, query: str, limit: int) -> list[dict]:
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    lang = None
     try:
         cols = [r[1] for r in con.execute("PRAGMA table_info(search)")]
         if not cols:
@@ -287,6 +242,8 @@ def _search(db: Path, query: str, limit: int) -> list[dict]:
         return out[:limit]
     finally:
         con.close()
+        if lang is not None:
+            _save_terms(lang)  # the query's and the snippets' new chunks, for the next search
 
 
 def _fts(con: sqlite3.Connection, keys: list[str], limit: int) -> tuple[list, list]:

@@ -148,7 +148,7 @@ def _follow_old_number(arch, number: str, k: int) -> tuple[str | None, str, str]
     nums = set(arch.texts(k))
     for i in range(k - 1, -1, -1):
         pm = arch.pair(i)
-        nums = {o for o in (pm.backward(n) for n in nums) if o is not None} | set(pm.removed)
+        nums = pm.backward_all(nums) | set(pm.removed)
         if number in nums:
             e = arch.editions[i]
             return arch.map_number(number, e.label, arch.editions[k].label), e.label, e.effective_date or e.label

@@ -297,6 +297,8 @@ def test_the_language_fact_detector_finds_what_it_should():
 #: Reads that are not of an input, each with the reason.  Everything else that opens a file
 #: goes through ``pipeline.io`` (``read_bounded`` and its text, gzip and cache forms).
 NOT_AN_INPUT = {
+    ("pipeline/align/termbase.py", "load"): "yaml.load of the text read_bounded_text returned, with a safe loader "
+                                            "(libyaml's, which yaml.safe_load cannot be given)",
     ("pipeline/ingest/docx.py", "open"): "a member of a DOCX already read through read_bounded, bounded by its declared size",
     ("pipeline/net.py", "open"): "a download (the build's reference, the user's URL for 'editions add'): read up "
                                   "to the caller's bound, then checked by the caller (sha256, an official edition)",

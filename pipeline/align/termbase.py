@@ -32,6 +32,9 @@ except ImportError:  # pragma: no cover - CPython 3.11+ has both
     _tolower = None
 
 DEFAULT_TERMBASE = Path(__file__).resolve().parents[1] / "data" / "termbase.yaml"
+#: libyaml's safe loader when PyYAML was built with it: the same data ~8x faster (search reads
+#: the term base on every run).
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ def _load(path: str) -> TermBase:
     try:
         if not p.exists():
             raise InputError("term base not found", p)
-        data = yaml.safe_load(read_bounded_text(p))
+        data = yaml.load(read_bounded_text(p), Loader=_LOADER)  # noqa: S506 - a safe loader
     except (yaml.YAMLError, UnicodeDecodeError) as e:
         raise InputError(f"term base is not valid YAML: {e}", p) from None
     if not isinstance(data, dict) or not isinstance(data.get("terms"), list):

@@ -187,7 +187,8 @@ def _default_dbs(lang: str) -> list[Path]:
         try:
             write_sqlite(ref.parse(), path)
         except OSError as e:  # a cache that cannot be written: index this run in a temporary folder
-            warn_once(f"cache:{path.parent}", f"cache {path.parent} cannot be written ({e.strerror}); "
+            # keyed as cache_write keys it: the search-key table (search_terms) warns no second time
+            warn_once(f"cache:{cache_root()}", f"cache {path.parent} cannot be written ({e.strerror}); "
                       "the search index is rebuilt each time")
             path = Path(tempfile.mkdtemp(prefix="crpipe-search-")) / path.name
             write_sqlite(ref.parse(), path)

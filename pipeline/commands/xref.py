@@ -36,18 +36,8 @@ def _citing_text(doc, ref) -> str:
 
 def _edge_text(doc, g, source: str, target: str) -> str:
     """The citing text of the first reference from ``source`` to ``target``."""
-    from ..xref.model import GLOSSARY_PREFIX  # lazy: a command loads its stage only when it runs (CLI start-up time)
-
-    data = next(iter(g.get_edge_data(source, target, default={}).values()), None)
-    if data is None:
-        return ""
-    if data["part"] == "glossary":
-        entry = doc.glossary_term(source[len(GLOSSARY_PREFIX):])
-        text = entry.definition if entry else ""
-    else:
-        rule = doc.rule(source)
-        text = "" if rule is None else (rule.text if data["part"] == "rule" else rule.examples[data["example"]].text)
-    return " ".join(_snippet(text, (data["start"], data["end"])).split())
+    ref = g.first(source, target)
+    return "" if ref is None else _citing_text(doc, ref)
 
 
 def _node_id(doc, rule: str) -> str:
@@ -85,17 +75,26 @@ def register(app: typer.Typer) -> None:
         `--edges` prints the graph's edge list as CSV.  Exit codes: 0 ok; 1 `--dangling` found
         dangling references; 2 unreadable input or unknown rule.
         """
-        from ..xref import build_graph, edges_csv, extract_references  # lazy: a command loads its stage only when it runs (CLI start-up time)
-        from ..xref.graph import within  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..xref import extract_references  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..xref.adjacency import Adjacency, within  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..xref.model import RefStatus  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         if sum(bool(x) for x in (rule, dangling, edges)) != 1:
             raise CrpipeError("give exactly one of RULE, --dangling or --edges")
-        doc = load_rules(doc_file, lang=lang, fmt=fmt)
+        if (doc_file is None or is_edition_name(doc_file)) and reference is None:
+            # an edition: its inventory and references from the cache after the first run
+            from ..editions.catalog import resolve_edition  # lazy: a command loads its stage only when it runs (CLI start-up time)
+            from ..xref.cached import edition_references  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+            doc, refs = edition_references(resolve_edition(doc_file or "latest"))
+        else:
+            doc = load_rules(doc_file, lang=lang, fmt=fmt)
+            refs = extract_references(doc, load_rules(reference) if reference else None)
         doc_name = Path(doc_file).name if doc_file and not is_edition_name(doc_file) else f"edition {doc.meta.effective_date}"
-        refs = extract_references(doc, load_rules(reference) if reference else None)
 
         if edges:
+            from ..xref import build_graph, edges_csv  # lazy: networkx, only for the whole edge list
+
             sys.stdout.write(edges_csv(build_graph(doc, refs)))
             return
 
@@ -119,15 +118,15 @@ def register(app: typer.Typer) -> None:
                 raise typer.Exit(1)
             return
 
-        g = build_graph(doc, refs)
+        g = Adjacency(doc, refs)
         node = _node_id(doc, rule)
-        if node not in g or g.nodes[node].get("kind") == "missing" and g.in_degree(node) == 0:
+        if node not in g or g.kind(node) == "missing" and g.in_degree(node) == 0:
             raise CrpipeError(f"no rule, section or glossary term {rule!r} in this document", doc_file or doc_name)
         out_refs = [r for r in refs if r.source == node]
         in_refs = [r for r in refs if node in r.targets]
         cites, cited_by = within(g, node, depth), within(g, node, depth, reverse=True)
         result = {
-            "node": node, "kind": g.nodes[node].get("kind"), "depth": depth, "edition": doc.meta.effective_date,
+            "node": node, "kind": g.kind(node), "depth": depth, "edition": doc.meta.effective_date,
             "cites": [dict(r.to_dict(), text=_citing_text(doc, r)) for r in out_refs],
             "cited_by": [dict(r.to_dict(), text=_citing_text(doc, r)) for r in in_refs],
             "cites_within_depth": [{"node": n, "distance": d, "via": via, "text": _edge_text(doc, g, via, n)}

@@ -26,7 +26,7 @@ from ..collector import collector_paused
 from ..editions.catalog import as_catalog
 from ..editions.meta import quick_meta, read_edition
 from ..codekey import code_key
-from ..io import cache_root, cache_write, dumps, read_cache_json
+from ..io import cache_root, cache_write, read_cache_json
 from ..model import Document
 from ..serialize import INTERNAL, to_data
 from .cache import cache_key
@@ -107,6 +107,13 @@ class PairMap:
         if new_id in self._back:
             return self._back[new_id]
         return None if new_id in self._new else new_id
+
+    def backward_all(self, new_ids) -> set[str]:
+        """:meth:`backward` of every id that has a predecessor: one pass where a walk back
+        through 108 pairs maps every number of an edition (``show`` of an old number)."""
+        self.backward("")  # the tables
+        back, new = self._back, self._new
+        return {back.get(n, n) for n in new_ids if n in back or n not in new}
 
     def to_dict(self) -> dict:
         return to_data(self)
@@ -260,7 +267,9 @@ class EditionArchive:
             got = self._shipped(i)
             pm = PairMap(got["moved"], got["removed"], got["added"], got["changed"]) if got else self.match_pair(i)
             # Shipped maps are cached too: a warm run reads its few pairs, not the whole file.
-            cache_write(path, dumps({"old": a.sha256, "new": b.sha256, **pm.to_dict()}))
+            # Compact (the C encoder): a first 'show' of an old number writes all 108 pairs.
+            cache_write(path, json.dumps({"old": a.sha256, "new": b.sha256, **pm.to_dict()}, ensure_ascii=False,
+                                         sort_keys=True, separators=(",", ":")))
         else:
             pm = PairMap(data["moved"], data["removed"], data["added"], data["changed"])
         self._pairs[i] = pm

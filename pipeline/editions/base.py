@@ -14,8 +14,10 @@ from __future__ import annotations
 import codecs
 import functools
 import hashlib
+import json
 import os
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -24,7 +26,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..codekey import code_key
 from ..inventory import cached_document
-from ..io import cache_root, cache_write, dumps, read_bounded, read_cache_json
+from ..io import cache_root, cache_write, read_bounded, read_cache_json
 from ..model import BaseMethod, Document, EditionRange, FactCounts
 from ..profiles import PROFILES
 from ..profiles.dates import declared_date  # noqa: F401  (re-exported: the edition API)
@@ -64,9 +66,16 @@ def rule_refs(text: str, lang: str | None) -> list[str]:
     return sort_ids({str(c.number) for c in find_candidates(text, prof) if c.kind == CandidateKind.REF})
 
 
+@functools.lru_cache(maxsize=1 << 15)
+def _text_facts(full: str, lang: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    # Most rules read the same in edition after edition: the inventories of 110 editions
+    # find the references of ~30k distinct texts, not of 330k rules.
+    return tuple(rule_refs(full, lang)), tuple(sorted(set(SYMBOL.findall(full))))
+
+
 def _rule_facts(rule, lang: str | None) -> dict:
-    full = " ".join([rule.text] + [e.text for e in rule.examples])
-    return {"refs": rule_refs(full, lang), "symbols": sorted(set(SYMBOL.findall(full))),
+    refs, symbols = _text_facts(" ".join([rule.text] + [e.text for e in rule.examples]), lang)
+    return {"refs": list(refs), "symbols": list(symbols),
             "head": rule.text if _is_heading(rule.text) else None, "text": rule.text}
 
 
@@ -88,8 +97,14 @@ def _document(edition) -> Document:
 def edition_facts(path) -> dict:
     """What one English edition holds, for comparison: rule ids and, per rule, the rules it
     cites, its mana symbols, its heading.  ``path``: a file, or a
-    :class:`pipeline.editions.EditionRef`.  Cached in memory and on disk (by file name, size,
-    modification time -- or sha256 -- and the code's version)."""
+    :class:`pipeline.editions.EditionRef` (an embedded edition).  Cached in memory and on
+    disk (by file name, size, modification time -- or sha256 -- and the code's version)."""
+    return _facts_of(path, remember=True)
+
+
+def _facts_of(path, remember: bool) -> dict:
+    """:func:`edition_facts`; kept in memory only when ``remember`` (the facts of 110 editions
+    take ~400 MB as Python objects: inference reads them one at a time)."""
     edition = path
     if not isinstance(path, Path) and getattr(path, "path", None) is None:  # embedded: no file
         key = (path.sha256, FACTS_VERSION)
@@ -108,14 +123,16 @@ def edition_facts(path) -> dict:
         doc = _document(edition)
         inv = {"edition": path.stem, "effective": doc.meta.effective_date,
                "rules": {r.id: _rule_facts(r, "en") for r in doc.rules}}
-        if cache_write(cache, dumps(inv)):  # a read-only cache: the memory cache still serves this process
+        # Compact (one line, the C encoder): 110 of them are written on a first run.
+        if cache_write(cache, json.dumps(inv, ensure_ascii=False, sort_keys=True, separators=(",", ":"))):  # a read-only cache: the memory cache still serves this process
             try:
                 for old in cache.parent.glob(f"{path.stem}-*.json"):
                     if old != cache and old.name.count("-") == cache.name.count("-"):
                         old.unlink(missing_ok=True)  # an older version of the file or of the code
             except OSError:
                 pass
-    _MEMO[key] = inv
+    if remember:
+        _MEMO[key] = inv
     return inv
 
 
@@ -199,28 +216,37 @@ def _name_match(a: str, b: str) -> bool:
     return fuzz.ratio(fa, fb) >= 75 or (n >= 5 and (fa.startswith(fb[:n]) or fb.startswith(fa[:n])))
 
 
-def _facts(doc: Document, invs: list[dict]) -> list[Fact]:
+def _facts(doc: Document, invs: Iterable[dict]) -> tuple[list[Fact], list[str]]:
+    """The document's facts, each with where it holds in ``invs`` (read one at a time: an
+    edition's inventory is dropped before the next is read), and the editions' names."""
     from rapidfuzz import fuzz  # lazy: a document that states its date never needs it
     lang = doc.meta.language if doc.meta.language in PROFILES else None
     official = lang is not None and PROFILES[lang].official
-    facts: list[Fact] = []
+    # (fact, the rule it is about, its test on that rule's entry in an edition's inventory)
+    tests: list[tuple[Fact, str, Callable[[dict | None], bool]]] = []
     for r in doc.rules:
         rid = r.id
         mine = _rule_facts(r, lang)
-        got = [inv["rules"].get(rid) for inv in invs]
-        facts.append(Fact(f"rule {rid} exists", 1.0, [g is not None for g in got]))
+        tests.append((Fact(f"rule {rid} exists", 1.0), rid, lambda g: g is not None))
         for ref in mine["refs"]:
-            facts.append(Fact(f"rule {rid} cites {ref}", 1.0, [g is not None and ref in g["refs"] for g in got]))
+            tests.append((Fact(f"rule {rid} cites {ref}", 1.0), rid,
+                          lambda g, ref=ref: g is not None and ref in g["refs"]))
         for sym in mine["symbols"]:
-            facts.append(Fact(f"rule {rid} holds the symbol {sym}", 1.0,
-                              [g is not None and sym in g["symbols"] for g in got]))
+            tests.append((Fact(f"rule {rid} holds the symbol {sym}", 1.0), rid,
+                          lambda g, sym=sym: g is not None and sym in g["symbols"]))
         if mine["head"]:
-            facts.append(Fact(f"rule {rid} is named {mine['head']!r}", 2.0,
-                              [g is not None and bool(g["head"]) and _name_match(mine["head"], g["head"]) for g in got]))
+            tests.append((Fact(f"rule {rid} is named {mine['head']!r}", 2.0), rid,
+                          lambda g, head=mine["head"]: g is not None and bool(g["head"]) and _name_match(head, g["head"])))
         if official and not mine["head"] and len(r.text) > 20:
-            facts.append(Fact(f"rule {rid} has this text", 2.0,
-                              [g is not None and fuzz.ratio(r.text, g["text"]) >= 90 for g in got]))
-    return facts
+            tests.append((Fact(f"rule {rid} has this text", 2.0), rid,
+                          lambda g, text=r.text: g is not None and fuzz.ratio(text, g["text"]) >= 90))
+    names = []
+    for inv in invs:
+        names.append(inv["edition"])
+        rules = inv["rules"]
+        for fact, rid, test in tests:
+            fact.holds.append(test(rules.get(rid)))
+    return [fact for fact, _, _ in tests], names
 
 
 def _ranges(flags: list[bool], names: list[str]) -> list[tuple[str, str]]:
@@ -257,16 +283,14 @@ def infer_base_edition(doc: Document, editions_dir: str | Path) -> EditionRange:
         out.editions = [p.stem for p in files if p.stem == declared or _effective(p) == declared] or [declared]
         out.first, out.last = out.editions[0], out.editions[-1]
         return out
-    invs = [edition_facts(p) for p in files]
-    names = [inv["edition"] for inv in invs]
-    facts = _facts(doc, invs)
+    facts, names = _facts(doc, (_facts_of(p, remember=False) for p in files))
     usable = [f for f in facts if any(f.holds)]
     unusable = [f for f in facts if not any(f.holds)]
     if not usable:
         return EditionRange(first=None, last=None, declared=declared, editions=[], confidence=0.0,
                             evidence=["no fact of the document holds in any edition of the folder"] +
                                      [f"set aside: {f.text}" for f in unusable[:10]], method=BaseMethod.INVENTORY)
-    broken = [sum(f.weight for f in usable if not f.holds[i]) for i in range(len(invs))]
+    broken = [sum(f.weight for f in usable if not f.holds[i]) for i in range(len(names))]
     best = min(broken)
     chosen = [b == best for b in broken]
     total = sum(f.weight for f in usable)

@@ -8,7 +8,13 @@ wrong for game words.
 from __future__ import annotations
 
 import functools
+import marshal
 import re
+from importlib.metadata import PackageNotFoundError, version
+
+from ..codekey import code_key
+from ..errors import CrpipeError
+from ..io import cache_root, cache_write, read_bounded
 
 #: Lookup lemmas that are wrong (or too coarse) for the game's vocabulary.
 OVERRIDES = {
@@ -49,7 +55,10 @@ def nlp():
 
 @functools.lru_cache(maxsize=1)
 def stopwords() -> frozenset[str]:
-    return frozenset(w for w in nlp().Defaults.stop_words if w not in _KEEP) | {"'s", "n't", "'ll", "'re", "'ve", "'d"}
+    # spaCy's English list read by its path: a link whose lemmas are all cached loads no spaCy
+    from ..lexicon import spacy_stop_words  # lazy: a link whose lemmas are all cached reads only this word list
+
+    return frozenset(w for w in spacy_stop_words("en") if w not in _KEEP) | {"'s", "n't", "'ll", "'re", "'ve", "'d"}
 
 
 #: Stands for a clause boundary (, ; : ( ) . —) among lemmas: phrases and lemma pairs
@@ -59,18 +68,55 @@ BOUNDARY = "|"
 _BREAKS = set(",;:()[].!?—–\"")
 
 
+#: Layout of the cached lemma table; bump when it changes.
+MEMO_VERSION = 1
+
+
+def _version(pkg: str) -> str:
+    try:
+        return version(pkg)
+    except PackageNotFoundError:
+        return "-"
+
+
+@functools.lru_cache(maxsize=1)
+def _memo_path():
+    key = code_key(MEMO_VERSION, __name__, extra=[_version("spacy"), _version("spacy-lookups-data")])
+    return cache_root() / "link-lemmas" / f"en-{key}.marshal"
+
+
+@functools.lru_cache(maxsize=1)
+def _memo() -> dict[str, tuple[str, ...]]:
+    """Text -> its lemmas, as far as earlier runs lemmatised (a text's lemmas depend on it
+    alone: the pipeline is a tokenizer and a lookup table)."""
+    try:
+        table = marshal.loads(read_bounded(_memo_path(), what="cache file", env=None))
+    except (CrpipeError, OSError, ValueError, EOFError, TypeError):
+        return {}
+    return table if isinstance(table, dict) else {}
+
+
 def lemma_lists(texts, batch_size: int = 256) -> list[list[str]]:
-    """Lemmas of the word tokens of each text, in order, with clause boundaries marked."""
-    out = []
-    for doc in nlp().pipe((normalise(t).lower() for t in texts), batch_size=batch_size):
-        seq: list[str] = []
-        for t in doc:
-            if _WORD.search(t.text):
-                seq.append(OVERRIDES.get(t.lower_, t.lemma_ or t.lower_))
-            elif t.text in _BREAKS and seq and seq[-1] != BOUNDARY:
-                seq.append(BOUNDARY)
-        out.append(seq)
-    return out
+    """Lemmas of the word tokens of each text, in order, with clause boundaries marked.
+
+    Each text is lemmatised once: the lemmas are kept in the cache (keyed by this code and
+    the versions of spaCy and its lookup tables), so linking again against the same edition
+    -- its ~8k sentences, titles and glossary entries -- or the same rulings runs no spaCy
+    (~3 s CPU of a link of 1,000 rulings)."""
+    texts = list(texts)
+    memo = _memo()
+    new = [t for t in dict.fromkeys(texts) if t not in memo]
+    if new:
+        for text, doc in zip(new, nlp().pipe((normalise(t).lower() for t in new), batch_size=batch_size)):
+            seq: list[str] = []
+            for t in doc:
+                if _WORD.search(t.text):
+                    seq.append(OVERRIDES.get(t.lower_, t.lemma_ or t.lower_))
+                elif t.text in _BREAKS and seq and seq[-1] != BOUNDARY:
+                    seq.append(BOUNDARY)
+            memo[text] = tuple(seq)
+        cache_write(_memo_path(), marshal.dumps(memo))
+    return [list(memo[t]) for t in texts]
 
 
 def content(lemmas: list[str]) -> list[str]:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections import deque
 from pathlib import Path
 
 import networkx as nx
 
 from ..io import atomic_path, atomic_write, dumps
 from ..model import Document
+from .adjacency import within  # noqa: F401 - the neighbourhoods, also of the networkx graph
 from .model import Reference, glossary_node, section_node
 
 EDGE_FIELDS = ("source", "target", "kind", "raw")
@@ -79,26 +79,6 @@ def write_exports(g: nx.MultiDiGraph, out_dir: str | Path, stem: str) -> list[Pa
 
 
 # -- neighbourhoods ------------------------------------------------------------------------
-
-def within(g: nx.MultiDiGraph, node: str, depth: int, reverse: bool = False) -> dict[str, tuple[int, str]]:
-    """Nodes reachable from ``node`` in 1..``depth`` steps (against the edges when
-    ``reverse``): what it cites, or what cites it.  Node -> (distance, the node it was
-    reached from), in breadth-first order."""
-    seen = {node: 0}
-    found: dict[str, tuple[int, str]] = {}
-    q = deque([node])
-    step = g.predecessors if reverse else g.successors
-    while q:
-        u = q.popleft()
-        if seen[u] >= depth:
-            continue
-        for v in step(u):
-            if v not in seen:
-                seen[v] = seen[u] + 1
-                found[v] = (seen[v], u)
-                q.append(v)
-    return found
-
 
 def graph_summary(g: nx.MultiDiGraph) -> dict:
     kinds: dict[str, int] = {}
