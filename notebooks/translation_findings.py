@@ -32,7 +32,7 @@ from pipeline.align.run import align_file
 SEEDS = {"pt": Path("../corpus/seeds/000_460f8bf0ecd0529f.txt"), "es": Path("../corpus/seeds/001_b16e69f1b44391e7.txt")}
 results = {lang: align_file(p, CATALOG, lang=lang) for lang, p in SEEDS.items()}
 for lang, res in results.items():
-    print(lang, res.base_edition.get("label"), "→", res.current_edition, len(res.rows), "rows,",
+    print(lang, res.base_edition.label, "→", res.current_edition, len(res.rows), "rows,",
           len(res.issues), "findings")
 
 # %%
@@ -41,7 +41,7 @@ from pipeline.diff.history import EditionArchive
 arch = EditionArchive(CATALOG)
 cov = []
 for lang, res in results.items():
-    base = arch.load(res.base_edition["label"])
+    base = arch.load(res.base_edition.label)
     per_chapter = Counter(r.id.split(".")[0] for r in base.rules)
     have = Counter((r.base_id or "").split(".")[0] for r in res.rows if r.status in ("aligned", "realigned") and r.base_id)
     for ch, n in sorted(have.items()):
