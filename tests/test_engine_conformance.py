@@ -319,11 +319,18 @@ def test_cli_without_phase_reports_the_skip():
     assert conf["mutation"]["survivors"] == []
 
 
-@needs_shared
-def test_cli_json_carries_the_conformance_verdicts():
+@pytest.fixture(scope="module")
+def cli_json():
+    """One ``validate-engine --json`` run of the whole suite (phase included: ~15 s), read by
+    the tests of its JSON."""
     res = CliRunner().invoke(app, ["validate-engine", "--rules", str(EDITIONS / "2025-11-14.txt"), "--json"])
     assert res.exit_code == 0, res.output[-2000:]
-    conf = json.loads(res.output)["conformance"]
+    return json.loads(res.output)
+
+
+@needs_shared
+def test_cli_json_carries_the_conformance_verdicts(cli_json):
+    conf = cli_json["conformance"]
     assert conf["suite_edition"] == SUITE_EDITION and len(conf["examples"]) == len(EXAMPLES)
     assert conf["mutation"]["survivors"] == []
     if HAS_PHASE:
@@ -412,10 +419,8 @@ def test_disagreements_sorted_by_cause(run):
 
 
 @needs_shared
-def test_cli_json_summary_has_exactly_the_issue_keys():
-    res = CliRunner().invoke(app, ["validate-engine", "--rules", str(EDITIONS / "2025-11-14.txt"), "--json"])
-    assert res.exit_code == 0, res.output[-2000:]
-    su = json.loads(res.output)["conformance"]["summary"]
+def test_cli_json_summary_has_exactly_the_issue_keys(cli_json):
+    su = cli_json["conformance"]["summary"]
     assert set(su) == SUMMARY_KEYS
     assert set(su["phase"]) == {"agrees", "disagrees", "driver", "unimplemented"}
     assert su["tautologies"] == 0 and su["examples_listed"] >= su["examples"] >= su["runnable"]
