@@ -130,3 +130,14 @@ def code_key(version: str | int, code: str | ModuleType | Callable | Iterable[st
     roots = list(code) if isinstance(code, (list, tuple)) else [code]
     files = code_files(*roots)
     return source_key(version, [*files, *data], extra)
+
+
+def package_version(pkg: str) -> str:
+    """An installed distribution's version for a cache key ("-" when absent): a key that names
+    the word lists or models a package ships changes when the package is upgraded."""
+    from importlib.metadata import PackageNotFoundError, version  # lazy: only keys that name a package read its metadata
+
+    try:
+        return version(pkg)
+    except PackageNotFoundError:
+        return "-"

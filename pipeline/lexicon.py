@@ -30,11 +30,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from importlib.metadata import PackageNotFoundError, version
 from itertools import chain
 from pathlib import Path
 
-from .codekey import code_key
+from .codekey import code_key, package_version
 from .errors import CrpipeError
 from .io import cache_root, cache_write, read_bounded, read_bounded_gzip, read_bounded_text
 from .profiles import PROFILES
@@ -197,12 +196,6 @@ def _cache_dir() -> Path:
     return cache_root() / "lexicons"
 
 
-def _version(pkg: str) -> str:
-    try:
-        return version(pkg)
-    except PackageNotFoundError:
-        return "-"
-
 
 def _listed_words(lang: str) -> set[str]:
     """The project's word list for ``lang``: words the tables lack because they never inflect."""
@@ -217,7 +210,7 @@ def _listed_words(lang: str) -> set[str]:
 def _unigram_key(lang: str) -> str:
     """Changes when any source of the lexicon changes: packages, extras, profile, this code."""
     return code_key(lang, __name__, data=[_DATA / f"{lang}.txt"],
-                    extra=[_version(p) for p in ("spacy-lookups-data", "pyspellchecker")])
+                    extra=[package_version(p) for p in ("spacy-lookups-data", "pyspellchecker")])
 
 
 def _build_unigram(lang: str) -> Lexicon:
@@ -296,7 +289,7 @@ def _buckets(ws) -> dict:
 
 
 def _spelling_key(lang: str) -> str:
-    return code_key(lang, __name__, data=[_DATA / f"{lang}.txt"], extra=[_version("spacy-lookups-data")])
+    return code_key(lang, __name__, data=[_DATA / f"{lang}.txt"], extra=[package_version("spacy-lookups-data")])
 
 
 def _build_words(lang: str) -> tuple[frozenset, set]:

@@ -17,9 +17,8 @@ from __future__ import annotations
 import functools
 import marshal
 import re
-from importlib.metadata import PackageNotFoundError, version
 
-from .codekey import code_key
+from .codekey import code_key, package_version
 from .errors import CrpipeError
 from .io import cache_root, cache_write, read_bounded
 from .profiles import OFFICIAL_LANG, PROFILES
@@ -59,16 +58,10 @@ def _stem(lang: str, word: str) -> str:
     return _stemmer(lang).stemWord(_fold(word))
 
 
-def _version(pkg: str) -> str:
-    try:
-        return version(pkg)
-    except PackageNotFoundError:
-        return "-"
-
 
 @functools.lru_cache(maxsize=1)
 def _key() -> str:
-    return code_key(MEMO_VERSION, __name__, extra=[_version("spacy"), _version("snowballstemmer")])
+    return code_key(MEMO_VERSION, __name__, extra=[package_version("spacy"), package_version("snowballstemmer")])
 
 
 def _path(lang: str):

@@ -10,9 +10,8 @@ from __future__ import annotations
 import functools
 import marshal
 import re
-from importlib.metadata import PackageNotFoundError, version
 
-from ..codekey import code_key
+from ..codekey import code_key, package_version
 from ..errors import CrpipeError
 from ..io import cache_root, cache_write, read_bounded
 
@@ -72,16 +71,10 @@ _BREAKS = set(",;:()[].!?—–\"")
 MEMO_VERSION = 1
 
 
-def _version(pkg: str) -> str:
-    try:
-        return version(pkg)
-    except PackageNotFoundError:
-        return "-"
-
 
 @functools.lru_cache(maxsize=1)
 def _memo_path():
-    key = code_key(MEMO_VERSION, __name__, extra=[_version("spacy"), _version("spacy-lookups-data")])
+    key = code_key(MEMO_VERSION, __name__, extra=[package_version("spacy"), package_version("spacy-lookups-data")])
     return cache_root() / "link-lemmas" / f"en-{key}.marshal"
 
 
