@@ -77,7 +77,7 @@ def register(app: typer.Typer) -> None:
         """
         from ..xref import extract_references  # lazy: a command loads its stage only when it runs (CLI start-up time)
         from ..xref.adjacency import Adjacency, within  # lazy: a command loads its stage only when it runs (CLI start-up time)
-        from ..xref.model import RefStatus  # lazy: a command loads its stage only when it runs (CLI start-up time)
+        from ..xref.model import NodeKind, RefStatus  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
         if sum(bool(x) for x in (rule, dangling, edges)) != 1:
             raise CrpipeError("give exactly one of RULE, --dangling or --edges")
@@ -120,7 +120,7 @@ def register(app: typer.Typer) -> None:
 
         g = Adjacency(doc, refs)
         node = _node_id(doc, rule)
-        if node not in g or g.kind(node) == "missing" and g.in_degree(node) == 0:
+        if node not in g or g.kind(node) is NodeKind.MISSING and g.in_degree(node) == 0:
             raise CrpipeError(f"no rule, section or glossary term {rule!r} in this document", doc_file or doc_name)
         out_refs = [r for r in refs if r.source == node]
         in_refs = [r for r in refs if node in r.targets]

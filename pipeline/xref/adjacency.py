@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..model import Document
-from .model import Reference, glossary_node, section_node
+from .model import NodeKind, Reference, glossary_node, section_node
 
 
 class Adjacency:
@@ -20,19 +20,19 @@ class Adjacency:
     ``(u, v)`` the first reference that makes it, in document order."""
 
     def __init__(self, doc: Document, refs: list[Reference]):
-        self.kinds: dict[str, str | None] = {}
+        self.kinds: dict[str, NodeKind | None] = {}
         for s in doc.sections:
-            self.kinds[section_node(s.number)] = "section"
+            self.kinds[section_node(s.number)] = NodeKind.SECTION
         for r in doc.rules:
-            self.kinds[r.id] = "rule"
+            self.kinds[r.id] = NodeKind.RULE
         for e in doc.glossary:
-            self.kinds[glossary_node(e.term)] = "glossary"
+            self.kinds[glossary_node(e.term)] = NodeKind.GLOSSARY
         self._succ: dict[str, dict[str, Reference]] = {}
         self._pred: dict[str, dict[str, Reference]] = {}
         self._in: dict[str, int] = {}
         for ref in refs:
             for t in ref.targets:
-                self.kinds.setdefault(t, "missing")
+                self.kinds.setdefault(t, NodeKind.MISSING)
         for ref in refs:
             for t in ref.targets:
                 # build_graph adds its edges after every node: a source it lacks becomes a
@@ -45,7 +45,7 @@ class Adjacency:
     def __contains__(self, node: str) -> bool:
         return node in self.kinds
 
-    def kind(self, node: str) -> str | None:
+    def kind(self, node: str) -> NodeKind | None:
         return self.kinds.get(node)
 
     def in_degree(self, node: str) -> int:

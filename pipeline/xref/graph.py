@@ -19,7 +19,7 @@ import networkx as nx
 from ..io import atomic_path, atomic_write, dumps
 from ..model import Document
 from .adjacency import within  # noqa: F401 - the neighbourhoods, also of the networkx graph
-from .model import Reference, glossary_node, section_node
+from .model import NodeKind, Reference, glossary_node, section_node
 
 EDGE_FIELDS = ("source", "target", "kind", "raw")
 
@@ -31,10 +31,10 @@ def edge_kind(ref: Reference) -> str:
 
 def build_graph(doc: Document, refs: list[Reference]) -> nx.MultiDiGraph:
     g = nx.MultiDiGraph(language=doc.meta.language or "", edition=doc.meta.effective_date or "")
-    g.add_nodes_from((section_node(s.number), {"kind": "section", "label": s.title}) for s in doc.sections)
+    g.add_nodes_from((section_node(s.number), {"kind": NodeKind.SECTION.value, "label": s.title}) for s in doc.sections)
     # GraphML writes plain str values only: the level enum goes in as its value.
-    g.add_nodes_from((r.id, {"kind": "rule", "level": str(r.level), "label": r.text[:80]}) for r in doc.rules)
-    g.add_nodes_from((glossary_node(e.term), {"kind": "glossary", "label": e.term}) for e in doc.glossary)
+    g.add_nodes_from((r.id, {"kind": NodeKind.RULE.value, "level": str(r.level), "label": r.text[:80]}) for r in doc.rules)
+    g.add_nodes_from((glossary_node(e.term), {"kind": NodeKind.GLOSSARY.value, "label": e.term}) for e in doc.glossary)
     edges = []
     for ref in refs:
         attrs = {"kind": edge_kind(ref), "part": str(ref.part), "raw": ref.raw, "status": str(ref.status),
@@ -45,7 +45,7 @@ def build_graph(doc: Document, refs: list[Reference]) -> nx.MultiDiGraph:
             attrs["title"] = ref.title
         for t in ref.targets:
             if t not in g:
-                g.add_node(t, kind="missing", label="")
+                g.add_node(t, kind=NodeKind.MISSING.value, label="")
             edges.append((ref.source, t, dict(attrs)))
     g.add_edges_from(edges)
     return g
@@ -86,7 +86,7 @@ def graph_summary(g: nx.MultiDiGraph) -> dict:
         kinds[k] = kinds.get(k, 0) + 1
     return {"nodes": g.number_of_nodes(), "edges": g.number_of_edges(),
             "edge_kinds": dict(sorted(kinds.items())),
-            "missing_nodes": sorted(n for n, k in g.nodes(data="kind") if k == "missing")}
+            "missing_nodes": sorted(n for n, k in g.nodes(data="kind") if k == NodeKind.MISSING)}
 
 
 def dumps_refs(refs: list[Reference]) -> str:

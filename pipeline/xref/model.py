@@ -61,6 +61,15 @@ def section_node(number: int | str) -> str:
     return f"{SECTION_PREFIX}{number}"
 
 
+class NodeKind(StrEnum):
+    """What a node of the citation graph is; ``missing``: a cited target the document lacks."""
+
+    SECTION = "section"
+    RULE = "rule"
+    GLOSSARY = "glossary"
+    MISSING = "missing"
+
+
 @dataclass(frozen=True)
 class Reference:
     """One citation of a rule, a range of rules or a section, in one piece of text.
