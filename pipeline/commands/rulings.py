@@ -100,10 +100,11 @@ def register(app: typer.Typer) -> None:
         rs = read_rulings(rulings, cards=idx, card_lang=card_lang)
         doc = _edition(rules)
         maps = translation_maps({p.stem: load_document(p) for p in translation}, doc) if translation else []
-        linker = _linker(doc, semantic, semantic_model)
-        links = link_set(linker, rs, top=top, explain=min(top, 5))
+        # Linked before against this edition (same rulings, same card context): not ranked again.
+        # The semantic view links afresh (see pipeline/link/memo.py).
+        links, carried = link_set(lambda: _linker(doc, semantic, semantic_model), rs, doc, top=top,
+                                  explain=min(top, 5), remember=not (semantic or semantic_model is not None))
         data = links_to_dict(rs, links, doc, maps)
-        carried = getattr(linker.ranker, "carry_note", None)
         if carried:  # linked off the training edition: say how the prior and memory got here
             data["notes"].append(carried)
         if json_out == "-":

@@ -7,14 +7,20 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..model import Document
 from ..rulenum import Level
 from ..rulings.model import Ruling, RulingSet
-from .linker import Candidate, Linker
+from .memo import link_remembered
+from .results import Candidate
 from .translations import TranslationMap, translated
+
+if TYPE_CHECKING:  # the linker (NumPy, SciPy, rapidfuzz) loads only when a ruling needs ranking
+    from .linker import Linker
 
 
 @dataclass
@@ -23,9 +29,18 @@ class LinkedRuling:
     candidates: list[Candidate]
 
 
-def link_set(linker: Linker, rs: RulingSet, top: int = 5, explain: int = 1) -> list[LinkedRuling]:
-    ranked = linker.link(rs.rulings, top=top, explain=explain)
-    return [LinkedRuling(r, c) for r, c in zip(rs.rulings, ranked)]
+def link_set(make_linker: Callable[[], Linker], rs: RulingSet, reference: Document, top: int = 5, explain: int = 1,
+             remember: bool = True) -> tuple[list[LinkedRuling], str | None]:
+    """The set's rulings with their candidates, and the ranker's note on how its prior reached
+    ``reference`` (None on its own edition).  ``remember``: rank only rulings not linked before
+    against this edition (:mod:`.memo`); ``make_linker`` is called only when one needs ranking."""
+    if remember:
+        ranked, note = link_remembered(rs.rulings, reference, make_linker, top, explain)
+    else:
+        linker = make_linker()
+        ranked = linker.link(rs.rulings, top=top, explain=explain)
+        note = getattr(linker.ranker, "carry_note", None)
+    return [LinkedRuling(r, c) for r, c in zip(rs.rulings, ranked)], note
 
 
 def rule_heading(doc: Document, rule_id: str) -> str:

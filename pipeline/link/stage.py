@@ -25,7 +25,13 @@ def stage_link(ctx) -> None:
         ctx.skip("link rulings", "no English reference edition to link the rulings to")
         return
     cards = ctx.card_index("link rulings: card names")
-    linker = Linker(build_index(ctx.reference))
+    made: list[Linker] = []
+
+    def linker() -> Linker:  # built once, and only when a ruling was not linked before
+        if not made:
+            made.append(Linker(build_index(ctx.reference)))
+        return made[0]
+
     maps = (translation_maps(ctx.translations, ctx.reference, ctx.editions_dir, ctx.editions, ctx.edition_errors)
             if ctx.translations else [])
     for inp in inputs:
@@ -35,6 +41,7 @@ def stage_link(ctx) -> None:
             ctx.skip("link rulings", f"{inp.path.name}: {e.message}")
             continue
         rs.path = str(inp.path.relative_to(ctx.corpus))
-        data = links_to_dict(rs, link_set(linker, rs, top=5), ctx.reference, maps)
+        links, _ = link_set(linker, rs, ctx.reference, top=5)
+        data = links_to_dict(rs, links, ctx.reference, maps)
         ctx.write_json(f"links-{inp.name}.json", data)
         ctx.write(f"links-{inp.name}.csv", links_to_csv(data))
