@@ -101,11 +101,12 @@ def index_path(sha256: str) -> Path:
     return cache_root() / f"rule-index-{index_key()}" / f"{sha256}.json"
 
 
-def edition_index(ref, cache: bool = True) -> RuleIndex:
+def edition_index(ref, cache: bool = True, doc: Document | None = None) -> RuleIndex:
     """The index of an edition (a :class:`pipeline.editions.EditionRef`): its inventory and its
     references, each read from the cache when it holds this edition's (by sha256), else built
-    (from the parse, from the inventory) and stored."""
-    doc = cached_document(ref.sha256, ref.name, "official", ref.parse, cache)
+    (from the parse, from the inventory) and stored.  ``doc``: its inventory, already read
+    (``show`` reads it first and the references only for a rule it shows)."""
+    doc = doc or cached_document(ref.sha256, ref.name, "official", ref.parse, cache)
     path = index_path(ref.sha256) if cache else None
     data = read_cache_json(path) if path is not None else None
     if _valid_refs(data, doc.meta.sha256):

@@ -16,6 +16,7 @@ from pathlib import Path
 from .editions.catalog import default_catalog
 from .errors import InputError
 from .codekey import code_key
+from .inventory import cached_document
 from .io import cache_root, cache_write, dumps, read_cache_json
 from .model import Document, Rule
 from .rulenum import Level
@@ -139,10 +140,24 @@ def _cached_history_line(cat, ref, rule_id: str, archive) -> str | None:
 
 
 def _follow_old_number(arch, number: str, k: int) -> tuple[str | None, str, str] | None:
-    """The newest edition before position ``k`` holding ``number``, and its number at ``k``.
+    """The newest edition before position ``k`` holding ``number`` (not a number of edition ``k``),
+    and its number at ``k``.
 
     Returns ``(number at k or None if removed, the edition label, its stated date)``.
     """
+    # Every number an older edition held is still in edition k, or was removed or renumbered at
+    # some pair: a number in none of them (a typo) was never a rule, and is answered without the
+    # walk (from the shipped maps, nothing written; a pair not shipped is matched by the walk).
+    ever: set[str] = set()
+    for i in range(k):
+        pm = arch.shipped_pair(i)
+        if pm is None:
+            break
+        ever.update(pm.removed)
+        ever.update(pm.moved)
+    else:
+        if number not in ever:
+            return None
     # Each edition's numbers follow from the next one's through their match (the numbers that
     # moved back, plus the ones it removed): no edition is parsed, the matches are shipped.
     nums = set(arch.texts(k))
@@ -161,8 +176,8 @@ def show_rule(query: str, edition: str | None = None, *, catalog=None, translati
     number = q.rstrip(".") if RuleNumber.try_parse(q.rstrip(".")) else None
     cat = catalog or default_catalog()
     ref = cat.resolve(edition or "latest")
-    index = edition_index(ref)
-    doc = index.doc
+    # The inventory alone: a number that is not there (a typo, an old number) needs no references.
+    doc = cached_document(ref.sha256, ref.name, "official", ref.parse)
     arch = None
 
     def archive():
@@ -226,6 +241,7 @@ def show_rule(query: str, edition: str | None = None, *, catalog=None, translati
     view.text = rule.text
     view.examples = [e.text for e in rule.examples]
     view.subrules = _descendants(doc, rule)
+    index = edition_index(ref, doc=doc)
     view.cites = list(index.cites.get(rule.id, []))
     view.cited_by = list(index.cited_by.get(rule.id, []))
     if history and not ref.truncated:

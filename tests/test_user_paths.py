@@ -183,6 +183,31 @@ def test_show_old_number_is_followed_to_today(no_mirror):
     assert v["found_as"] == "old-number" and v["rule"] == "702.79a" and "502.79a" in v["notes"][0]
 
 
+def test_show_a_number_no_edition_held_answers_from_the_shipped_maps(no_mirror, tmp_path):
+    res = runner.invoke(app, ["show", "999.9z"])
+    assert res.exit_code == 2 and "no rule 999.9z in the 2026-01-16 edition or any earlier one" in res.output
+    cache = tmp_path / "cache"
+    # Nothing but the edition's inventory: no pair maps written, no references extracted.
+    assert sorted(p.name.split("-")[0] for p in cache.iterdir()) == ["inventory"], sorted(cache.iterdir())
+
+
+def test_the_never_held_shortcut_agrees_with_the_walk(no_mirror):
+    from pipeline.diff.history import EditionArchive
+    from pipeline.editions.catalog import default_catalog
+    from pipeline.show import _follow_old_number
+
+    arch = EditionArchive(default_catalog())
+    k = len(arch.editions) - 1
+    old = [n for i in (3, 40, 90) for n in (arch.shipped_pair(i).removed[:3] + list(arch.shipped_pair(i).moved)[:3])]
+    numbers = old + ["999.9z", "100.1z", "702.300a", "1000.1", "502.79a", "706.10"]
+    fast = [_follow_old_number(arch, n, k) for n in numbers]
+    walk_only = EditionArchive(default_catalog())
+    walk_only.shipped_pair = lambda i: None  # no shortcut: the walk decides every number
+    assert fast == [_follow_old_number(walk_only, n, k) for n in numbers]
+    assert fast[-2][0] == "702.79a" and fast[numbers.index("999.9z")] is None
+    assert sum(f is not None for f in fast) >= len(old)
+
+
 def test_show_keyword_and_glossary_term(no_mirror):
     v = _show("persist")
     assert v["rule"] == "702.79" and v["text"] == "Persist" and v["found_as"] == "heading"

@@ -254,6 +254,23 @@ class EditionArchive:
                        [r.id for r in old.rules if r.id not in pairs],
                        [r.id for r in new.rules if r.id not in matched_new], changed)
 
+    def shipped_pair(self, i: int) -> PairMap | None:
+        """The shipped map of pair ``i`` when there is one, read from memory, the cache or the
+        package, but not written to the cache (a walk over all 108 pairs that stops at the
+        first answer, such as a number no edition ever held, should not leave 108 files)."""
+        pm = self._pairs.get(i)
+        if pm is not None:
+            return pm
+        data = _read_json(self._pair_path(i))
+        if data is not None:
+            pm = PairMap(data["moved"], data["removed"], data["added"], data["changed"])
+        else:
+            got = self._shipped(i)
+            pm = PairMap(got["moved"], got["removed"], got["added"], got["changed"]) if got else None
+        if pm is not None:
+            self._pairs[i] = pm
+        return pm
+
     def pair(self, i: int) -> PairMap:
         """The match between edition ``i`` and ``i + 1``: from memory, the cache, the maps
         shipped with the package, else matched now; cached either way."""
