@@ -51,16 +51,49 @@ def build_app(modules: list[str] | None = None) -> "typer.Typer":
     """The Typer app with the commands of ``modules`` (default: all of them)."""
     import typer  # noqa: PLC0415 - lazy: a replayed --help never loads it (see help_cache)
 
+    from .help_format import FlagsWithoutTypes, QuietGroup  # noqa: PLC0415 - lazy: it subclasses Typer's classes
+
     new = typer.Typer(name="crpipe", help=HELP, no_args_is_help=True, add_completion=False,
-                      pretty_exceptions_enable=False)
+                      pretty_exceptions_enable=False, cls=QuietGroup,
+                      context_settings={"help_option_names": HELP_OPTIONS})
     for name in COMMAND_MODULES if modules is None else modules:
         importlib.import_module(f"pipeline.commands.{name}").register(new)
     _reflow_commands(new)
-    if modules is not None:
-        # One command and no callback would make Typer run it as the whole program
-        # (``crpipe show`` would read "show" as the rule); a callback keeps the group.
-        new.callback()(lambda: None)
+    _quiet_flags(new, FlagsWithoutTypes, QuietGroup)
+
+    # Also keeps a one-command app a group: one command and no callback would make Typer run
+    # it as the whole program (``crpipe show`` would read "show" as the rule).
+    @new.callback()
+    def _main(version: bool = typer.Option(False, "--version", "-V", help="Print crpipe's version and exit.")):
+        if version:  # reached only as ``crpipe --version ...``; a lone --version is answered in _run
+            _print_version()
+            raise typer.Exit(0)
+
     return new
+
+
+#: ``-h`` as well as ``--help``, on every command (Click passes it down to subcommands).
+HELP_OPTIONS = ["-h", "--help"]
+
+
+def _print_version() -> None:
+    from . import __version__  # noqa: PLC0415 - the package's own, no metadata lookup
+
+    print(f"crpipe {__version__}")
+
+
+def _quiet_flags(app: "typer.Typer", command_cls, group_cls) -> None:
+    """Every command and group of ``app`` built with the classes that leave a flag's type out
+    of ``--help`` (Typer 0.29 prints ``<bool>`` beside every flag)."""
+    for info in app.registered_commands:
+        if info.cls is None or info.cls is command_cls.__base__:  # Typer's default, not a command's own
+            info.cls = command_cls
+    for group in app.registered_groups:
+        # Typer merges the two; a class nobody chose is a DefaultPlaceholder around TyperGroup.
+        for info in (group, group.typer_instance.info):
+            if getattr(info.cls, "value", info.cls) in (None, group_cls.__base__):
+                info.cls = group_cls
+        _quiet_flags(group.typer_instance, command_cls, group_cls)
 
 
 #: A paragraph whose lines start like these is a list or a command line: its breaks stay.
@@ -107,7 +140,10 @@ def _error(message: str) -> None:
 
 
 def _run(argv: list[str]) -> None:
-    if argv != ["--help"]:
+    if argv in (["--version"], ["-V"]):  # answered before Typer loads: a script asks this often
+        _print_version()
+        return
+    if argv not in ([h] for h in HELP_OPTIONS):
         _app_for(argv)()
         return
     from .help_cache import cached_help, help_key, recording  # noqa: PLC0415 - lazy: only --help replays

@@ -7,6 +7,7 @@ import hashlib
 import json
 import lzma
 import shutil
+import subprocess
 import sys
 
 import pytest
@@ -400,6 +401,44 @@ def test_help_texts():
 
         opts = re.findall(r"│ (--[a-z-]+)\s+(?:[A-Z]+\s+)?(\S*)", res.output)
         assert opts and all(helptext for _, helptext in opts), (cmd, opts)
+
+
+def _every_command(group, path=()):
+    import typer.main
+
+    cmd = typer.main.get_command(group) if not path else group
+    for name, sub in sorted(getattr(cmd, "commands", {}).items()):
+        yield (*path, name)
+        yield from _every_command(sub, (*path, name))
+
+
+def test_help_has_h_and_no_bool_type_on_flags():
+    import re
+
+    commands = list(_every_command(app))
+    assert ("editions", "add") in commands and ("show",) in commands and len(commands) >= 17
+    for cmd in [(), *commands]:
+        env = {"COLUMNS": "200", "NO_COLOR": "1"}
+        long, short = (runner.invoke(app, [*cmd, h], env=env) for h in ("--help", "-h"))
+        assert long.exit_code == short.exit_code == 0, (cmd, long.output)
+        assert long.output == short.output, cmd
+        assert "<bool>" not in long.output and re.search(r"--help\s+-h\s", long.output), cmd
+    show = " ".join(runner.invoke(app, ["show", "--help"], env={"COLUMNS": "200"}).output.split())
+    # A flag has no type; an option that takes a value keeps its own.
+    assert "--json Print the rule view as JSON." in show and "--doc <path>" in show
+
+
+def test_version_without_loading_typer():
+    from pipeline import __version__
+
+    for flag in ("--version", "-V"):
+        probe = ("import runpy, sys; sys.argv = ['crpipe', %r]; "
+                 "runpy.run_module('pipeline.cli', run_name='__main__')\n"
+                 "assert 'typer' not in sys.modules, 'typer loaded'") % flag
+        r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+        assert r.returncode == 0 and r.stdout == f"crpipe {__version__}\n" and not r.stderr, r
+    res = runner.invoke(app, ["--version", "show"])  # with more arguments: Typer's eager option
+    assert res.exit_code == 0 and res.output == f"crpipe {__version__}\n"
 
 
 def test_link_shows_rule_text_and_writes_html(no_mirror, tmp_path):
