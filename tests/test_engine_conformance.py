@@ -467,3 +467,35 @@ def test_release_comparison_is_current_for_the_installed_release(run):
         now = {"verdict": run.phase_verdict(ex), "status": run.phase[ex.id].status,
                "control": c.verdict if c is not None else ""}
         assert cells[col] == _cell(now), cells[0]
+
+
+@pytest.mark.skipif(not HAS_PHASE, reason=skip_reason() or "")
+def test_phase_part_is_kept_in_the_cache_and_read_back(monkeypatch, tmp_path):
+    """A build runs the suite every time: phase's part (~15 s) is read back from the cache, equal
+    to running it; a damaged entry is run again."""
+    from pipeline.engine.conformance import verdicts as V
+
+    monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path))
+    some = [e for e in EXAMPLES if e.id in ("202.3#1", "609.2#1", "613.4d#1", "704.5a#1", "117.1a#1")] or EXAMPLES[:5]
+    monkeypatch.setattr(V, "load_examples", lambda: list(some))
+    first = run_suite(cache=True)
+    fresh = run_suite(examples=list(some))
+    files = list((tmp_path / "conformance-phase").iterdir())
+    assert len(files) == 1 and first.phase
+
+    class NoPhase:
+        def __init__(self):
+            raise AssertionError("phase ran although its part was cached")
+
+    monkeypatch.setattr(V, "PhaseSuite", NoPhase)
+    again = run_suite(cache=True)
+    for r in (first, again):
+        assert r.summary(None) == fresh.summary(None)
+        assert {k: (v.status, v.observed, v.mismatches) for k, v in r.phase.items()} == \
+               {k: (v.status, v.observed, v.mismatches) for k, v in fresh.phase.items()}
+        assert {k: [c.to_dict() for c in v] for k, v in r.controls.items()} == \
+               {k: [c.to_dict() for c in v] for k, v in fresh.controls.items()}
+    files[0].write_bytes(b"not a pickle")
+    with pytest.raises(AssertionError, match="phase ran"):
+        run_suite(cache=True)
+    assert run_suite(use_phase=False, cache=True).phase_skipped == "not requested"

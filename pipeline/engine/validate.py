@@ -227,7 +227,7 @@ def validate(doc: Document, editions: Path | None = None, target_label: str | No
     if conformance:
         from .conformance.verdicts import run_suite, verdicts  # heavy: the conformance suite loads only when asked
 
-        run = run_suite(use_phase=use_phase)
+        run = run_suite(use_phase=use_phase, cache=True)  # phase's part kept in the cache between runs
         # a CR example counts toward coverage only with a control it tells apart (no tautology)
         exercised |= set(run.discriminated_rules(Engine.KERNEL))
         conf = verdicts(run, doc, m)
