@@ -19,7 +19,9 @@ from conftest import EDITIONS, ROOT, needs_shared
 
 #: Libraries that cost 0.05–0.5 s to import; none is needed to show help, a rule or a parse summary.
 HEAVY = {"pandas", "pyarrow", "numpy", "scipy", "spacy", "thinc", "networkx", "lxml", "sklearn", "rapidfuzz",
-         "pypdf", "pypdfium2", "sentence_transformers", "torch"}
+         "pypdf", "pypdfium2", "sentence_transformers", "torch",
+         # Typer 0.29 imports it on every command (pyproject holds Typer below 0.29).
+         "pydantic"}
 
 _PROBE = """
 import atexit, json, sys
@@ -61,6 +63,14 @@ def test_help_imports_nothing_heavy(tmp_path):
     stages = {m for m in mods if m.startswith(("pipeline.segment", "pipeline.diff", "pipeline.align",
                                                 "pipeline.link", "pipeline.engine", "pipeline.ingest"))}
     assert stages == set()
+
+
+def test_a_command_with_options_imports_no_pydantic(tmp_path):
+    """Typer 0.29 loads pydantic when it converts a command's parameters (not for --help)."""
+    r, mods = _imports(tmp_path, "editions", "--json")
+    assert r.returncode == 0, r.stderr
+    assert "pipeline.commands.editions" in mods and "typer" in mods
+    assert _heavy(mods) == []
 
 
 @needs_shared
