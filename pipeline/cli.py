@@ -51,15 +51,15 @@ def build_app(modules: list[str] | None = None) -> "typer.Typer":
     """The Typer app with the commands of ``modules`` (default: all of them)."""
     import typer  # noqa: PLC0415 - lazy: a replayed --help never loads it (see help_cache)
 
-    from .help_format import FlagsWithoutTypes, QuietGroup  # noqa: PLC0415 - lazy: it subclasses Typer's classes
+    from .cli_options import CrpipeCommand, CrpipeGroup  # noqa: PLC0415 - lazy: it subclasses Typer's classes
 
     new = typer.Typer(name="crpipe", help=HELP, no_args_is_help=True, add_completion=False,
-                      pretty_exceptions_enable=False, cls=QuietGroup,
+                      pretty_exceptions_enable=False, cls=CrpipeGroup,
                       context_settings={"help_option_names": HELP_OPTIONS})
     for name in COMMAND_MODULES if modules is None else modules:
         importlib.import_module(f"pipeline.commands.{name}").register(new)
     _reflow_commands(new)
-    _quiet_flags(new, FlagsWithoutTypes, QuietGroup)
+    _own_classes(new, CrpipeCommand, CrpipeGroup)
 
     # Also keeps a one-command app a group: one command and no callback would make Typer run
     # it as the whole program (``crpipe show`` would read "show" as the rule).
@@ -82,9 +82,9 @@ def _print_version() -> None:
     print(f"crpipe {__version__}")
 
 
-def _quiet_flags(app: "typer.Typer", command_cls, group_cls) -> None:
-    """Every command and group of ``app`` built with the classes that leave a flag's type out
-    of ``--help`` (Typer 0.29 prints ``<bool>`` beside every flag)."""
+def _own_classes(app: "typer.Typer", command_cls, group_cls) -> None:
+    """Every command and group of ``app`` built with crpipe's classes (:mod:`.cli_options`:
+    ``--json`` alone for standard output, no ``<bool>`` beside a flag in ``--help``)."""
     for info in app.registered_commands:
         if info.cls is None or info.cls is command_cls.__base__:  # Typer's default, not a command's own
             info.cls = command_cls
@@ -93,7 +93,7 @@ def _quiet_flags(app: "typer.Typer", command_cls, group_cls) -> None:
         for info in (group, group.typer_instance.info):
             if getattr(info.cls, "value", info.cls) in (None, group_cls.__base__):
                 info.cls = group_cls
-        _quiet_flags(group.typer_instance, command_cls, group_cls)
+        _own_classes(group.typer_instance, command_cls, group_cls)
 
 
 #: A paragraph whose lines start like these is a list or a command line: its breaks stay.

@@ -48,7 +48,7 @@ def help_key(stream=None) -> str:
     stream = stream or sys.stdout
     h = hashlib.sha256(f"crpipe-help/{HELP_VERSION}\0{sys.version}\0{sys.executable}".encode())
     here = Path(__file__).resolve().parent
-    h.update(source_key(HELP_VERSION, [here / "cli.py", here / "help_cache.py", here / "help_format.py",
+    h.update(source_key(HELP_VERSION, [here / "cli.py", here / "help_cache.py", here / "cli_options.py",
                                        *sorted((here / "commands").glob("*.py"))]).encode())
     for v in _versions():
         h.update(v.encode() + b"\0")

@@ -425,7 +425,8 @@ def test_help_has_h_and_no_bool_type_on_flags():
         assert "<bool>" not in long.output and re.search(r"--help\s+-h\s", long.output), cmd
     show = " ".join(runner.invoke(app, ["show", "--help"], env={"COLUMNS": "200"}).output.split())
     # A flag has no type; an option that takes a value keeps its own.
-    assert "--json Print the rule view as JSON." in show and "--doc <path>" in show
+    assert "--no-history Skip the one-line history" in show and "--doc <path>" in show
+    assert "--json PATH|- Write the rule view as JSON to PATH" in show
 
 
 def test_version_without_loading_typer():

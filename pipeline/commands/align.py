@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from ..findings import Severity
-from .common import EDITION_HELP, console, is_edition_name, load_rules, print_json, user_errors
+from .common import EDITION_HELP, console, is_edition_name, json_option, load_rules, print_json, user_errors
 
 
 def _reference(spec: Optional[str]):
@@ -43,7 +43,7 @@ def register(app: typer.Typer) -> None:
                                                 "(CRPIPE_MIRROR, cache, embedded archive)."),
         current: Optional[str] = typer.Option(None, "--current", help="The current English edition: " + EDITION_HELP +
                                               " (default: the newest of the --reference editions)."),
-        json_out: Optional[str] = typer.Option(None, "--json", help="Write rows and findings as JSON to this file ('-': stdout)."),
+        json_out: Optional[str] = json_option("rows and findings"),
         html_out: Optional[Path] = typer.Option(None, "--html", help="Write the side-by-side HTML report here."),
         xliff_out: Optional[Path] = typer.Option(None, "--xliff", help="Write XLIFF 2.0 (one unit per rule, findings as notes; "
                                               "for a PO/XLIFF input: its own units updated to the current edition)."),

@@ -49,6 +49,26 @@ def print_json(obj) -> None:
     sys.stdout.write(dumps(obj))
 
 
+def json_option(what: str, extra: str = ""):
+    """The one ``--json`` option (:mod:`pipeline.cli_options`): ``what`` the command writes."""
+    return typer.Option(None, "--json", metavar="PATH|-",
+                        help=f"Write {what} as JSON to PATH; '-' (or --json alone) prints it instead of the table.{extra}")
+
+
+def emit_json(target: str | None, obj) -> bool:
+    """Write ``obj`` where ``--json`` says; True when it went to standard output (the command
+    then prints nothing else there)."""
+    if target is None:
+        return False
+    if target == "-":
+        print_json(obj)
+        return True
+    from ..io import write_json  # noqa: PLC0415 - lazy: only a file target writes
+
+    write_json(target, obj)
+    return False
+
+
 # -- naming editions: one way for every command ----------------------------------------------
 
 EDITION_HELP = "a date (2025-11-14; the date stated inside the edition), 'latest', or a file"

@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from .common import EDITION_HELP, console, editions_source, err_console, is_edition_name, load_rules, print_json, user_errors
+from .common import EDITION_HELP, console, editions_source, err_console, is_edition_name, load_rules, emit_json, json_option, user_errors
 
 
 class DiffFormat(str, Enum):
@@ -140,7 +140,7 @@ def register(app: typer.Typer) -> None:
                                                 "default: every known edition (CRPIPE_MIRROR, cache, embedded archive)."),
         date: Optional[str] = typer.Option(None, "--date", help="The edition RULE is numbered in (file date or effective date)."),
         cache: Optional[Path] = typer.Option(None, "--cache", help="Cache folder (default $XDG_CACHE_HOME/crpipe)."),
-        json_out: bool = typer.Option(False, "--json", help="Print the lineage as JSON."),
+        json_out: Optional[str] = json_option("the lineage"),
     ):
         from rich.progress import BarColumn, Progress, TextColumn  # heavy: rich loads only when a progress bar is shown
 
@@ -157,10 +157,10 @@ def register(app: typer.Typer) -> None:
             task = prog.add_task("pairs", total=max(1, len(arch.editions) - 1))
             arch.precompute(progress=lambda i, n: prog.update(task, completed=i))
         lin = arch.lineage(rule, date)
-        if json_out:
-            d = lin.to_dict()
+        d = lin.to_dict() if json_out else None
+        if d is not None:
             d["skipped"] = arch.skipped
-            print_json(d)
+        if emit_json(json_out, d):
             return
         here = arch.editions[arch.index(lin.edition)]
         t = Table(title=f"{rule} ({here.effective_date or lin.edition}): numbers through {len(arch.editions)} editions")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Optional
 from pathlib import Path
 
 import typer
@@ -10,7 +11,7 @@ from rich.table import Table
 
 from ..errors import InputError
 from ..io import atomic_write, read_bounded
-from .common import console, err_console, print_json, user_errors
+from .common import console, err_console, emit_json, json_option, user_errors
 
 MAX_BYTES = 64 << 20
 
@@ -67,7 +68,7 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def editions(
         ctx: typer.Context,
-        json_out: bool = typer.Option(False, "--json", help="Print the list as JSON."),
+        json_out: Optional[str] = json_option("the list"),
     ):
         """List every known English edition: the date stated inside it, where it comes from
         (mirror = CRPIPE_MIRROR, cache = editions you added or the build downloaded, embedded
@@ -80,8 +81,7 @@ def register(app: typer.Typer) -> None:
         cat = default_catalog()
         rows = [{"date": r.date, "source": r.source, "file": r.name, "sha256": r.sha256,
                  "truncated": r.truncated, "where": r.where} for r in cat.editions]
-        if json_out:
-            print_json({"editions": rows, "skipped": cat.skipped, "latest": cat.latest().date})
+        if emit_json(json_out, {"editions": rows, "skipped": cat.skipped, "latest": cat.latest().date}):
             return
         t = Table(title=f"{len(rows)} English editions ({cat.label}); latest {cat.latest().date}")
         for col in ("date", "source", "file", "note"):

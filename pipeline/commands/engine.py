@@ -12,7 +12,7 @@ from rich.table import Table
 
 from ..errors import InputError
 from ..profiles import OFFICIAL_LANG
-from .common import EDITION_HELP, console, editions_source, err_console, load_rules, print_json, user_errors
+from .common import EDITION_HELP, console, editions_source, err_console, load_rules, emit_json, json_option, user_errors
 
 
 def _load(spec: Optional[str]):
@@ -28,7 +28,7 @@ def register(app: typer.Typer) -> None:
     def validate_engine(
         rules: Optional[str] = typer.Option(None, "--rules", help="English CR edition to validate against: " + EDITION_HELP + " (default: the engine's own edition, 2025-11-14)."),
         editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions to map renumbered rules through when --rules is another edition (default: every known edition: CRPIPE_MIRROR, cache, embedded archive)."),
-        json_out: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
+        json_out: Optional[str] = json_option("the full report"),
         # Help text is rich markup: "[phase]" must be escaped or it vanishes as a style tag.
         phase: Optional[bool] = typer.Option(None, "--phase/--no-phase", help="Run the CR-example conformance suite and "
                                              "the adapted scenarios on phase.rs through phase-python (the phase extra: "
@@ -78,9 +78,8 @@ def register(app: typer.Typer) -> None:
             label = ref.stem if ref is not None else None
         rep = validate(doc, arch, target_label=label, conformance=conformance, use_phase=use_phase)
         rows = _phase_rows() if use_phase and not skip_reason() else None
-        if json_out:
-            print_json({**rep.to_dict(), **({"phase": [r.to_dict() for r in rows]} if rows is not None else {})})
-        else:
+        data = {**rep.to_dict(), **({"phase": [r.to_dict() for r in rows]} if rows is not None else {})} if json_out else None
+        if not emit_json(json_out, data):
             _print_validation(rep)
             if rep.conformance is not None:
                 _print_conformance(rep.conformance)
@@ -95,7 +94,7 @@ def register(app: typer.Typer) -> None:
         paths: list[Path] = typer.Argument(..., help="Source trees or files in any language: Python, Java, Rust, C#, TypeScript, Go, Lua, … (a pre-commit hook passes the changed files)."),
         rules: Optional[str] = typer.Option(None, "--rules", help="The English CR edition the code should cite: " + EDITION_HELP + " (default: the engine's own edition, 2025-11-14)."),
         editions: Optional[Path] = typer.Option(None, "--editions", help="Folder of editions to resolve citations against history (removed, stale-renumbered, newer-than-model); default: every known edition (CRPIPE_MIRROR, cache, embedded archive)."),
-        json_out: bool = typer.Option(False, "--json", help="Print the citations as JSON, streamed ({citations: [{file, line, cited, status, suggested, evidence, new}], counts, files, baseline})."),
+        json_out: Optional[str] = json_option("the citations, streamed", " ({citations: [{file, line, cited, status, suggested, evidence, new}], counts, files, baseline})"),
         sarif: Optional[Path] = typer.Option(None, "--sarif", help="Also write SARIF 2.1.0 to this file, for code hosts to show findings inline (with --baseline: only the new ones)."),
         show_ok: bool = typer.Option(False, "--all", help="List citations that are ok (and those the baseline accepts) too."),
         baseline: Optional[Path] = typer.Option(None, "--baseline", help="Accept today's findings and hear only about new ones: the first run writes them to this file; later runs report only findings that are not in it (an edited citation is new). Commit the file."),
@@ -264,9 +263,12 @@ def _can_write(path: Path) -> None:
         raise InputError(f"cannot write the baseline here: {e.strerror or e}", path) from None
 
 
-def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: bool, update_baseline: bool) -> None:
+def _stream_audit(run, base, json_out: Optional[str], sarif: Optional[Path], show_ok: bool,
+                  update_baseline: bool) -> None:
     """Each file's citations written out as it is read (JSON, SARIF and the finding lines are
-    streamed: memory does not grow with the tree), then the summary; exit 1 on a finding."""
+    streamed: memory does not grow with the tree), then the summary; exit 1 on a finding.
+    ``json_out``: a file (written atomically; the lines and summary are printed too) or ``-``
+    (the JSON alone on standard output)."""
     import contextlib  # noqa: PLC0415 - lazy, as every import of a command
     import tempfile  # noqa: PLC0415 - lazy, as every import of a command
 
@@ -288,8 +290,10 @@ def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: boo
         sarif_out = None
         if sarif is not None:
             sarif_out = SarifStream(stack.enter_context(atomic_text_writer(sarif)))
-        js = ListStream(sys.stdout, {"root": " ".join(str(p) for p in run.paths), "edition": run.edition,
-                                     "history": list(run.span) if run.span else None}, "citations") if json_out else None
+        to_stdout = json_out == "-"
+        js_out = (sys.stdout if to_stdout else stack.enter_context(atomic_text_writer(json_out))) if json_out else None
+        js = ListStream(js_out, {"root": " ".join(str(p) for p in run.paths), "edition": run.edition,
+                                 "history": list(run.span) if run.span else None}, "citations") if json_out else None
         # The per-file summaries come after the citations: spooled to a temporary file meanwhile.
         files = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8")) if json_out else None
         for summary, cs in run.files():
@@ -321,7 +325,7 @@ def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: boo
                     if new is not None:
                         d["new"] = new
                     js.add(d)
-                elif report or show_ok:
+                if not to_stdout and (report or show_ok):
                     sys.stdout.write(_finding_line(c, new) + "\n")
                 if report and sarif_out is not None:
                     sarif_out.add(c, "new" if new else None)
@@ -339,7 +343,7 @@ def _stream_audit(run, base, json_out: bool, sarif: Optional[Path], show_ok: boo
                       "files_skipped": run.skipped, "kept": kept, "baseline": summary_b}, {"files": files})
     if base is not None and (fresh or update_baseline):
         write(base, rows, audited, run.edition)
-    if js is None:
+    if not to_stdout:
         _print_audit_summary(run, counts, found, reported, kept, summary_b, mixed, n_mixed)
     for s in run.skipped:
         err_console.print(f"[yellow]skipped[/] {escape(s['file'])}: {escape(s['reason'])}", highlight=False)

@@ -14,7 +14,7 @@ from ..findings import Severity
 from ..io import cache_root, warn_once, write_json
 from ..profiles import OFFICIAL_LANG
 from ..qa.integrity import check as integrity_check, has_errors
-from .common import console, err_console, print_json, user_errors
+from .common import console, err_console, emit_json, json_option, print_json, user_errors
 
 
 def _load(file: Path, lang: Optional[str], fmt: Optional[str], editions: Optional[Path] = None):
@@ -28,7 +28,7 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def parse(
         file: Path = typer.Argument(..., help="A rules document: official TXT of any edition, or any format the ingestion reads."),
-        json_out: Optional[str] = typer.Option(None, "--json", help="Write the model as JSON to this file, or '-' for stdout."),
+        json_out: Optional[str] = json_option("the model"),
         export: Optional[Path] = typer.Option(None, "--export", help="Also write JSON, Parquet, CSV and SQLite (FTS5) into this folder."),
         lang: Optional[str] = typer.Option(None, "--lang", help="Language code (en, pt, es); detected when omitted."),
         fmt: Optional[str] = typer.Option(None, "--format", help="Input format (txt, pdf, docx, html, paste, webcard); detected when omitted."),
@@ -90,7 +90,7 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def check(
         file: Path = typer.Argument(..., help="A rules document (any format `crpipe parse` reads)."),
-        json_out: bool = typer.Option(False, "--json", help="Print the findings as JSON."),
+        json_out: Optional[str] = json_option("the findings"),
         lang: Optional[str] = typer.Option(None, "--lang", help="Language code (en, pt, es); detected when omitted."),
         fmt: Optional[str] = typer.Option(None, "--format", help="Input format (txt, pdf, docx, html, paste, webcard); "
                                           "detected when omitted."),
@@ -99,9 +99,7 @@ def register(app: typer.Typer) -> None:
         unassigned lines, truncation.  Exit code 1 when any finding is an error."""
         doc = _load(file, lang, fmt)
         findings = integrity_check(doc)
-        if json_out:
-            print_json({"file": str(file), "findings": [f.to_dict() for f in findings]})
-        else:
+        if not emit_json(json_out, {"file": str(file), "findings": [f.to_dict() for f in findings]} if json_out else None):
             t = Table(title=f"{file.name}: {len(findings)} findings")
             for col in ("severity", "kind", "rule", "line", "detail"):
                 t.add_column(col)
@@ -121,7 +119,7 @@ def register(app: typer.Typer) -> None:
         lang: str = typer.Option("en", "--lang", help="Language to search: en (the reference edition), or pt / es "
                                  "(the translations in the build, each with its own stemmed index)."),
         limit: int = typer.Option(10, "--limit", min=1, max=500, help="At most this many hits."),
-        json_out: bool = typer.Option(False, "--json", help="Print the hits as JSON (snippet, highlight offsets, score)."),
+        json_out: Optional[str] = json_option("the hits (snippet, highlight offsets, score)"),
     ):
         """Full-text search (SQLite FTS5) over rule text, examples and the glossary.
 
@@ -145,8 +143,7 @@ def register(app: typer.Typer) -> None:
                 hits.append(h)
         eds = sorted({e for e in editions.values() if e})
         hits = hits[:limit] if len(paths) == 1 else sorted(hits, key=lambda h: h["score"] is not None)[:limit]
-        if json_out:
-            print_json(hits)
+        if emit_json(json_out, hits):
             return
         from rich.text import Text  # only for the terminal table
 

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from ..errors import InputError
 from ..io import read_bounded
-from .common import console, err_console, print_json, user_errors
+from .common import console, err_console, json_option, print_json, user_errors
 
 MAX_BYTES = 64 << 20
 
@@ -51,7 +51,7 @@ def register(app: typer.Typer) -> None:
     def draft_cmd(
         file: Path = typer.Argument(..., help="A translation: a PO/XLIFF file, or a translated CR in any format "
                                    "the ingestion reads (aligned by rule number with its English base edition)."),
-        json_out: Optional[str] = typer.Option(None, "--json", help="Write the proposals as JSON to this file, or '-' for stdout."),
+        json_out: Optional[str] = json_option("the proposals"),
         editions: Optional[Path] = typer.Option(None, "--editions", envvar="CRPIPE_MIRROR", file_okay=False,
                                                 help="Folder of English editions (default: every known edition)."),
     ):

@@ -10,9 +10,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..errors import CrpipeError, InputError
-from ..io import write_json
 from ..profiles import OFFICIAL_LANG
-from .common import EDITION_HELP, console, err_console, load_rules, print_json, user_errors
+from .common import EDITION_HELP, console, err_console, load_rules, emit_json, json_option, user_errors
 
 
 def _edition(spec: Optional[str]):
@@ -74,7 +73,7 @@ def register(app: typer.Typer) -> None:
         cards: List[Path] = typer.Option([], "--cards", help="MTGJSON file(s) whose foreign names resolve a localized card "
                                                               "name to English (and whose oracle ids name Scryfall rulings). Repeatable."),
         top: int = typer.Option(5, "--top", min=1, max=50, help="How many candidate rules to keep per ruling."),
-        json_out: Optional[str] = typer.Option(None, "--json", help="Write the links (candidates, scores, evidence) as JSON to this file, or '-' for stdout."),
+        json_out: Optional[str] = json_option("the links (candidates, scores, evidence)"),
         html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML page: each ruling with its ranked rules and their text."),
         translation: List[Path] = typer.Option([], "--translation", help="A translated rules document: each linked rule also shows its text there. Repeatable."),
         card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language of a paste's card name (pt, es, …); it also settles DD/MM vs MM/DD when no date does."),
@@ -107,11 +106,8 @@ def register(app: typer.Typer) -> None:
         data = links_to_dict(rs, links, doc, maps)
         if carried:  # linked off the training edition: say how the prior and memory got here
             data["notes"].append(carried)
-        if json_out == "-":
-            print_json(data)
+        if emit_json(json_out, data):
             return
-        if json_out:
-            write_json(json_out, data)
         if html_out:
             from ..io import atomic_write  # lazy: a command loads its stage only when it runs (CLI start-up time)
             from ..link.report_html import render_links_html  # lazy: a command loads its stage only when it runs (CLI start-up time)
@@ -167,9 +163,9 @@ def register(app: typer.Typer) -> None:
         compare: bool = typer.Option(False, "--compare", help="Also score the hand-weighted linker (the views summed, no learned ranker)."),
         semantic: bool = typer.Option(False, "--semantic", help=_SEMANTIC_HELP),
         semantic_model: Optional[Path] = typer.Option(None, "--semantic-model", metavar="DIR", help=_SEMANTIC_MODEL_HELP),
-        json_out: bool = typer.Option(False, "--json", help='Print {"n", "p_at_1", "r_at_5", "mrr", "breakdown"} '
-                                                             '(and "baseline" / "hand_weighted"; "by_draw" when the '
-                                                             'gold items name the draw they came from).'),
+        json_out: Optional[str] = json_option('{"n", "p_at_1", "r_at_5", "mrr", "breakdown"} (and "baseline" / '
+                                              '"hand_weighted"; "by_draw" when the gold items name the draw they '
+                                              'came from)'),
     ):
         """Measure the linker on gold links: precision at 1, recall at 5 and mean reciprocal
         rank (a hit is the primary rule or any acceptable one), recall per section, and how
@@ -237,8 +233,7 @@ def register(app: typer.Typer) -> None:
         draws = by_draw(per_method, items)
         if draws:  # a set labelled in several draws: each draw apart too
             result["by_draw"] = draws
-        if json_out:
-            print_json(result)
+        if emit_json(json_out, result):
             return
         renum = (f" (labels renumbered from {labelled_on}; {left_out} left out, their rules gone)"
                  if labelled_on and labelled_on != doc.meta.effective_date else "")

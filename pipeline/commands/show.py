@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 from rich.markup import escape
 
-from .common import EDITION_HELP, console, print_json, user_errors
+from .common import EDITION_HELP, console, emit_json, json_option, user_errors
 
 
 def _print(view) -> None:
@@ -57,7 +57,7 @@ def register(app: typer.Typer) -> None:
                                            "rule is shown beside the English."),
         no_history: bool = typer.Option(False, "--no-history", help="Skip the one-line history (it needs every "
                                         "edition matched once: seconds the first time, cached after)."),
-        json_out: bool = typer.Option(False, "--json", help="Print the rule view as JSON."),
+        json_out: Optional[str] = json_option("the rule view"),
     ):
         """Read one rule: its title path, text, examples and subrules, what it cites and what
         cites it, and its history in one line.  A number from an older numbering is followed
@@ -72,7 +72,5 @@ def register(app: typer.Typer) -> None:
 
             tr = load_document(doc, lang=lang)
         view = show_rule(rule, edition, translation=tr, history=not no_history)
-        if json_out:
-            print_json(view.to_dict())
-        else:
+        if not emit_json(json_out, view.to_dict() if json_out else None):
             _print(view)

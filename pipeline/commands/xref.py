@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from ..errors import CrpipeError
-from .common import EDITION_HELP, console, is_edition_name, load_rules, print_json, user_errors
+from .common import EDITION_HELP, console, is_edition_name, load_rules, emit_json, json_option, user_errors
 
 _SNIPPET = 70
 
@@ -61,7 +61,7 @@ def register(app: typer.Typer) -> None:
         rule: Optional[str] = typer.Argument(None, help="A rule number (601.2f), a section (6) or a glossary term (Persist)."),
         doc_file: Optional[str] = typer.Option(None, "--doc", help="The rules document: " + EDITION_HELP + " (any format `crpipe parse` reads); default: latest."),
         depth: int = typer.Option(1, "--depth", min=1, max=10, help="Also follow citations up to N steps away (1 = direct only)."),
-        json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+        json_out: Optional[str] = json_option("the references (with RULE or --dangling)"),
         dangling: bool = typer.Option(False, "--dangling", help="List every reference whose target does not exist (and every title mismatch)."),
         edges: bool = typer.Option(False, "--edges", help="Print the whole edge list as CSV (source,target,kind,raw), ranges expanded."),
         lang: Optional[str] = typer.Option(None, "--lang", help="Language code (en, pt, es); detected when omitted."),
@@ -100,12 +100,11 @@ def register(app: typer.Typer) -> None:
 
         if dangling:
             bad = [r for r in refs if r.status in (RefStatus.DANGLING, RefStatus.TITLE_MISMATCH)]
-            if json_out:
-                print_json({"file": str(doc_file or doc_name), "references": len(refs),
-                            "dangling": sum(r.status == RefStatus.DANGLING for r in bad),
-                            "title_mismatch": sum(r.status == RefStatus.TITLE_MISMATCH for r in bad),
-                            "problems": [dict(r.to_dict(), text=_citing_text(doc, r)) for r in bad]})
-            else:
+            data = {"file": str(doc_file or doc_name), "references": len(refs),
+                    "dangling": sum(r.status == RefStatus.DANGLING for r in bad),
+                    "title_mismatch": sum(r.status == RefStatus.TITLE_MISMATCH for r in bad),
+                    "problems": [dict(r.to_dict(), text=_citing_text(doc, r)) for r in bad]} if json_out else None
+            if not emit_json(json_out, data):
                 t = Table(title=f"{doc_name}: {len(refs)} references, "
                                 f"{sum(r.status == RefStatus.DANGLING for r in bad)} dangling, "
                                 f"{sum(r.status == RefStatus.TITLE_MISMATCH for r in bad)} title mismatches")
@@ -134,8 +133,7 @@ def register(app: typer.Typer) -> None:
             "cited_by_within_depth": [{"node": n, "distance": d, "via": via, "text": _edge_text(doc, g, n, via)}
                                       for n, (d, via) in cited_by.items()],
         }
-        if json_out:
-            print_json(result)
+        if emit_json(json_out, result):
             return
         t = Table(title=f"{node} cites ({len(out_refs)} references) · {doc_name}")
         for col in ("part", "cites", "targets", "status", "text"):
