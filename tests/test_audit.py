@@ -193,6 +193,16 @@ def test_cli_audit_json_and_sarif(tmp_path):
     assert json.loads(out.read_text())["runs"][0]["results"][0]["ruleId"] == "missing"
 
 
+def test_cli_audit_json_to_a_file_prints_the_lines_too(tmp_path):
+    """--json PATH: the same JSON as on stdout, in the file; the finding lines and summary printed."""
+    args = ["audit-citations", str(TREE / "ts"), "--rules", "2025-11-14"]
+    to_stdout = runner.invoke(app, [*args, "--json"])
+    to_file = runner.invoke(app, [*args, "--json", str(tmp_path / "a.json")])
+    assert to_stdout.exit_code == to_file.exit_code == 1
+    assert json.loads((tmp_path / "a.json").read_text()) == json.loads(to_stdout.output)
+    assert "118.99" in to_file.output and not to_file.output.lstrip().startswith("{")
+
+
 def test_cli_audit_bad_path():
     res = runner.invoke(app, ["audit-citations", "/nonexistent/tree", "--rules", "/nonexistent/cr.txt"])
     assert res.exit_code == 2
