@@ -473,9 +473,11 @@ def test_release_comparison_is_current_for_the_installed_release(run):
 def test_phase_part_is_kept_in_the_cache_and_read_back(monkeypatch, tmp_path):
     """A build runs the suite every time: phase's part (~15 s) is read back from the cache, equal
     to running it; a damaged entry is run again."""
+    from pipeline.engine.conformance import phase_run
     from pipeline.engine.conformance import verdicts as V
 
     monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path))
+    monkeypatch.setattr(phase_run, "SHIPPED", tmp_path / "none.json.xz")  # the cache alone
     some = [e for e in EXAMPLES if e.id in ("202.3#1", "609.2#1", "613.4d#1", "704.5a#1", "117.1a#1")] or EXAMPLES[:5]
     monkeypatch.setattr(V, "load_examples", lambda: list(some))
     first = run_suite(cache=True)
@@ -487,7 +489,7 @@ def test_phase_part_is_kept_in_the_cache_and_read_back(monkeypatch, tmp_path):
         def __init__(self):
             raise AssertionError("phase ran although its part was cached")
 
-    monkeypatch.setattr(V, "PhaseSuite", NoPhase)
+    monkeypatch.setattr(phase_run, "PhaseSuite", NoPhase)
     again = run_suite(cache=True)
     for r in (first, again):
         assert r.summary(None) == fresh.summary(None)
@@ -495,7 +497,31 @@ def test_phase_part_is_kept_in_the_cache_and_read_back(monkeypatch, tmp_path):
                {k: (v.status, v.observed, v.mismatches) for k, v in fresh.phase.items()}
         assert {k: [c.to_dict() for c in v] for k, v in r.controls.items()} == \
                {k: [c.to_dict() for c in v] for k, v in fresh.controls.items()}
-    files[0].write_bytes(b"not a pickle")
+    files[0].write_bytes(b"not xz")
     with pytest.raises(AssertionError, match="phase ran"):
         run_suite(cache=True)
     assert run_suite(use_phase=False, cache=True).phase_skipped == "not requested"
+
+
+@pytest.mark.skipif(not HAS_PHASE, reason=skip_reason() or "")
+def test_the_shipped_phase_run_is_what_running_gives(run, monkeypatch, tmp_path):
+    """pipeline/engine/conformance/phase-run.json.xz (python -m pipeline.engine.conformance.phase_run):
+    for the phase-python release it was made with, it must be this code's run, field by field."""
+    from dataclasses import asdict
+
+    from pipeline.codekey import package_version
+    from pipeline.engine.conformance import phase_run
+
+    release = phase_run.shipped_release()
+    if release != package_version("phase-python"):
+        pytest.skip(f"the shipped run is of phase-python {release}; {package_version('phase-python')} is installed")
+    got = phase_run.load(phase_run.SHIPPED)
+    assert got is not None, "the shipped phase run is stale: python -m pipeline.engine.conformance.phase_run"
+    phase, controls = got
+    assert {k: asdict(v) for k, v in phase.items()} == {k: asdict(v) for k, v in run.phase.items()}
+    ran = {k: [asdict(c) for c in cs if c.engine == "phase"] for k, cs in run.controls.items()}
+    assert {k: [asdict(c) for c in cs] for k, cs in controls.items()} == {k: cs for k, cs in ran.items() if cs}
+    monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path))
+    monkeypatch.setattr(phase_run, "PhaseSuite", None)  # a shipped run needs no phase at all
+    assert run_suite(cache=True).summary(None) == run.summary(None)
+    assert not (tmp_path / "conformance-phase").exists()

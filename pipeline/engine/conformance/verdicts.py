@@ -14,20 +14,17 @@ may no longer be what the engine was checked against.
 
 from __future__ import annotations
 
-import pickle
-import sys
 from dataclasses import dataclass, field
 from enum import StrEnum
-from pathlib import Path
 from typing import Callable
 
 from ...rulenum import RuleNumber
 from ...serialize import OMIT_NONE, fields_data, json_field, to_data
 from ...text import term_form
-from . import kernel_driver
-from .controls import ControlResult, ControlVerdict, run_kernel_control, run_phase_control
+from . import kernel_driver, phase_run
+from .controls import ControlResult, ControlVerdict, run_kernel_control
 from .model import Engine, Example, RunStatus, Verdict, load_examples
-from .phase_driver import DriveFailure, PhaseResult, PhaseSuite, skip_reason
+from .phase_driver import DriveFailure, PhaseResult, skip_reason
 
 #: The edition the suite's quotes and rule numbers come from.
 SUITE_EDITION = "2025-11-14"
@@ -114,70 +111,25 @@ class SuiteRun:
         return _VERDICT[self.kernel[ex.id].status]
 
 
-#: Layout of the cached phase part of a run; bump when it changes.
-PHASE_CACHE_VERSION = 1
-
-
-def _phase_cache_path() -> Path:
-    """Where the phase part of a run of the shipped suite is kept: keyed by the driver and the
-    code it imports, the suite's examples and cards, and the phase-python release (a run is a
-    function of these alone: phase is deterministic, the driver seeds nothing)."""
-    from ...codekey import code_key, package_version  # noqa: PLC0415 - only a cached run needs the key
-    from ...io import cache_root  # noqa: PLC0415 - as above
-    from .model import CARDS_FILE, EXAMPLES_DIR  # noqa: PLC0415 - as above
-
-    data = [*sorted(EXAMPLES_DIR.glob("*.yaml")), CARDS_FILE]
-    key = code_key(PHASE_CACHE_VERSION, (__name__, "pipeline.engine.conformance.phase_driver"), data=data,
-                   extra=[package_version("phase-python"), sys.version])
-    return cache_root() / "conformance-phase" / f"{key}.pickle"
-
-
-def _read_phase_part(path: Path) -> tuple[dict, dict] | None:
-    from ...errors import CrpipeError  # noqa: PLC0415 - only a cached run reads it
-    from ...io import read_bounded  # noqa: PLC0415 - as above
-
-    try:
-        # pickle: the results hold enums and phase's observed values (tuples, int keys) that
-        # JSON would change; the file is crpipe's own, in the user's cache, like its .pyc files.
-        got = pickle.loads(read_bounded(path, what="cache file", env=None))
-    except (CrpipeError, OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
-            ValueError, IndexError):
-        return None
-    ok = (isinstance(got, tuple) and len(got) == 2 and all(isinstance(x, dict) for x in got)
-          and all(isinstance(v, PhaseResult) for v in got[0].values())
-          and all(isinstance(c, ControlResult) for cs in got[1].values() for c in cs))
-    return got if ok else None
-
-
 def run_suite(use_phase: bool = True, examples: list[Example] | None = None,
               progress: Callable[[str], None] | None = None, cache: bool = False) -> SuiteRun:
     """Run every example on phase.rs (when installed and wanted) and on the kernel.
 
-    ``cache``: with the shipped examples, read phase's part from the cache when an earlier run
-    of the same driver, examples and phase release left it (~15 s of a build), else run it and
-    keep it.  The kernel part always runs (a fraction of a second)."""
+    ``cache``: with the shipped examples, phase's part as the package ships it or an earlier run
+    left it in the cache, for the same driver, examples and phase release (:mod:`.phase_run`;
+    ~15 s of a build), else run and kept.  The kernel part always runs (a fraction of a second)."""
     cache = cache and examples is None
     examples = examples if examples is not None else load_examples()
     why = skip_reason() if use_phase else "not requested"
     phase: dict[str, PhaseResult] = {}
     controls: dict[str, list[ControlResult]] = {}
-    path = _phase_cache_path() if cache and why is None else None
-    got = _read_phase_part(path) if path is not None else None
+    got = phase_run.remembered() if cache and why is None else None
     if got is not None:
         phase, controls = got
-        controls = {k: list(v) for k, v in controls.items()}
     elif why is None:
-        with PhaseSuite() as suite:
-            for ex in examples:
-                if progress:
-                    progress(ex.id)
-                phase[ex.id] = suite.run(ex)
-                if phase[ex.id].status != RunStatus.UNSUPPORTED:
-                    controls.setdefault(ex.id, []).append(run_phase_control(suite, ex))
-        if path is not None:
-            from ...io import cache_write  # noqa: PLC0415 - only a cached run writes it
-
-            cache_write(path, pickle.dumps((phase, {k: list(v) for k, v in controls.items()}), protocol=4))
+        phase, controls = phase_run.run_phase(examples, progress)
+        if cache:
+            phase_run.remember(phase, controls)
     library = {s.id: s for s in kernel_driver.load_scenarios()}
     kernel = {ex.id: kernel_driver.run(ex, library) for ex in examples}
     for ex in examples:
