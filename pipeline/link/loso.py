@@ -2,24 +2,26 @@
 
     python -m pipeline.link.loso [--labels tests/data/linking/labels.json] [--rules EN.txt]
                                  [--sets DIR] [--json OUT] [--write-calibration] [--semantic]
+                                 [--fixed] [--seed N]
 
 How a user links a set the model never saw (issue 27.1): for each of the six labelled sets,
 a ranker is trained on the *train split* of the other five (their labelled rulings, the rules'
 examples as weak queries, the label prior and the labelled-ruling memory of those five sets
 only) and measured on the sixth set's train-split rulings.  The held set's rulings neither
 train the model, nor feed its prior or memory, nor draw candidates into its pools.  The test
-split is never read here, so it stays an unfitted figure.  The hyper-parameters are the shipped
-model's (chosen by the by-card CV of ``pipeline.link.train`` over the six sets' train split: the
-one model choice not made inside the five sets).
+split is never read here, so it stays an unfitted figure.  Every model choice is made inside
+the five sets (nested): the settings of :data:`pipeline.link.train.CHOICES` are compared by
+leave-one-set-out CV within the five (each of them held out in turn, its pools drawn from the
+other four), and the best trains the model that scores the sixth.  ``--fixed`` uses the
+shipped model's settings for every fold instead (chosen over all six sets: faster, not nested).
 
-With ``--semantic`` the folds use the semantic view too (the ``semantic`` extra) and the semantic
-ranker's hyper-parameters; each fold also reports how often an accepted rule is in the held
+With ``--semantic`` the folds use the semantic view too (the ``semantic`` extra); each fold also reports how often an accepted rule is in the held
 rulings' candidate pool at all (``in_pool``: the ceiling of R@5).
 
 The out-of-set first answers also calibrate the confidence shown with each link (issue 27.3):
 a logistic model of "the first answer is right" on the ranker's score of the first answer and
 its gap to the second, and the lowest probability at which the out-of-set first answers called
-confident are at least :data:`TARGET` right.  ``--write-calibration`` stores both in
+confident are at least :data:`TARGET` right.  ``--fixed --write-calibration`` stores both in
 ``pipeline/data/link-calibration.json`` (``link-calibration-semantic.json`` with ``--semantic``); the test split is then measured once
 (``crpipe link-eval … --split test``).
 """
@@ -116,6 +118,10 @@ def main(argv=None) -> int:
     gold = load_gold(args.labels, split=None if args.all_labels else "train")
     if args.all_labels and args.write_calibration:
         ap.error("--write-calibration is fitted on the train split only")
+    if args.write_calibration and not args.fixed:
+        # The calibration reads the shipped model's scores, whose scale its settings set (an
+        # L2 penalty shrinks them): it is fitted on folds trained with those settings.
+        ap.error("--write-calibration needs --fixed (the shipped model's settings)")
     model_path = SEMANTIC_MODEL_PATH if args.semantic is not None else MODEL_PATH
     calibration_path = SEMANTIC_CALIBRATION_PATH if args.semantic is not None else CALIBRATION_PATH
     shipped = json.loads(read_bounded_text(model_path.with_suffix(".json")))["chosen"]["params"]

@@ -205,7 +205,9 @@ class Neighbours:
             m[keys] = np.maximum.reduceat(val[order], starts)
             best[name] = m
         near = np.argsort(-s, kind="stable")[:k]
-        sel = np.isin(self.owner, near[s[near] > 0])
+        is_near = np.zeros(len(s), dtype=bool)
+        is_near[near[s[near] > 0]] = True
+        sel = is_near[self.owner]
         rows, v = self.rows[sel], val[sel]
         fam, sec = self.family_of[pool], self.section_of[pool]
         out[:, 0] = np.bincount(rows, weights=v, minlength=self.n)[pool]

@@ -6,9 +6,10 @@
 Training queries: the *train* split of the labelled rulings (primary rule: relevance 2,
 acceptable rules: 1) and, as weak labels, every example of the rules (an example belongs to
 its rule). An example is asked against an index without its own examples (two folds of
-rules), so it cannot find itself. Hyper-parameters (tree size, rounds, the weight of the
-weak queries) are chosen by 5-fold cross-validation within the train split, grouped by
-card; the test split is never read here. The card context of a labelled ruling is the
+rules), so it cannot find itself. The settings (tree size, the weight of the weak queries,
+an L2 penalty: :data:`CHOICES`) are chosen by leave-one-set-out cross-validation over the six
+sets' train split (issue 27: as a user links a set the model never saw); the test split is
+never read here. The card context of a labelled ruling is the
 card's rules text and all its rulings in the six set files the sample was drawn from
 (``--sets``), as ``crpipe link`` sees them.
 """
