@@ -10,7 +10,7 @@ examples as weak queries, the label prior and the labelled-ruling memory of thos
 only) and measured on the sixth set's train-split rulings.  The held set's rulings neither
 train the model, nor feed its prior or memory, nor draw candidates into its pools.  The test
 split is never read here, so it stays an unfitted figure.  Every model choice is made inside
-the five sets (nested): the settings of :data:`pipeline.link.train.CHOICES` are compared by
+the five sets (nested): the settings of :func:`pipeline.link.train.choices` are compared by
 leave-one-set-out CV within the five (each of them held out in turn, its pools drawn from the
 other four), and the best trains the model that scores the sixth.  ``--fixed`` uses the
 shipped model's settings for every fold instead (chosen over all six sets: faster, not nested).
@@ -39,7 +39,7 @@ import numpy as np
 from ..io import atomic_write, read_bounded_text
 from .evaluate import load_gold
 from .rerank import MODEL_PATH, SEMANTIC_CALIBRATION_PATH, SEMANTIC_MODEL_PATH, Neighbours, Prior
-from .train import (SETS, _counts, build_examples, build_labelled, data_arguments, held_rows, leave_sets_out,
+from .train import (SETS, _counts, build_examples, build_labelled, choices, data_arguments, held_rows, leave_sets_out,
                     mean_over_sets, memory_items, select, semantic_view)
 
 CALIBRATION_PATH = MODEL_PATH.with_name("link-calibration.json")
@@ -145,7 +145,7 @@ def main(argv=None) -> int:
         for s in SETS:
             five = tuple(x for x in SETS if x != s)
             inner = {t: held_rows(linker, gold, rulings, rows, memory, t, five) for t in five}
-            best, _ = select(ix, rows, weak, memory, inner, five)
+            best, _ = select(ix, rows, weak, memory, inner, five, choices(semantic is not None))
             chosen[s] = {"params": best["params"], "inner_mean": {k: best[k] for k in ("p_at_1", "r_at_5", "mrr")}}
             per, g = leave_sets_out(ix, rows, weak, memory, held, {**best["params"], "seed": args.seed}, SETS, (s,))
             per_set[s] = per[s]

@@ -42,9 +42,9 @@ SIGNALS = ("keyword", "topic", "glossary", "definition", "layout", "reference", 
            "card_glossary")
 
 #: What the labelled-ruling memory says around a candidate (``Neighbours.around``): the votes of
-#: the most similar labelled rulings for it, for its family (its parent and siblings) and its
-#: three-digit rule, and the best similarity of a labelled ruling in its family and three-digit
-#: rule.  A ruling worded like rulings labelled 608.2h or 608.2c points at 608.2's family even
+#: the most similar labelled rulings for it, for its family (a numbered rule and its lettered
+#: subrules: 608.2 with 608.2a-n) and its three-digit rule, and the best similarity of a labelled
+#: ruling in its family and three-digit rule.  A ruling worded like rulings labelled 608.2h or 608.2c points at 608.2's family even
 #: when no single neighbour names the rule; measured by leave-one-set-out CV (README).
 NEIGHBOURHOOD = ("neighbour_vote", "neighbour_family", "neighbour_section", "neighbour_section_vote",
                  "neighbour_family_vote")
@@ -156,7 +156,8 @@ class Neighbours:
         self.owner = np.array(owners, dtype=np.int64)
         self.weight = np.array(weights)
         self.n = len(ix.ids)
-        # Each candidate's family (its parent's row; a rule without a parent is its own) and
+        # Each candidate's family (its parent's row; a rule without a parent row, a numbered
+        # rule such as 608.2, heads its own, with its lettered subrules) and
         # three-digit rule (as a code), and the labels grouped by each for one reduceat a ruling.
         self.family_of = np.where(ix.parent_row >= 0, ix.parent_row, np.arange(self.n))
         _, self.section_of = np.unique([rid.split(".")[0] for rid in ix.ids], return_inverse=True)
