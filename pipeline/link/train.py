@@ -20,7 +20,6 @@ import argparse
 import copy
 import functools
 import hashlib
-import itertools
 import json
 import os
 import sys
