@@ -2,24 +2,26 @@
 
     python -m pipeline.link.loso [--labels tests/data/linking/labels.json] [--rules EN.txt]
                                  [--sets DIR] [--json OUT] [--write-calibration] [--semantic]
+                                 [--fixed] [--seed N]
 
 How a user links a set the model never saw (issue 27.1): for each of the six labelled sets,
 a ranker is trained on the *train split* of the other five (their labelled rulings, the rules'
 examples as weak queries, the label prior and the labelled-ruling memory of those five sets
 only) and measured on the sixth set's train-split rulings.  The held set's rulings neither
 train the model, nor feed its prior or memory, nor draw candidates into its pools.  The test
-split is never read here, so it stays an unfitted figure.  The hyper-parameters are the shipped
-model's (chosen by the by-card CV of ``pipeline.link.train`` over the six sets' train split: the
-one model choice not made inside the five sets).
+split is never read here, so it stays an unfitted figure.  Every model choice is made inside
+the five sets (nested): the settings of :func:`pipeline.link.train.choices` are compared by
+leave-one-set-out CV within the five (each of them held out in turn, its pools drawn from the
+other four), and the best trains the model that scores the sixth.  ``--fixed`` uses the
+shipped model's settings for every fold instead (chosen over all six sets: faster, not nested).
 
-With ``--semantic`` the folds use the semantic view too (the ``semantic`` extra) and the semantic
-ranker's hyper-parameters; each fold also reports how often an accepted rule is in the held
+With ``--semantic`` the folds use the semantic view too (the ``semantic`` extra); each fold also reports how often an accepted rule is in the held
 rulings' candidate pool at all (``in_pool``: the ceiling of R@5).
 
 The out-of-set first answers also calibrate the confidence shown with each link (issue 27.3):
 a logistic model of "the first answer is right" on the ranker's score of the first answer and
 its gap to the second, and the lowest probability at which the out-of-set first answers called
-confident are at least :data:`TARGET` right.  ``--write-calibration`` stores both in
+confident are at least :data:`TARGET` right.  ``--fixed --write-calibration`` stores both in
 ``pipeline/data/link-calibration.json`` (``link-calibration-semantic.json`` with ``--semantic``); the test split is then measured once
 (``crpipe link-eval … --split test``).
 """
@@ -35,25 +37,15 @@ from pathlib import Path
 import numpy as np
 
 from ..io import atomic_write, read_bounded_text
-from .evaluate import load_gold, metrics
+from .evaluate import load_gold
 from .rerank import MODEL_PATH, SEMANTIC_CALIBRATION_PATH, SEMANTIC_MODEL_PATH, Neighbours, Prior
-from .train import (SETS, _counts, build_examples, build_labelled, data_arguments, fit, memory_items, semantic_view,
-                    with_priors)
+from .train import (SETS, _counts, build_examples, build_labelled, choices, data_arguments, held_rows, leave_sets_out,
+                    mean_over_sets, memory_items, select, semantic_view)
 
 CALIBRATION_PATH = MODEL_PATH.with_name("link-calibration.json")
 #: Out-of-set precision wanted of the links called confident (the bar is 0.85 on the test
 #: split; the out-of-set rulings are harder than the by-card test split's, so this is safe).
 TARGET = 0.85
-
-
-def scored(booster, rows: list[dict]) -> list[tuple[list[str], np.ndarray]]:
-    """Each row's candidates in the model's order, with their scores."""
-    out = []
-    for r in rows:
-        s = booster.predict(r["x"], num_threads=1)
-        order = np.lexsort((np.arange(len(s)), -s))
-        out.append(([r["ids"][i] for i in order], s[order]))
-    return out
 
 
 def confidence_features(scores: np.ndarray) -> np.ndarray:
@@ -106,6 +98,10 @@ def main(argv=None) -> int:
     ap.add_argument("--semantic", nargs="?", const="", default=None, metavar="MODEL",
                     help="with the semantic view's features and candidates (the 'semantic' extra; MODEL: an ONNX "
                          "model folder, default the packaged one)")
+    ap.add_argument("--fixed", action="store_true",
+                    help="the shipped model's settings for every fold (chosen over all six sets) instead of "
+                         "choosing them inside the five training sets (nested; six times the fits)")
+    ap.add_argument("--seed", type=int, default=15, help="LightGBM's seed for the outer models (seed noise)")
     args = ap.parse_args(argv)
 
     from ..ingest.loader import load_document  # deferred: the entry point loads the stages it drives
@@ -122,35 +118,42 @@ def main(argv=None) -> int:
     gold = load_gold(args.labels, split=None if args.all_labels else "train")
     if args.all_labels and args.write_calibration:
         ap.error("--write-calibration is fitted on the train split only")
+    if args.write_calibration and not args.fixed:
+        # The calibration reads the shipped model's scores, whose scale its settings set (an
+        # L2 penalty shrinks them): it is fitted on folds trained with those settings.
+        ap.error("--write-calibration needs --fixed (the shipped model's settings)")
     model_path = SEMANTIC_MODEL_PATH if args.semantic is not None else MODEL_PATH
     calibration_path = SEMANTIC_CALIBRATION_PATH if args.semantic is not None else CALIBRATION_PATH
-    params = json.loads(read_bounded_text(model_path.with_suffix(".json")))["chosen"]["params"]
+    shipped = json.loads(read_bounded_text(model_path.with_suffix(".json")))["chosen"]["params"]
     memory = Neighbours(linker, memory_items(gold))
     groups = [g.card for g in gold]
-    sets = np.array([g.set for g in gold])
     # Training rows (features of every train ruling; the prior and memory columns are refilled
-    # per fold from the five sets by with_priors) and the weak example queries, built once.
+    # per fold from the training sets by with_priors) and the weak example queries, built once.
     all_prior = Prior.from_counts(ix, _counts([{"gold": g} for g in gold]), len(gold))
     rows = build_labelled(linker, gold, rulings, all_prior, memory)
     weak = build_examples(doc, ix, all_prior, memory, groups, semantic)
     print(f"{len(rows)} labelled train rulings, {len(weak)} example queries", file=sys.stderr)
-    per_set, oof = {}, []
-    for s in SETS:
-        five = [r for r in rows if r["gold"].set != s]
-        held_gold = [g for g in gold if g.set == s]
-        # The held set's own pools: drawn with the five sets' prior and memory only.
-        prior5 = Prior.from_counts(ix, _counts(five), len(five))
-        held = build_labelled(linker, held_gold, rulings, prior5, memory, groups, allowed=sets != s)
-        fit_rows, held = with_priors(ix, five + weak, held, memory)
-        booster = fit(fit_rows, params)
-        got = scored(booster, held)
-        per_set[s] = metrics([ids for ids, _ in got], held_gold)
-        # The pool bounds R@5: how often an accepted rule is among the candidates at all.
-        per_set[s]["in_pool"] = round(float(np.mean([(r["y"] > 0).any() for r in held])), 4)
-        for (ids, sc), g in zip(got, held_gold):
-            oof.append({"set": s, "id": g.id, "right": bool(ids and ids[0] in g.hits), "scores": sc[:2].tolist()})
-        print(json.dumps({"set": s, **per_set[s]}), file=sys.stderr)
-    allm = {k: round(float(np.mean([m[k] for m in per_set.values()])), 4) for k in ("p_at_1", "r_at_5", "mrr", "in_pool")}
+    # The held sets' own pools: drawn with the five other sets' prior and memory only.
+    held = {s: held_rows(linker, gold, rulings, rows, memory, s, SETS) for s in SETS}
+    chosen = {}
+    if args.fixed:
+        per_set, got = leave_sets_out(ix, rows, weak, memory, held, {**shipped, "seed": args.seed}, SETS)
+    else:
+        # Nested: each held set's settings chosen by leave-one-set-out CV within the other five
+        # (their rulings' pools drawn from four sets each), so no choice sees the held set.
+        per_set, got = {}, []
+        for s in SETS:
+            five = tuple(x for x in SETS if x != s)
+            inner = {t: held_rows(linker, gold, rulings, rows, memory, t, five) for t in five}
+            best, _ = select(ix, rows, weak, memory, inner, five, choices(semantic is not None))
+            chosen[s] = {"params": best["params"], "inner_mean": {k: best[k] for k in ("p_at_1", "r_at_5", "mrr")}}
+            per, g = leave_sets_out(ix, rows, weak, memory, held, {**best["params"], "seed": args.seed}, SETS, (s,))
+            per_set[s] = per[s]
+            got.extend(g)
+            print(json.dumps({"set": s, **per_set[s], "chosen": best["params"]}), file=sys.stderr)
+    oof = [{"set": s, "id": r["gold"].id, "right": bool(ids and ids[0] in r["gold"].hits), "scores": sc[:2].tolist()}
+           for s, r, ids, sc in got]
+    allm = mean_over_sets(per_set)
     pooled = {"n": len(oof), "p_at_1": round(float(np.mean([o["right"] for o in oof])), 4)}
     x = np.array([confidence_features(np.array(o["scores"])) for o in oof])
     y = np.array([o["right"] for o in oof], dtype=float)
@@ -165,7 +168,9 @@ def main(argv=None) -> int:
                             "precision_confident": round(float(y[conf].mean()), 4) if conf.any() else None,
                             "precision_rest": round(float(y[~conf].mean()), 4) if (~conf).any() else None,
                             "n": int(len(y))}}
-    out = {"semantic": semantic.encoder.key if semantic is not None else None, "labels": "train and test split" if args.all_labels else "train split", "per_set": per_set, "mean_over_sets": allm, "pooled": pooled, "params": params,
+    out = {"semantic": semantic.encoder.key if semantic is not None else None, "labels": "train and test split" if args.all_labels else "train split", "per_set": per_set, "mean_over_sets": allm, "pooled": pooled,
+           "params": shipped if args.fixed else None, "chosen_per_set": chosen or None,
+           "selection": "the shipped model's settings" if args.fixed else "nested: per held set, by leave-one-set-out CV within the other five",
            "n": {s: per_set[s]["n"] for s in SETS}, "calibration": calib,
            "cpu_s": round(time.process_time() - t0, 1), "load_average": round(os.getloadavg()[0], 2)}
     text = json.dumps(out, indent=1, sort_keys=True)
