@@ -393,7 +393,6 @@ def features(linker, v, q, prior: Prior, nb: np.ndarray | None = None,
     neigh = np.asarray(ix.cites @ text).ravel()
     neigh_by = np.asarray(ix.cited @ text).ravel()
     hand_top = _top(v.score, POOL["hand"])
-    best = int(hand_top[np.argmax(v.score[hand_top])]) if len(hand_top) else 0
     best_text = int(np.argmax(text)) if n else 0
     parts = [hand_top, _top(v.whole, POOL["whole"]), _top(v.best_sent, POOL["best_sentence"]),
              _top(v.best_ex, POOL["best_example"]), _top(neigh, POOL["neighbours"]), _top(neigh_by, POOL["neighbours"])]
