@@ -17,10 +17,12 @@ from __future__ import annotations
 import functools
 import marshal
 import re
+from pathlib import Path
 
 from .codekey import code_key, package_version
 from .errors import CrpipeError
 from .io import cache_root, cache_write, read_bounded
+from .release_data import pack, unpack
 from .profiles import OFFICIAL_LANG, PROFILES
 from .text import NUMBER, RULE, SUBRULE, fold as _fold
 
@@ -68,8 +70,35 @@ def _path(lang: str):
     return cache_root() / "search" / f"terms-{lang}-{_key()}.marshal"
 
 
+#: Layout of the shipped table; bump when it changes.
+SHIPPED_VERSION = 1
+
+
+def shipped_path() -> Path:
+    """The English table shipped beside the embedded archive (``pipeline.pack_search_terms``):
+    every chunk of its newest edition, so a first ``crpipe search`` indexes it without spaCy."""
+    return Path(__file__).resolve().parent / "data" / "editions" / "search-terms-en.json.xz"
+
+
+def serialise(table: dict[str, tuple]) -> bytes:
+    return pack(SHIPPED_VERSION, _key(), {"chunks": {c: [list(t) for t in ts] for c, ts in table.items()}})
+
+
+def _shipped(lang: str) -> dict[str, tuple] | None:
+    """The shipped table when it was made by this code with this spaCy and stemmer, else None."""
+    body = unpack(shipped_path(), SHIPPED_VERSION, _key()) if lang == OFFICIAL_LANG else None
+    chunks = body.get("chunks") if body is not None else None
+    if not isinstance(chunks, dict):
+        return None
+    try:
+        return {c: tuple((int(a), int(b), str(k)) for a, b, k in ts) for c, ts in chunks.items()}
+    except (TypeError, ValueError):
+        return None
+
+
 class _Memo:
-    """One language's table (chunk → its terms), read from the cache on first use; what a run
+    """One language's table (chunk → its terms), read from the cache on first use (with an empty
+    cache: from the shipped table, written to the cache by the first :func:`save`); what a run
     adds is written back by :func:`save`."""
 
     def __init__(self, lang: str):
@@ -78,8 +107,11 @@ class _Memo:
             table = marshal.loads(read_bounded(_path(lang), what="cache file", env=None))
         except (CrpipeError, OSError, ValueError, EOFError, TypeError):
             table = None
-        self.table: dict[str, tuple] = table if isinstance(table, dict) else {}
         self.dirty = False
+        if not isinstance(table, dict):
+            table = _shipped(lang)
+            self.dirty = table is not None  # kept in the cache as marshal: a warm run reads no xz JSON
+        self.table: dict[str, tuple] = table if isinstance(table, dict) else {}
 
     def learn(self, chunks: set[str]) -> None:
         """Cut ``chunks`` in one tokenizer call (joined by newlines: each is cut on its own)."""

@@ -34,10 +34,33 @@ def _whole(text: str, lang: str) -> list[tuple[int, int, str]]:
 
 @pytest.fixture
 def cache(monkeypatch, tmp_path):
+    """An empty cache and no shipped table: every chunk is cut by spaCy."""
     monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(T, "_shipped", lambda lang: None)
     T._memo.cache_clear()
     yield tmp_path / "cache"
     T._memo.cache_clear()
+
+
+def test_the_shipped_table_keys_the_newest_edition_as_spacy_does(monkeypatch, tmp_path):
+    """pipeline/data/editions/search-terms-en.json.xz (python -m pipeline.pack_search_terms):
+    made by this code with these spaCy and stemmer versions, and a first search keys the newest
+    embedded edition from it alone, exactly as spaCy over each whole text."""
+    monkeypatch.setenv("CRPIPE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("CRPIPE_MIRROR", raising=False)
+    T._memo.cache_clear()
+    try:
+        shipped = T._shipped("en")
+        assert shipped, "the shipped search keys are stale: python -m pipeline.pack_search_terms"
+        texts = _texts(default_catalog().latest().parse())
+        expected = [_whole(t, "en") for t in texts]
+        monkeypatch.setattr(T, "_tokenizer", lambda lang: (_ for _ in ()).throw(AssertionError("spaCy loaded")))
+        assert [T.terms(t, "en") for t in texts] == expected
+        T.save("en")  # seeded from the package: kept in the cache as marshal
+        assert len(list((tmp_path / "cache" / "search").glob("terms-en-*.marshal"))) == 1
+        assert T._shipped("pt") is None
+    finally:
+        T._memo.cache_clear()
 
 
 def _texts(doc) -> list[str]:
