@@ -192,13 +192,10 @@ class Neighbours:
         family and per three-digit rule, and the best scaled similarity of any labelled ruling
         in its family and its three-digit rule."""
         out = np.zeros((len(pool), len(NEIGHBOURHOOD)))
-        if not len(sim) or not len(self.rows):
+        scaled = self._scaled(sim, allowed)
+        if scaled is None:
             return out
-        s = sim if allowed is None else np.where(allowed, sim, 0.0)
-        top = s.max()
-        if top <= 0:
-            return out
-        val = self.weight * s[self.owner] / top
+        s, val = scaled
         best = {}
         for name, size in (("family", self.n), ("section", self.n_sections)):
             order, keys, starts = self._groups[name]
@@ -221,14 +218,21 @@ class Neighbours:
     def rule_scores(self, sim: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
         """Per rule: the best similarity of a memory ruling labelled with it (scaled 0..1)."""
         out = np.zeros(self.n)
+        scaled = self._scaled(sim, allowed)
+        if scaled is not None:
+            np.maximum.at(out, self.rows, scaled[1])
+        return out
+
+    def _scaled(self, sim: np.ndarray, allowed: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
+        """The allowed similarities, and each labelled rule row's vote (its ruling's similarity
+        scaled 0..1 by the best, times the label's weight); None when no ruling is similar."""
         if not len(sim) or not len(self.rows):
-            return out
+            return None
         s = sim if allowed is None else np.where(allowed, sim, 0.0)
         top = s.max()
         if top <= 0:
-            return out
-        np.maximum.at(out, self.rows, self.weight * s[self.owner] / top)
-        return out
+            return None
+        return s, self.weight * s[self.owner] / top
 
 
 @dataclass
