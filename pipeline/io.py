@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator, TextIO
 
-from .errors import InputError, OSFailure
+from .errors import CrpipeError, InputError, OSFailure
 
 #: The default limit on an input file (an official edition is under 1 MB as TXT, 4 MB as PDF).
 DEFAULT_MAX_INPUT_MB = 64
@@ -150,6 +150,17 @@ def source_key(version: str | int, files: Iterable[Path] = (), extra: Iterable[s
         if f.is_file():
             h.update(f.read_bytes())  # the project's own code and data, not an input
     return h.hexdigest()[:12]
+
+
+def read_cache_marshal(path: Path) -> Any | None:
+    """A cache entry written with ``marshal`` (plain data: no code runs when it is read), or None
+    when absent, unreadable, over the bounded reader's limit or damaged."""
+    import marshal  # noqa: PLC0415 - only the caches that keep marshal files read it
+
+    try:
+        return marshal.loads(read_bounded(path, what="cache file", env=None))
+    except (CrpipeError, OSError, ValueError, EOFError, TypeError):
+        return None
 
 
 def read_cache_json(path: Path) -> Any | None:

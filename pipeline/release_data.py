@@ -23,14 +23,20 @@ def pack(version: int, key: str, body: dict) -> bytes:
     return lzma.compress(text.encode("utf-8"), preset=9 | lzma.PRESET_EXTREME)
 
 
-def unpack(path: str | Path, version: int, key: str) -> dict | None:
-    """The file's body, or None when it is absent (a checkout before the release step), damaged,
-    or of another version or key (made by other code: its data might not be what the code gives)."""
+def read_any(path: str | Path) -> dict | None:
+    """The file as written, whatever code made it (to say what it was made with), or None."""
     try:
         data = json.loads(lzma.decompress(read_bounded(path, what="release data file", env=None)))
     except (CrpipeError, OSError, ValueError, lzma.LZMAError):
         return None
-    if not (isinstance(data, dict) and data.get("version") == version and data.get("key") == key):
+    return data if isinstance(data, dict) else None
+
+
+def unpack(path: str | Path, version: int, key: str) -> dict | None:
+    """The file's body, or None when it is absent (a checkout before the release step), damaged,
+    or of another version or key (made by other code: its data might not be what the code gives)."""
+    data = read_any(path)
+    if not (data is not None and data.get("version") == version and data.get("key") == key):
         return None
     return data
 

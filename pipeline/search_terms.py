@@ -20,8 +20,7 @@ import re
 from pathlib import Path
 
 from .codekey import code_key, package_version
-from .errors import CrpipeError
-from .io import cache_root, cache_write, read_bounded
+from .io import cache_root, cache_write, read_cache_marshal
 from .release_data import pack, unpack
 from .profiles import OFFICIAL_LANG, PROFILES
 from .text import NUMBER, RULE, SUBRULE, fold as _fold
@@ -103,10 +102,7 @@ class _Memo:
 
     def __init__(self, lang: str):
         self.lang = lang
-        try:
-            table = marshal.loads(read_bounded(_path(lang), what="cache file", env=None))
-        except (CrpipeError, OSError, ValueError, EOFError, TypeError):
-            table = None
+        table = read_cache_marshal(_path(lang))
         self.dirty = False
         if not isinstance(table, dict):
             table = _shipped(lang)

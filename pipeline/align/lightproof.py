@@ -48,9 +48,8 @@ from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 
-from ..errors import CrpipeError
 from ..codekey import code_key
-from ..io import cache_root, cache_write, read_bounded, read_bounded_text
+from ..io import cache_root, cache_write, read_bounded_text, read_cache_marshal
 
 #: Bump when the index format or the requirement extraction changes.
 INDEX_VERSION = 3
@@ -539,10 +538,7 @@ def rule_entry(rule, lists: set[str], family: str | None = None, head: dict | No
 def _read_index(path: Path) -> dict | None:
     """A cached index (``marshal``: plain data, no code), or None when absent, unreadable or of
     another format."""
-    try:
-        index = marshal.loads(read_bounded(path, what="cache file", env=None))
-    except (CrpipeError, OSError, ValueError, EOFError, TypeError):
-        return None
+    index = read_cache_marshal(path)
     if isinstance(index, dict) and index.get("version") == INDEX_VERSION and isinstance(index.get("rules"), list):
         return index
     return None

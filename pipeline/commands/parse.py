@@ -11,10 +11,10 @@ from rich.table import Table
 
 from ..errors import InputError
 from ..findings import Severity
-from ..io import cache_root, warn_once, write_json
+from ..io import cache_root, warn_once
 from ..profiles import OFFICIAL_LANG
 from ..qa.integrity import check as integrity_check, has_errors
-from .common import console, err_console, emit_json, json_option, print_json, user_errors
+from .common import console, err_console, emit_json, json_option, user_errors
 
 
 def _load(file: Path, lang: Optional[str], fmt: Optional[str], editions: Optional[Path] = None):
@@ -59,11 +59,8 @@ def register(app: typer.Typer) -> None:
         if truncated and not partial:
             from ..errors import InputError  # lazy: a command loads its stage only when it runs (CLI start-up time)
             raise InputError(f"{truncated[0].detail}; use --partial to keep what it holds", file)
-        if json_out == "-":
-            print_json(doc.to_dict())
+        if emit_json(json_out, doc.to_dict() if json_out else None):
             return
-        if json_out:
-            write_json(json_out, doc.to_dict())
         if export:
             stem = f"{doc.meta.language}-{doc.meta.effective_date or file.stem}"
             from ..export import EXPORT_RECORD, export_all  # pandas: imported only when exporting

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from ..errors import InputError
 from ..io import read_bounded
-from .common import console, err_console, json_option, print_json, user_errors
+from .common import console, err_console, emit_json, json_option, user_errors
 
 MAX_BYTES = 64 << 20
 
@@ -72,13 +72,8 @@ def register(app: typer.Typer) -> None:
             raise InputError("no translated unit to learn from", file)
         props = draft(pairs)
         doc = {"file": str(file), "aligned_by": how, "pairs": len(pairs), "proposals": [p.to_dict() for p in props]}
-        if json_out == "-":
-            print_json(doc)
+        if emit_json(json_out, doc):
             return
-        if json_out:
-            from ..io import write_json  # lazy: only with --json FILE
-
-            write_json(json_out, doc)
         t = Table(title=f"profile draft from {file.name} ({len(pairs)} pairs, aligned by {how})")
         for col in ("field", "proposed", "evidence"):
             t.add_column(col)

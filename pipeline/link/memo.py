@@ -30,8 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..codekey import code_key, package_version
-from ..errors import CrpipeError
-from ..io import cache_root, cache_write, read_bounded
+from ..io import cache_root, cache_write, read_cache_marshal
 from ..model import Document
 from ..rulings.model import Ruling
 from .results import Candidate, Evidence, EvidenceKind
@@ -91,10 +90,7 @@ class LinkMemo:
         self.added = False
 
     def _read(self) -> dict:
-        try:
-            table = marshal.loads(read_bounded(self.path, what="cache file", env=None))
-        except (CrpipeError, OSError, ValueError, EOFError, TypeError):
-            return {}
+        table = read_cache_marshal(self.path)
         return table if isinstance(table, dict) else {}
 
     def get(self, key: str) -> list[Candidate] | None:

@@ -8,6 +8,8 @@ base edition when a folder of editions is available.
 
 from __future__ import annotations
 
+import functools
+
 from ..errors import CrpipeError
 from ..rulings import read_rulings
 from .index import build_index
@@ -25,12 +27,8 @@ def stage_link(ctx) -> None:
         ctx.skip("link rulings", "no English reference edition to link the rulings to")
         return
     cards = ctx.card_index("link rulings: card names")
-    made: list[Linker] = []
-
-    def linker() -> Linker:  # built once, and only when a ruling was not linked before
-        if not made:
-            made.append(Linker(build_index(ctx.reference)))
-        return made[0]
+    # Built once, and only when a ruling was not linked before (pipeline/link/memo.py).
+    linker = functools.cache(lambda: Linker(build_index(ctx.reference)))
 
     maps = (translation_maps(ctx.translations, ctx.reference, ctx.editions_dir, ctx.editions, ctx.edition_errors)
             if ctx.translations else [])

@@ -12,8 +12,7 @@ import marshal
 import re
 
 from ..codekey import code_key, package_version
-from ..errors import CrpipeError
-from ..io import cache_root, cache_write, read_bounded
+from ..io import cache_root, cache_write, read_cache_marshal
 
 #: Lookup lemmas that are wrong (or too coarse) for the game's vocabulary.
 OVERRIDES = {
@@ -82,10 +81,7 @@ def _memo_path():
 def _memo() -> dict[str, tuple[str, ...]]:
     """Text -> its lemmas, as far as earlier runs lemmatised (a text's lemmas depend on it
     alone: the pipeline is a tokenizer and a lookup table)."""
-    try:
-        table = marshal.loads(read_bounded(_memo_path(), what="cache file", env=None))
-    except (CrpipeError, OSError, ValueError, EOFError, TypeError):
-        return {}
+    table = read_cache_marshal(_memo_path())
     return table if isinstance(table, dict) else {}
 
 

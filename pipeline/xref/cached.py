@@ -17,9 +17,8 @@ from dataclasses import fields
 from enum import Enum
 
 from ..codekey import code_key
-from ..errors import CrpipeError
 from ..inventory import cached_document, inventory_key
-from ..io import cache_root, cache_write, read_bounded
+from ..io import cache_root, cache_write, read_cache_marshal
 from ..model import Document
 from .extract import extract_references
 from .model import Reference
@@ -48,12 +47,12 @@ def refs_key() -> str:
 
 
 def _read(path) -> list[Reference] | None:
+    rows = read_cache_marshal(path)
+    if not isinstance(rows, list) or not all(isinstance(r, tuple) and len(r) == len(_FIELDS) for r in rows):
+        return None
     try:
-        rows = marshal.loads(read_bounded(path, what="cache file", env=None))
-        if not isinstance(rows, list) or not all(isinstance(r, tuple) and len(r) == len(_FIELDS) for r in rows):
-            return None
         return [_reference(r) for r in rows]
-    except (CrpipeError, OSError, ValueError, EOFError, TypeError):
+    except (ValueError, TypeError):  # a field of another kind (a damaged entry): read again
         return None
 
 

@@ -23,9 +23,8 @@ from dataclasses import fields
 from pathlib import Path
 
 from ...codekey import code_key, package_version
-from ...errors import CrpipeError
-from ...io import cache_root, cache_write, read_bounded
-from ...release_data import main as release_main, pack, unpack
+from ...io import cache_root, cache_write
+from ...release_data import main as release_main, pack, read_any, unpack
 from .controls import ControlResult, ControlStatus, ControlVerdict, run_phase_control
 from .model import CARDS_FILE, EXAMPLES_DIR, Engine, Example, RunStatus, load_examples
 from .phase_driver import DriveFailure, PhaseResult, PhaseSuite, skip_reason
@@ -60,13 +59,8 @@ def dump(phase: dict[str, PhaseResult], controls: dict[str, list[ControlResult]]
 
 def shipped_release() -> str | None:
     """The phase-python release the shipped run was made with (read whatever its key)."""
-    import json  # noqa: PLC0415 - the test's question only
-    import lzma  # noqa: PLC0415 - as above
-
-    try:
-        return json.loads(lzma.decompress(read_bounded(SHIPPED, what="release data file", env=None))).get("phase_python")
-    except (CrpipeError, OSError, ValueError, lzma.LZMAError, AttributeError):
-        return None
+    data = read_any(SHIPPED)
+    return data.get("phase_python") if data is not None else None
 
 
 def _build(cls, enums: dict, d: dict):
