@@ -215,8 +215,9 @@ def test_learned_ranker_beats_hand_weighted_and_bm25_on_test(test_split):
 
 @needs_shared
 @pytest.mark.xfail(strict=True, reason="acceptance 2 half met: on the 520 test rulings of the three draws P@1 "
-                                       "0.679 (bar 0.65, met) but R@5 0.890 (bar 0.90, not met: 5 rulings short); "
-                                       "the first draw's 140 alone 0.686 / 0.850; with the semantic view 0.704 / 0.902")
+                                       "0.677 (bar 0.65, met) but R@5 0.887 (bar 0.90, not met: 7 rulings short); "
+                                       "the first draw's 140 alone 0.679 / 0.821; with the semantic view 0.704 / 0.902 "
+                                       "(test_test_split_bar_with_the_semantic_view)")
 def test_test_split_bar(test_split):
     assert test_split["p_at_1"] >= 0.65 and test_split["r_at_5"] >= 0.90
 
