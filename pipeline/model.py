@@ -477,3 +477,15 @@ class Document:
             front_matter=d.get("front_matter", ""), back_matter=d.get("back_matter", ""),
             glossary_heading=Layout.from_dict(gh) if gh is not None else None,
         )
+
+
+# -- linking: which of the shipped rankers links ------------------------------------------------
+
+class RankerModel(StrEnum):
+    """Which shipped ranker links: the one trained on every labelled ruling, or its twin trained
+    on the train split only (to measure on the test split by); AUTO picks the twin when the
+    rulings measured are among those the shipped one learned from."""
+
+    AUTO = "auto"
+    SHIPPED = "shipped"
+    TRAIN_SPLIT = "train-split"

@@ -158,7 +158,10 @@ def test_link_eval_json_shape_and_table():
     assert res.exit_code == 0
     out = json.loads(res.output)
     assert set(out) == {"n", "p_at_1", "r_at_5", "mrr", "breakdown", "semantic", "edition", "labelled_on",
-                        "left_out_gone_rules", "confidence"} and out["semantic"] is False
+                        "left_out_gone_rules", "confidence", "ranker"} and out["semantic"] is False
+    # The seed card (Refuse // Cooperate, AKH) has rulings among the labelled ones the shipped
+    # ranker learned from: --ranker auto measures with the train-split twin.
+    assert out["ranker"] == "train-split"
     assert out["edition"] == out["labelled_on"] == "2025-11-14" and out["left_out_gone_rules"] == 0
     assert set(out["breakdown"]["first_answer_misses"]) == {"general", "specific", "sibling", "same-rule",
                                                            "same-section", "elsewhere"}
@@ -269,3 +272,25 @@ def test_scryfall_rulings_link_through_the_cli(tmp_path):
     first, second = data["links"]
     assert "702.127a" in [c["rule"] for c in first["candidates"][:3]]
     assert any(e["kind"] == "alias" for e in second["candidates"][0]["evidence"])
+
+
+def test_link_eval_measures_new_rulings_with_the_shipped_ranker(tmp_path):
+    """Gold rulings the shipped ranker never learned from are measured with it (--ranker auto);
+    --ranker names either model outright."""
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps({"cr_edition": "2025-11-14", "rulings": [
+        {"text": "If the target creature leaves the battlefield before the ability resolves, the ability doesn't "
+                 "resolve because its only target is illegal.", "primary": "608.2b", "acceptable": ["115.1"]},
+        {"text": "A creature that enters the battlefield tapped and attacking was never declared as an attacker.",
+         "primary": "508.4", "acceptable": []}]}), encoding="utf-8")
+    out = {}
+    for choice in ("auto", "shipped", "train-split"):
+        res = CliRunner().invoke(app, ["link-eval", str(gold), "--rules", str(REF), "--ranker", choice, "--json"])
+        assert res.exit_code == 0, res.output
+        out[choice] = json.loads(res.output)
+    assert out["auto"]["ranker"] == out["shipped"]["ranker"] == "shipped"
+    assert out["train-split"]["ranker"] == "train-split"
+    assert out["auto"] == out["shipped"]
+    res = CliRunner().invoke(app, ["link-eval", str(gold), "--rules", str(REF), "--ranker", "newest"])
+    assert res.exit_code == 2
+

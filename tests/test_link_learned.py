@@ -128,10 +128,12 @@ def test_agreement_counts_exact_and_within():
 
 # -- the shipped model ----------------------------------------------------------------------------
 
-def test_shipped_model_was_trained_on_the_committed_train_split():
+def test_train_split_model_was_trained_on_the_committed_train_split():
+    """The shipped ranker's twin that the test split is measured with (the shipped one itself
+    learned from every label: test_shipped_ranker_learned_from_every_label_…)."""
     from pipeline.link.rerank import FEATURES, Ranker
 
-    r = Ranker.load()
+    r = Ranker.shipped(train_split=True)
     meta = r.meta
     assert meta["labels_sha256"] == hashlib.sha256(LABELS.read_bytes()).hexdigest()
     assert meta["train_rulings"] == _labels()["counts"]["train_governed"]
@@ -203,6 +205,9 @@ def test_split():
 def test_learned_ranker_beats_hand_weighted_and_bm25_on_test(test_split):
     m = test_split
     assert m["n"] == _labels()["counts"]["test_governed"]
+    # The shipped ranker learned from these rulings: the test split is measured with its twin
+    # trained on the train split alone (chosen by itself, --ranker auto).
+    assert m["ranker"] == "train-split"
     for k in ("p_at_1", "r_at_5", "mrr"):
         assert m[k] > m["hand_weighted"][k] + 0.15 > m["baseline"][k], (k, m)
     assert m["p_at_1"] >= 0.60 and m["r_at_5"] >= 0.80
@@ -376,15 +381,38 @@ def test_dev_set_bar_with_the_semantic_view():
     assert m["p_at_1"] >= 0.80 and m["r_at_5"] >= 0.90
 
 
-def test_semantic_ranker_model_matches_its_features():
-    from pipeline.link.rerank import SEMANTIC_CALIBRATION_PATH, SEMANTIC_FEATURES, SEMANTIC_MODEL_PATH, Ranker
+@pytest.mark.parametrize("train_split", [True, False])
+def test_semantic_ranker_model_matches_its_features(train_split):
+    from pipeline.link.rerank import (SEMANTIC_CALIBRATION_PATH, SEMANTIC_FEATURES, SEMANTIC_MODEL_PATH, Ranker,
+                                      train_split_path)
 
-    r = Ranker.load(SEMANTIC_MODEL_PATH, SEMANTIC_FEATURES)
+    model, calib = SEMANTIC_MODEL_PATH, SEMANTIC_CALIBRATION_PATH
+    if train_split:
+        model, calib = train_split_path(model), train_split_path(calib)
+    r = Ranker.load(model, SEMANTIC_FEATURES)
     assert r.meta["semantic_model"].startswith("all-MiniLM-L6-v2-onnx-int8:")
     assert tuple(r.meta["features"]) == SEMANTIC_FEATURES
     assert r.meta["labels_sha256"] == hashlib.sha256(LABELS.read_bytes()).hexdigest()
-    c = json.loads(SEMANTIC_CALIBRATION_PATH.read_text(encoding="utf-8"))
+    c = json.loads(calib.read_text(encoding="utf-8"))
     assert r.calibration == c and c["out_of_set"]["precision_confident"] >= c["target"] == 0.85
+
+
+@pytest.mark.parametrize("semantic", [False, True])
+def test_shipped_ranker_learned_from_every_label_and_its_twin_from_the_train_split(semantic):
+    """The shipped ranker learns from every labelled ruling, with the settings its train-split
+    twin chose by leave-one-set-out CV on the train split; the twin never saw the test split."""
+    from pipeline.link.rerank import Ranker
+
+    labels = _labels()
+    governed = [r for r in labels["rulings"] if r.get("governed", True) and r.get("primary")]
+    shipped, twin = Ranker.shipped(semantic), Ranker.shipped(semantic, train_split=True)
+    assert shipped.meta["labels_split"] == "train and test"
+    assert shipped.meta["train_rulings"] == labels["counts"]["governed"] == len(governed)
+    assert twin.meta["train_rulings"] == labels["counts"]["train_governed"]
+    assert shipped.meta["chosen"]["params"] == twin.meta["chosen"]["params"]
+    test_texts = {r["text"] for r in governed if r["split"] == "test"}
+    assert not (twin.labelled_texts() & test_texts)
+    assert test_texts <= shipped.labelled_texts()
 
 
 # -- issue 26.4 / 27.2: the prior and memory carried through the renumbering ------------------------
@@ -441,13 +469,18 @@ def test_test_split_as_good_on_2026_and_2019_editions(test_split):
 
 # -- issue 27.3: a calibrated confidence, shown with each first answer ----------------------------
 
-def test_calibration_was_fitted_out_of_set_on_the_train_split():
-    from pipeline.link.rerank import CALIBRATION_PATH, Ranker
+@pytest.mark.parametrize("train_split", [True, False])
+def test_calibration_was_fitted_out_of_set(train_split):
+    """Each shipped ranker carries the calibration fitted on its own recipe's out-of-set answers:
+    the train-split twin's on the train split's folds, the shipped one's on both splits'."""
+    from pipeline.link.rerank import CALIBRATION_PATH, Ranker, train_split_path
 
-    c = json.loads(CALIBRATION_PATH.read_text(encoding="utf-8"))
-    assert "train split" in c["fitted_on"] and 0 < c["threshold"] < 1 and len(c["weights"]) == 3
+    c = json.loads((train_split_path(CALIBRATION_PATH) if train_split else CALIBRATION_PATH).read_text(encoding="utf-8"))
+    assert c["fitted_on"].endswith("(train split of the six sets)" if train_split else
+                                   "(train and test split of the six sets)")
+    assert 0 < c["threshold"] < 1 and len(c["weights"]) == 3
     assert c["out_of_set"]["precision_confident"] >= c["target"] == 0.85
-    r = Ranker.load()
+    r = Ranker.shipped(train_split=train_split)
     assert r.calibration == c
     # A clear first answer is confident, a tie is not.
     assert r.confidence(np.array([3.0, 0.0]))[1] and not r.confidence(np.array([0.5, 0.5]))[1]
@@ -505,10 +538,10 @@ def test_leave_one_set_out_figures(tmp_path):
     # The figures the README reports (deterministic: fixed seeds, one thread).
     assert d["mean_over_sets"]["p_at_1"] == pytest.approx(0.6001, abs=0.005)
     assert d["mean_over_sets"]["r_at_5"] == pytest.approx(0.8570, abs=0.005)
-    # The calibration shipped was fitted on these very out-of-set answers.
-    from pipeline.link.rerank import CALIBRATION_PATH
+    # The train-split model's calibration was fitted on these very out-of-set answers.
+    from pipeline.link.rerank import CALIBRATION_PATH, train_split_path
 
-    assert d["calibration"] == json.loads(CALIBRATION_PATH.read_text(encoding="utf-8"))
+    assert d["calibration"] == json.loads(train_split_path(CALIBRATION_PATH).read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from ..errors import CrpipeError, InputError
 from ..profiles import OFFICIAL_LANG
+from ..model import RankerModel
 from .common import EDITION_HELP, console, err_console, load_rules, emit_json, json_option, user_errors
 
 
@@ -24,7 +25,7 @@ def _edition(spec: Optional[str]):
     return doc
 
 
-def _linker(doc, semantic: bool = False, model: Path | None = None, ix=None):
+def _linker(doc, semantic: bool = False, model: Path | None = None, ix=None, ranker: RankerModel = RankerModel.SHIPPED):
     """The learned linker; with ``semantic`` (or a ``model`` folder), its semantic view too when
     the extra is installed (else one message, and the lexical ranker links)."""
     from ..link.index import build_index  # lazy: a command loads its stage only when it runs (CLI start-up time)
@@ -39,7 +40,7 @@ def _linker(doc, semantic: bool = False, model: Path | None = None, ix=None):
             view = SemanticView(ix, load_encoder(str(model) if model is not None else None))
         except SemanticUnavailable as e:
             err_console.print(f"semantic view unavailable: {escape(str(e))}; linking with the lexical ranker")
-    return Linker(ix, semantic=view)
+    return Linker(ix, ranker=ranker, semantic=view)
 
 
 _SEMANTIC_HELP = ("Add the semantic view (the 'semantic' extra: pip install 'crpipe[semantic]'): sentence "
@@ -163,7 +164,13 @@ def register(app: typer.Typer) -> None:
         compare: bool = typer.Option(False, "--compare", help="Also score the hand-weighted linker (the views summed, no learned ranker)."),
         semantic: bool = typer.Option(False, "--semantic", help=_SEMANTIC_HELP),
         semantic_model: Optional[Path] = typer.Option(None, "--semantic-model", metavar="DIR", help=_SEMANTIC_MODEL_HELP),
-        json_out: Optional[str] = json_option('{"n", "p_at_1", "r_at_5", "mrr", "breakdown"} (and "baseline" / '
+        ranker: RankerModel = typer.Option(RankerModel.AUTO, "--ranker",
+                                           help="Which shipped ranker: 'shipped' learned from every labelled ruling of "
+                                                "the project (train and test split); 'train-split' is the same recipe on "
+                                                "the train split only, the one whose test-split figures are unfitted; "
+                                                "'auto' takes 'train-split' when a gold ruling is one 'shipped' learned "
+                                                "from (its figures would be fitted), else 'shipped'."),
+        json_out: Optional[str] = json_option('{"n", "p_at_1", "r_at_5", "mrr", "breakdown", "ranker"} (and "baseline" / '
                                               '"hand_weighted"; "by_draw" when the gold items name the draw they '
                                               'came from)'),
     ):
@@ -193,7 +200,13 @@ def register(app: typer.Typer) -> None:
         kw = gold_inputs(items, idx, ctx_rulings or None)
         ix = build_index(doc)
         texts = [g.text for g in items]
-        linker = _linker(doc, semantic, semantic_model, ix)
+        if ranker == RankerModel.AUTO:
+            from ..link.rerank import Ranker  # lazy: a command loads its stage only when it runs (CLI start-up time)
+
+            shipped = Ranker.shipped()
+            learned = shipped.labelled_texts() if shipped is not None else frozenset()
+            ranker = RankerModel.TRAIN_SPLIT if any(t in learned for t in texts) else RankerModel.SHIPPED
+        linker = _linker(doc, semantic, semantic_model, ix, ranker)
         linked = linker.link_texts(texts, top=20, **kw)
         ranked = [[c.rule for c in r] for r in linked]
         result = dict(metrics(ranked, items))
@@ -209,10 +222,12 @@ def register(app: typer.Typer) -> None:
                                    if n_conf < len(items) else None)}
         result["breakdown"] = breakdown(ranked, items, {str(sec.number): sec.title for sec in doc.sections})
         result["semantic"] = linker.semantic is not None
+        result["ranker"] = str(ranker)
         result["edition"] = doc.meta.effective_date
         result["labelled_on"] = labelled_on
         result["left_out_gone_rules"] = left_out
-        rows = [("crpipe linker" + (" + semantic view" if linker.semantic is not None else ""), result)]
+        rows = [("crpipe linker" + (" + semantic view" if linker.semantic is not None else "")
+                 + (" (train-split ranker)" if ranker == RankerModel.TRAIN_SPLIT else ""), result)]
         per_method = {"linker": ranked}
         if compare:
             hand = [[c.rule for c in r] for r in Linker(ix, ranker=None).link_texts(texts, top=20, **kw)]

@@ -32,6 +32,7 @@ from scipy import sparse
 from ..rulings.model import Ruling
 from ..text import RULE, SUBRULE
 from .index import RuleIndex
+from ..model import RankerModel
 from .results import Candidate, Evidence, EvidenceKind  # noqa: F401 (re-exported: the linker's API)
 from .text import BOUNDARY, content, lemma_lists, strip_card_names, with_bigrams, words
 
@@ -72,9 +73,10 @@ class _Query:
 class Linker:
     """Built once per edition (``Linker(build_index(doc))``); links any number of rulings."""
 
-    def __init__(self, index: RuleIndex, weights: Weights = Weights(), ranker="shipped", semantic=None):
+    def __init__(self, index: RuleIndex, weights: Weights = Weights(), ranker=RankerModel.SHIPPED, semantic=None):
         """``ranker``: the learned re-ranker (``rerank.Ranker``); ``"shipped"`` loads the
-        model in ``pipeline/data``; None ranks by the hand-weighted sum of the views alone.
+        model in ``pipeline/data`` (``"train-split"`` its twin trained on the train split only,
+        to measure on the test split by); None ranks by the hand-weighted sum of the views alone.
         ``semantic``: a ``semantic.SemanticView`` (the optional extra) — its cosines become
         features of the ranker trained with them."""
         self.ix = index
@@ -82,13 +84,14 @@ class Linker:
         self.semantic = semantic
         self._subtrees: dict[tuple[str, ...], np.ndarray] = {}  # trigger roots -> their candidates
         self._groups: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # sentence rows by candidate
-        if ranker == "shipped":
+        if ranker in (RankerModel.SHIPPED, RankerModel.TRAIN_SPLIT):
             from .rerank import Ranker  # heavy: LightGBM loads only with the learned ranker
 
-            ranker = Ranker.shipped(semantic=semantic is not None)
+            split = ranker == RankerModel.TRAIN_SPLIT
+            ranker = Ranker.shipped(semantic=semantic is not None, train_split=split)
             if ranker is None and semantic is not None:  # no model trained with the view: lexical
                 self.semantic = None
-                ranker = Ranker.shipped()
+                ranker = Ranker.shipped(train_split=split)
         self.ranker = ranker
 
     # -- public ------------------------------------------------------------------

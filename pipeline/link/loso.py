@@ -22,8 +22,12 @@ The out-of-set first answers also calibrate the confidence shown with each link 
 a logistic model of "the first answer is right" on the ranker's score of the first answer and
 its gap to the second, and the lowest probability at which the out-of-set first answers called
 confident are at least :data:`TARGET` right.  ``--fixed --write-calibration`` stores both in
-``pipeline/data/link-calibration.json`` (``link-calibration-semantic.json`` with ``--semantic``); the test split is then measured once
-(``crpipe link-eval … --split test``).
+``pipeline/data/link-calibration-train-split.json`` (``link-calibration-semantic-train-split.json``
+with ``--semantic``), the calibration of the train-split model, with which the test split is then
+measured once (``crpipe link-eval … --split test``).  With ``--all-labels`` the folds run over
+both splits, as the shipped model learns from every labelled ruling: they give its figures, and
+``--all-labels --fixed --write-calibration`` its calibration (``link-calibration.json``), with no
+split left to check it on: the out-of-set share reported with it is fitted.
 """
 
 from __future__ import annotations
@@ -38,11 +42,10 @@ import numpy as np
 
 from ..io import atomic_write, read_bounded_text
 from .evaluate import load_gold
-from .rerank import MODEL_PATH, SEMANTIC_CALIBRATION_PATH, SEMANTIC_MODEL_PATH, Neighbours, Prior
+from .rerank import MODEL_PATH, SEMANTIC_MODEL_PATH, Neighbours, Prior, calibration_path, train_split_path
 from .train import (SETS, _counts, build_examples, build_labelled, choices, data_arguments, held_rows, leave_sets_out,
                     mean_over_sets, memory_items, select, semantic_view)
 
-CALIBRATION_PATH = MODEL_PATH.with_name("link-calibration.json")
 #: Out-of-set precision wanted of the links called confident (the bar is 0.85 on the test
 #: split; the out-of-set rulings are harder than the by-card test split's, so this is safe).
 TARGET = 0.85
@@ -91,10 +94,12 @@ def threshold_for(p: np.ndarray, right: np.ndarray, target: float = TARGET, min_
 def main(argv=None) -> int:
     ap = data_arguments(__doc__)
     ap.add_argument("--json", default=None, help="write the figures here too")
-    ap.add_argument("--write-calibration", action="store_true", help=f"store the calibration in {CALIBRATION_PATH.name}")
+    ap.add_argument("--write-calibration", action="store_true",
+                    help="store the calibration beside the model it is for: link-calibration[-semantic]-train-split.json "
+                         "(the train-split model), or with --all-labels link-calibration[-semantic].json (the shipped one)")
     ap.add_argument("--all-labels", action="store_true",
-                    help="folds over every labelled ruling (train and test split): a measurement only, so the "
-                         "calibration is not written and no setting is chosen by it")
+                    help="folds over every labelled ruling (train and test split), as the shipped model learns from "
+                         "them: its figures and its calibration; no setting is chosen by it")
     ap.add_argument("--semantic", nargs="?", const="", default=None, metavar="MODEL",
                     help="with the semantic view's features and candidates (the 'semantic' extra; MODEL: an ONNX "
                          "model folder, default the packaged one)")
@@ -116,14 +121,14 @@ def main(argv=None) -> int:
     linker = Linker(ix, ranker=None, semantic=semantic)
     rulings = [r for s in SETS for r in read_rulings(Path(args.sets) / f"{s}.json").rulings]
     gold = load_gold(args.labels, split=None if args.all_labels else "train")
-    if args.all_labels and args.write_calibration:
-        ap.error("--write-calibration is fitted on the train split only")
     if args.write_calibration and not args.fixed:
         # The calibration reads the shipped model's scores, whose scale its settings set (an
         # L2 penalty shrinks them): it is fitted on folds trained with those settings.
         ap.error("--write-calibration needs --fixed (the shipped model's settings)")
+    # The folds over the train split stand for the train-split model (the one the test split is
+    # measured with), the folds over both splits for the shipped one (every labelled ruling).
     model_path = SEMANTIC_MODEL_PATH if args.semantic is not None else MODEL_PATH
-    calibration_path = SEMANTIC_CALIBRATION_PATH if args.semantic is not None else CALIBRATION_PATH
+    model_path = model_path if args.all_labels else train_split_path(model_path)
     shipped = json.loads(read_bounded_text(model_path.with_suffix(".json")))["chosen"]["params"]
     memory = Neighbours(linker, memory_items(gold))
     groups = [g.card for g in gold]
@@ -163,12 +168,26 @@ def main(argv=None) -> int:
     conf = p >= thr
     calib = {"features": ["top_score", "gap_to_second"], "weights": [round(float(v), 6) for v in w],
              "threshold": round(thr, 6), "target": TARGET,
-             "fitted_on": "out-of-set first answers of the leave-one-set-out CV (train split of the six sets)",
+             "fitted_on": "out-of-set first answers of the leave-one-set-out CV ("
+                          + ("train and test split" if args.all_labels else "train split") + " of the six sets)",
              "out_of_set": {"share_confident": round(float(conf.mean()), 4),
                             "precision_confident": round(float(y[conf].mean()), 4) if conf.any() else None,
                             "precision_rest": round(float(y[~conf].mean()), 4) if (~conf).any() else None,
                             "n": int(len(y))}}
-    out = {"semantic": semantic.encoder.key if semantic is not None else None, "labels": "train and test split" if args.all_labels else "train split", "per_set": per_set, "mean_over_sets": allm, "pooled": pooled,
+    # The calibration checked out of set too: fitted on five sets' answers, applied to the sixth's.
+    sets_of = np.array([o["set"] for o in oof])
+    held_conf = np.zeros(len(y), dtype=bool)
+    for s in SETS:
+        rest = sets_of != s
+        if not rest.any() or rest.all():
+            continue
+        ws = fit_logistic(x[rest], y[rest])
+        ts = threshold_for(np.array([probability(ws, f) for f in x[rest]]), y[rest])
+        held_conf[~rest] = np.array([probability(ws, f) for f in x[~rest]]) >= ts
+    check = {"how": "per held set: fitted on the other five sets' out-of-set answers, applied to its own",
+             "share_confident": round(float(held_conf.mean()), 4),
+             "precision_confident": round(float(y[held_conf].mean()), 4) if held_conf.any() else None}
+    out = {"calibration_check": check, "semantic": semantic.encoder.key if semantic is not None else None, "labels": "train and test split" if args.all_labels else "train split", "per_set": per_set, "mean_over_sets": allm, "pooled": pooled,
            "params": shipped if args.fixed else None, "chosen_per_set": chosen or None,
            "selection": "the shipped model's settings" if args.fixed else "nested: per held set, by leave-one-set-out CV within the other five",
            "n": {s: per_set[s]["n"] for s in SETS}, "calibration": calib,
@@ -178,7 +197,7 @@ def main(argv=None) -> int:
     if args.json:
         atomic_write(Path(args.json), text + "\n")
     if args.write_calibration:
-        atomic_write(calibration_path, json.dumps(calib, indent=1, sort_keys=True) + "\n")
+        atomic_write(calibration_path(model_path), json.dumps(calib, indent=1, sort_keys=True) + "\n")
     return 0
 
 

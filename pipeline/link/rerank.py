@@ -36,6 +36,23 @@ CALIBRATION_PATH = MODEL_PATH.with_name("link-calibration.json")
 #: The same ranker trained with the semantic view's features too (``--semantic``).
 SEMANTIC_MODEL_PATH = MODEL_PATH.with_name("link-ranker-semantic.txt")
 SEMANTIC_CALIBRATION_PATH = MODEL_PATH.with_name("link-calibration-semantic.json")
+#: The shipped rankers learn from every labelled ruling (train and test split): the out-of-set
+#: learning curve says labels are what a new set's linking gains most from (README).  The same
+#: recipe trained on the train split alone is kept beside them to *measure* by: the test split's
+#: figures (``crpipe link-eval``) are that model's, which never saw those rulings.
+TRAIN_SPLIT = "-train-split"
+
+
+def train_split_path(path: Path) -> Path:
+    """The train-split twin of a shipped model or calibration file."""
+    return path.with_name(path.stem + TRAIN_SPLIT + path.suffix)
+
+
+def calibration_path(model: Path) -> Path:
+    """The calibration fitted for a model file (link-ranker[-semantic][-train-split].txt →
+    link-calibration[-semantic][-train-split].json)."""
+    return model.with_name(model.stem.replace("link-ranker", "link-calibration", 1) + ".json")
+
 
 #: Signals (``Views.signals``) that become features, in order.
 SIGNALS = ("keyword", "topic", "glossary", "definition", "layout", "reference", "card_keyword", "card_topic",
@@ -338,16 +355,21 @@ class Ranker:
         meta_path = path.with_suffix(".json")
         meta = json.loads(read_bounded_text(meta_path)) if meta_path.is_file() else {}
         calib = None
-        calib_path = {MODEL_PATH: CALIBRATION_PATH, SEMANTIC_MODEL_PATH: SEMANTIC_CALIBRATION_PATH}.get(path)
-        if calib_path is not None and calib_path.is_file():  # fitted on this model's out-of-set answers
+        calib_path = calibration_path(path)
+        if calib_path.is_file():  # fitted on this model's out-of-set answers
             calib = json.loads(read_bounded_text(calib_path))
         return cls(booster, meta, calibration=calib)
 
     @classmethod
-    def shipped(cls, semantic: bool = False) -> "Ranker | None":
+    def shipped(cls, semantic: bool = False, train_split: bool = False) -> "Ranker | None":
         """The model in ``pipeline/data`` (None when it is missing or stale: the linker then
-        ranks by the hand-weighted views, as it did before it learned)."""
-        return _shipped(semantic)
+        ranks by the hand-weighted views, as it did before it learned); ``train_split``: its
+        twin trained on the train split only, to measure on the test split by."""
+        return _shipped(semantic, train_split)
+
+    def labelled_texts(self) -> frozenset[str]:
+        """The rulings this model learned from (its memory's texts)."""
+        return frozenset(x["text"] for x in self.meta.get("neighbours") or [])
 
     def confidence(self, scores: np.ndarray) -> tuple[float, bool] | None:
         """The calibrated probability that the first of ``scores`` (the model's, in its
@@ -368,10 +390,12 @@ class Ranker:
         return self.booster.predict(x, pred_contrib=True, num_threads=1)
 
 
-@functools.lru_cache(maxsize=2)
-def _shipped(semantic: bool) -> Ranker | None:
+@functools.lru_cache(maxsize=4)
+def _shipped(semantic: bool, train_split: bool = False) -> Ranker | None:
+    path = SEMANTIC_MODEL_PATH if semantic else MODEL_PATH
     try:
-        return Ranker.load(SEMANTIC_MODEL_PATH, SEMANTIC_FEATURES) if semantic else Ranker.load()
+        return Ranker.load(train_split_path(path) if train_split else path,
+                           SEMANTIC_FEATURES if semantic else FEATURES)
     except RankerUnavailable:
         return None
 
