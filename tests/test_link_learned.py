@@ -609,3 +609,13 @@ def test_memory_neighbourhood_votes_for_rule_family_and_three_digit_rule():
     assert got["neighbour_vote"].tolist() == [0, 0, 0, 0, 1.0, 0.5, 0]
     assert not mem.around(sim, pool, k=1)[4:, 0].any()
     assert not mem.around(np.zeros(3), pool).any()
+
+
+@pytest.mark.parametrize("argv", [["--held-split", "train"], ["--all-labels", "--fixed", "--held-split", "train",
+                                                               "--write-calibration"], ["--write-calibration"]])
+def test_loso_refuses_options_that_do_not_go_together(argv, capsys):
+    from pipeline.link.loso import main
+
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2 and "--" in capsys.readouterr().err

@@ -100,6 +100,9 @@ def main(argv=None) -> int:
     ap.add_argument("--all-labels", action="store_true",
                     help="folds over every labelled ruling (train and test split), as the shipped model learns from "
                          "them: its figures and its calibration; no setting is chosen by it")
+    ap.add_argument("--held-split", choices=("train", "test"), default=None,
+                    help="with --all-labels: measure on this split's held rulings only (the folds still learn from "
+                         "both splits; the calibration is then not written)")
     ap.add_argument("--semantic", nargs="?", const="", default=None, metavar="MODEL",
                     help="with the semantic view's features and candidates (the 'semantic' extra; MODEL: an ONNX "
                          "model folder, default the packaged one)")
@@ -108,6 +111,14 @@ def main(argv=None) -> int:
                          "choosing them inside the five training sets (nested; six times the fits)")
     ap.add_argument("--seed", type=int, default=15, help="LightGBM's seed for the outer models (seed noise)")
     args = ap.parse_args(argv)
+    if args.held_split and not args.all_labels:
+        ap.error("--held-split needs --all-labels (without it only the train split is read)")
+    if args.held_split and args.write_calibration:
+        ap.error("--write-calibration is fitted on every held ruling: leave out --held-split")
+    if args.write_calibration and not args.fixed:
+        # The calibration reads the shipped model's scores, whose scale its settings set (an
+        # L2 penalty shrinks them): it is fitted on folds trained with those settings.
+        ap.error("--write-calibration needs --fixed (the shipped model's settings)")
 
     from ..ingest.loader import load_document  # deferred: the entry point loads the stages it drives
     from ..rulings import read_rulings  # deferred: as above
@@ -121,10 +132,6 @@ def main(argv=None) -> int:
     linker = Linker(ix, ranker=None, semantic=semantic)
     rulings = [r for s in SETS for r in read_rulings(Path(args.sets) / f"{s}.json").rulings]
     gold = load_gold(args.labels, split=None if args.all_labels else "train")
-    if args.write_calibration and not args.fixed:
-        # The calibration reads the shipped model's scores, whose scale its settings set (an
-        # L2 penalty shrinks them): it is fitted on folds trained with those settings.
-        ap.error("--write-calibration needs --fixed (the shipped model's settings)")
     # The folds over the train split stand for the train-split model (the one the test split is
     # measured with), the folds over both splits for the shipped one (every labelled ruling).
     model_path = SEMANTIC_MODEL_PATH if args.semantic is not None else MODEL_PATH
@@ -140,6 +147,10 @@ def main(argv=None) -> int:
     print(f"{len(rows)} labelled train rulings, {len(weak)} example queries", file=sys.stderr)
     # The held sets' own pools: drawn with the five other sets' prior and memory only.
     held = {s: held_rows(linker, gold, rulings, rows, memory, s, SETS) for s in SETS}
+    if args.held_split:
+        # Learn from both splits, measure on one split's held rulings only: the same queries as
+        # the folds over the train split, so the two label sets compare on equal terms.
+        held = {s: [r for r in h if r["gold"].split == args.held_split] for s, h in held.items()}
     chosen = {}
     if args.fixed:
         per_set, got = leave_sets_out(ix, rows, weak, memory, held, {**shipped, "seed": args.seed}, SETS)
@@ -187,7 +198,7 @@ def main(argv=None) -> int:
     check = {"how": "per held set: fitted on the other five sets' out-of-set answers, applied to its own",
              "share_confident": round(float(held_conf.mean()), 4),
              "precision_confident": round(float(y[held_conf].mean()), 4) if held_conf.any() else None}
-    out = {"calibration_check": check, "semantic": semantic.encoder.key if semantic is not None else None, "labels": "train and test split" if args.all_labels else "train split", "per_set": per_set, "mean_over_sets": allm, "pooled": pooled,
+    out = {"calibration_check": check, "semantic": semantic.encoder.key if semantic is not None else None, "labels": "train and test split" if args.all_labels else "train split", "held_split": args.held_split, "per_set": per_set, "mean_over_sets": allm, "pooled": pooled,
            "params": shipped if args.fixed else None, "chosen_per_set": chosen or None,
            "selection": "the shipped model's settings" if args.fixed else "nested: per held set, by leave-one-set-out CV within the other five",
            "n": {s: per_set[s]["n"] for s in SETS}, "calibration": calib,
