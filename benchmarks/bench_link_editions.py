@@ -44,7 +44,7 @@ def main() -> int:
     from pipeline.link.evaluate import gold_inputs, load_gold, map_gold, metrics
     from pipeline.link.index import build_index
     from pipeline.link.linker import Linker
-    from pipeline.link.rerank import Ranker
+    from pipeline.link.rerank import MODEL_PATH, Ranker, train_split_path
     from pipeline.link.train import SETS
     from pipeline.rulings import load_card_index, read_rulings
 
@@ -65,7 +65,8 @@ def main() -> int:
         ix = build_index(doc)
         per[ed] = {"edition": doc.meta.effective_date, "rulings": len(items), "left_out": dropped}
         for carry in (True, False):
-            ranker = Ranker.load()
+            # The train-split twin: the shipped ranker learned from the test split's rulings too.
+            ranker = Ranker.load(train_split_path(MODEL_PATH))
             ranker.carry = carry
             lk = Linker(ix, ranker=ranker)
             got = [[c.rule for c in r] for r in lk.link_texts([g.text for g in items], top=20, **kw)]
