@@ -56,6 +56,7 @@ def log_fit(points: list[tuple[float, float]]) -> tuple[float, float]:
 
 def main() -> int:
     from pipeline.ingest.loader import load_document
+    from pipeline.io import atomic_write
     from pipeline.link.evaluate import load_gold
     from pipeline.link.index import build_index
     from pipeline.link.linker import Linker
@@ -115,10 +116,10 @@ def main() -> int:
            "fits": fits, "labelled_rulings_all_splits": everything,
            "rulings_per_fold_all_splits": round(all_per_fold, 1),
            "cpu_s": round(time.process_time() - t0, 1), "load_average": round(os.getloadavg()[0], 2)}
-    text = json.dumps(out, indent=1, sort_keys=True)
-    print(text)
-    if args.json:
-        Path(args.json).write_text(text + "\n", encoding="utf-8")
+    text = json.dumps(out, indent=1, sort_keys=True) + "\n"
+    if args.json:  # whole or not at all
+        atomic_write(Path(args.json), text)
+    sys.stdout.write(text)
     return 0
 
 

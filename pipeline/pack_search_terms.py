@@ -13,22 +13,18 @@ code and versions, same bytes.
 
 from __future__ import annotations
 
-import os
-import shutil
 import tempfile
 
+from .environ import environment
 from .release_data import main as release_main
 
 
 def _make() -> tuple[bytes, str]:
     # A cache of its own, empty, and no mirror: the embedded archive's newest edition, parsed as
     # `crpipe search` parses it, and a table holding its chunks and nothing else.  The cache is
-    # this step's own scratch folder: removed when done, whatever happened.
-    scratch = tempfile.mkdtemp(prefix="crpipe-pack-search-")
-    before = {k: os.environ.get(k) for k in ("CRPIPE_CACHE", "CRPIPE_MIRROR")}
-    os.environ["CRPIPE_CACHE"] = scratch
-    os.environ.pop("CRPIPE_MIRROR", None)
-    try:
+    # this step's own scratch folder, removed when done.
+    with tempfile.TemporaryDirectory(prefix="crpipe-pack-search-") as scratch, \
+            environment(CRPIPE_CACHE=scratch, CRPIPE_MIRROR=None):
         from . import search_terms  # noqa: PLC0415 - after the cache is set
         from .search import index_rows  # noqa: PLC0415 - as above
         from .editions import default_catalog, default_edition  # noqa: PLC0415 - as above
@@ -38,13 +34,6 @@ def _make() -> tuple[bytes, str]:
         index_rows(ref.parse())
         table = search_terms._memo("en").table
         return search_terms.serialise(dict(sorted(table.items()))), f"{ref.name}: {len(table)} chunks"
-    finally:
-        for k, v in before.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..environ import environment
 from ..errors import CrpipeError, InputError
 
 
@@ -37,23 +38,16 @@ def execute(source: Path, figures: Path, timeout: int = 900):
         raise InputError(f"executing notebooks needs the 'notebooks' extra ({e.name} is missing)", source) from None
     nb = jupytext.read(source)
     figures.mkdir(parents=True, exist_ok=True)
-    saved = {k: os.environ.get(k) for k in ("CRPIPE_MIRROR", "CRPIPE_FIGURES", "MPLBACKEND", "PYTHONPATH")}
-    os.environ.pop("CRPIPE_MIRROR", None)  # the embedded archive only
-    os.environ["CRPIPE_FIGURES"] = str(Path(figures).resolve())
-    os.environ["MPLBACKEND"] = "Agg"
     root = str(Path(__file__).resolve().parents[2])
-    os.environ["PYTHONPATH"] = root + (os.pathsep + saved["PYTHONPATH"] if saved["PYTHONPATH"] else "")
-    try:
-        NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                       resources={"metadata": {"path": str(Path(source).parent.resolve())}}).execute()
-    except CellExecutionError as e:
-        raise NotebookError(f"a cell failed: {str(e).splitlines()[-1] if str(e) else e}", source) from None
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    python_path = os.environ.get("PYTHONPATH")
+    # The embedded archive only (no mirror), figures into ``figures``, no display.
+    with environment(CRPIPE_MIRROR=None, CRPIPE_FIGURES=str(Path(figures).resolve()), MPLBACKEND="Agg",
+                     PYTHONPATH=root + (os.pathsep + python_path if python_path else "")):
+        try:
+            NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                           resources={"metadata": {"path": str(Path(source).parent.resolve())}}).execute()
+        except CellExecutionError as e:
+            raise NotebookError(f"a cell failed: {str(e).splitlines()[-1] if str(e) else e}", source) from None
     return nb
 
 
