@@ -405,11 +405,18 @@ class Linker:
     def _evidence(self, v: "Views", q: _Query, r: int) -> list[Evidence]:
         ix, w = self.ix, self.w
         ev = list(v.common)
-        terms = sorted({t for t in words(v.lem) if ix.vocab.get(t, -1) in ix.doc_terms[r]},
+        if v.known_terms is None:  # the ruling's words the index knows, once for its candidates
+            v.known_terms = {t: ix.vocab[t] for t in words(v.lem) if t in ix.vocab}
+        terms = sorted((t for t, c in v.known_terms.items() if c in ix.doc_terms[r]),
                        key=lambda t: (-ix.idf[ix.vocab[t]], t))
         if terms:
             ev.append(Evidence(EvidenceKind.TEXT, "matched terms: " + ", ".join(terms[:8]), w.text * float(v.text[r])))
-        ev.extend(e for rows, e in v.boosts if (rows == r).any())
+        if v.boosts:
+            if v.boost_rows is None:  # every boost's rows in one array, each row tagged with its boost
+                v.boost_rows = (np.concatenate([rows for rows, _ in v.boosts]),
+                                np.repeat(np.arange(len(v.boosts)), [len(rows) for rows, _ in v.boosts]))
+            cat, owner = v.boost_rows
+            ev.extend(v.boosts[i][1] for i in np.unique(owner[cat == r]).tolist())
         if q.context is not None:
             c = w.context * q.context[0][r] + w.card_topic * q.context[1][r]
             if c > 0:
@@ -438,6 +445,9 @@ class Views:
     sent_best: dict[int, tuple[float, int]] = field(default_factory=dict)
     short: np.ndarray | None = None
     memory_sim: np.ndarray | None = None  # similarity to each labelled ruling of the ranker's memory
+    # Computed once when the first candidate's evidence is built (``Linker._evidence``).
+    known_terms: dict[str, int] | None = None
+    boost_rows: tuple[np.ndarray, np.ndarray] | None = None
 
     def signal(self, kind: str, n: int) -> np.ndarray:
         if kind not in self.signals:
