@@ -55,38 +55,26 @@ def log_fit(points: list[tuple[float, float]]) -> tuple[float, float]:
 
 
 def main() -> int:
-    from pipeline.ingest.loader import load_document
     from pipeline.io import atomic_write
     from pipeline.link.evaluate import load_gold
-    from pipeline.link.index import build_index
-    from pipeline.link.linker import Linker
-    from pipeline.link.rerank import MODEL_PATH, SEMANTIC_MODEL_PATH, Neighbours, Prior
-    from pipeline.link.train import (SETS, _counts, build_examples, build_labelled, data_arguments, leave_sets_out,
-                                     mean_over_sets, memory_items, semantic_view)
-    from pipeline.rulings import read_rulings
+    from pipeline.link.rerank import MODEL_PATH, SEMANTIC_MODEL_PATH, Prior, train_split_path
+    from pipeline.link.train import SETS, _counts, build_labelled, data_arguments, labelled, leave_sets_out, mean_over_sets
 
     ap = data_arguments(__doc__)
-    ap.add_argument("--semantic", action="store_true", help="the semantic ranker (the 'semantic' extra)")
     ap.add_argument("--json", default=None, help="also write the figures here")
     args = ap.parse_args()
     if not Path(args.sets).is_dir() or not Path(args.rules).is_file():
         print(f"shared data not found ({args.sets}); nothing to measure", file=sys.stderr)
         return 2
     t0 = time.process_time()
-    doc = load_document(Path(args.rules))
-    ix = build_index(doc)
-    semantic = semantic_view(ix, "" if args.semantic else None)
-    linker = Linker(ix, ranker=None, semantic=semantic)
-    rulings = [r for s in SETS for r in read_rulings(Path(args.sets) / f"{s}.json").rulings]
-    gold = load_gold(args.labels, split="train")
+    data = labelled(args, "train")
+    ix, linker, rulings, gold, memory, rows, weak = (data.ix, data.linker, data.rulings, data.gold, data.memory,
+                                                     data.rows, data.weak)
     everything = len(load_gold(args.labels, split=None))
-    model = SEMANTIC_MODEL_PATH if args.semantic else MODEL_PATH
+    # The folds over the train split: the train-split ranker's settings.
+    model = train_split_path(SEMANTIC_MODEL_PATH if args.semantic is not None else MODEL_PATH)
     params = {**json.loads(model.with_suffix(".json").read_text(encoding="utf-8"))["chosen"]["params"], "seed": 15}
-    memory = Neighbours(linker, memory_items(gold))
     groups = [g.card for g in gold]
-    all_prior = Prior.from_counts(ix, _counts([{"gold": g} for g in gold]), len(gold))
-    rows = build_labelled(linker, gold, rulings, all_prior, memory)
-    weak = build_examples(doc, ix, all_prior, memory, groups, semantic)
     runs = []
     for share in SHARES:
         for draw in range(DRAWS if share < 1 else 1):
@@ -112,7 +100,7 @@ def main() -> int:
         fits[k] = {"a": round(a, 4), "b_per_ln": round(b, 4), "bar": bar,
                    "rulings_per_fold_for_bar": round(float(np.exp((bar - a) / b))) if b > 0 else None,
                    "at_every_labelled_ruling": round(a + b * np.log(all_per_fold), 4)}
-    out = {"semantic": semantic.encoder.key if semantic is not None else None, "params": params, "runs": runs,
+    out = {"semantic": data.semantic.encoder.key if data.semantic is not None else None, "params": params, "runs": runs,
            "fits": fits, "labelled_rulings_all_splits": everything,
            "rulings_per_fold_all_splits": round(all_per_fold, 1),
            "cpu_s": round(time.process_time() - t0, 1), "load_average": round(os.getloadavg()[0], 2)}

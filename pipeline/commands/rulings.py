@@ -201,11 +201,9 @@ def register(app: typer.Typer) -> None:
         ix = build_index(doc)
         texts = [g.text for g in items]
         if ranker == RankerModel.AUTO:
-            from ..link.rerank import Ranker  # lazy: a command loads its stage only when it runs (CLI start-up time)
+            from ..link.rerank import ranker_for  # lazy: a command loads its stage only when it runs (CLI start-up time)
 
-            shipped = Ranker.shipped()
-            learned = shipped.labelled_texts() if shipped is not None else frozenset()
-            ranker = RankerModel.TRAIN_SPLIT if any(t in learned for t in texts) else RankerModel.SHIPPED
+            ranker = ranker_for(texts)
         linker = _linker(doc, semantic, semantic_model, ix, ranker)
         linked = linker.link_texts(texts, top=20, **kw)
         ranked = [[c.rule for c in r] for r in linked]

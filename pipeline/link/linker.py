@@ -29,10 +29,10 @@ import numpy as np
 from rapidfuzz import fuzz, process
 from scipy import sparse
 
+from ..model import RankerModel
 from ..rulings.model import Ruling
 from ..text import RULE, SUBRULE
 from .index import RuleIndex
-from ..model import RankerModel
 from .results import Candidate, Evidence, EvidenceKind  # noqa: F401 (re-exported: the linker's API)
 from .text import BOUNDARY, content, lemma_lists, strip_card_names, with_bigrams, words
 

@@ -2,7 +2,7 @@
 
     python -m pipeline.link.loso [--labels tests/data/linking/labels.json] [--rules EN.txt]
                                  [--sets DIR] [--json OUT] [--write-calibration] [--semantic]
-                                 [--fixed] [--seed N]
+                                 [--fixed] [--seed N] [--all-labels [--held-split train|test]]
 
 How a user links a set the model never saw (issue 27.1): for each of the six labelled sets,
 a ranker is trained on the *train split* of the other five (their labelled rulings, the rules'
@@ -41,10 +41,8 @@ from pathlib import Path
 import numpy as np
 
 from ..io import atomic_write, read_bounded_text
-from .evaluate import load_gold
-from .rerank import MODEL_PATH, SEMANTIC_MODEL_PATH, Neighbours, Prior, calibration_path, train_split_path
-from .train import (SETS, _counts, build_examples, build_labelled, choices, data_arguments, held_rows, leave_sets_out,
-                    mean_over_sets, memory_items, select, semantic_view)
+from .rerank import MODEL_PATH, SEMANTIC_MODEL_PATH, calibration_path, train_split_path
+from .train import SETS, choices, data_arguments, held_rows, labelled, leave_sets_out, mean_over_sets, select
 
 #: Out-of-set precision wanted of the links called confident (the bar is 0.85 on the test
 #: split; the out-of-set rulings are harder than the by-card test split's, so this is safe).
@@ -91,6 +89,13 @@ def threshold_for(p: np.ndarray, right: np.ndarray, target: float = TARGET, min_
     return float(p[order][k])
 
 
+def fit_calibration(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
+    """The logistic weights and the confident threshold fitted on first answers' features ``x``
+    (:func:`confidence_features`) and whether each was right ``y``."""
+    w = fit_logistic(x, y)
+    return w, threshold_for(np.array([probability(w, f) for f in x]), y)
+
+
 def main(argv=None) -> int:
     ap = data_arguments(__doc__)
     ap.add_argument("--json", default=None, help="write the figures here too")
@@ -103,9 +108,6 @@ def main(argv=None) -> int:
     ap.add_argument("--held-split", choices=("train", "test"), default=None,
                     help="with --all-labels: measure on this split's held rulings only (the folds still learn from "
                          "both splits; the calibration is then not written)")
-    ap.add_argument("--semantic", nargs="?", const="", default=None, metavar="MODEL",
-                    help="with the semantic view's features and candidates (the 'semantic' extra; MODEL: an ONNX "
-                         "model folder, default the packaged one)")
     ap.add_argument("--fixed", action="store_true",
                     help="the shipped model's settings for every fold (chosen over all six sets) instead of "
                          "choosing them inside the five training sets (nested; six times the fits)")
@@ -120,31 +122,18 @@ def main(argv=None) -> int:
         # L2 penalty shrinks them): it is fitted on folds trained with those settings.
         ap.error("--write-calibration needs --fixed (the shipped model's settings)")
 
-    from ..ingest.loader import load_document  # deferred: the entry point loads the stages it drives
-    from ..rulings import read_rulings  # deferred: as above
-    from .index import build_index  # deferred: as above
-    from .linker import Linker  # deferred: as above
-
     t0 = time.process_time()
-    doc = load_document(Path(args.rules))
-    ix = build_index(doc)
-    semantic = semantic_view(ix, args.semantic)
-    linker = Linker(ix, ranker=None, semantic=semantic)
-    rulings = [r for s in SETS for r in read_rulings(Path(args.sets) / f"{s}.json").rulings]
-    gold = load_gold(args.labels, split=None if args.all_labels else "train")
+    # Training rows (features of every labelled ruling; the prior and memory columns are refilled
+    # per fold from the training sets by with_priors) and the weak example queries, built once.
+    data = labelled(args, None if args.all_labels else "train")
+    ix, semantic, linker, rulings = data.ix, data.semantic, data.linker, data.rulings
+    gold, memory, rows, weak = data.gold, data.memory, data.rows, data.weak
     # The folds over the train split stand for the train-split model (the one the test split is
     # measured with), the folds over both splits for the shipped one (every labelled ruling).
     model_path = SEMANTIC_MODEL_PATH if args.semantic is not None else MODEL_PATH
     model_path = model_path if args.all_labels else train_split_path(model_path)
-    shipped = json.loads(read_bounded_text(model_path.with_suffix(".json")))["chosen"]["params"]
-    memory = Neighbours(linker, memory_items(gold))
-    groups = [g.card for g in gold]
-    # Training rows (features of every train ruling; the prior and memory columns are refilled
-    # per fold from the training sets by with_priors) and the weak example queries, built once.
-    all_prior = Prior.from_counts(ix, _counts([{"gold": g} for g in gold]), len(gold))
-    rows = build_labelled(linker, gold, rulings, all_prior, memory)
-    weak = build_examples(doc, ix, all_prior, memory, groups, semantic)
-    print(f"{len(rows)} labelled train rulings, {len(weak)} example queries", file=sys.stderr)
+    params = json.loads(read_bounded_text(model_path.with_suffix(".json")))["chosen"]["params"]
+    print(f"{len(rows)} labelled rulings, {len(weak)} example queries", file=sys.stderr)
     # The held sets' own pools: drawn with the five other sets' prior and memory only.
     held = {s: held_rows(linker, gold, rulings, rows, memory, s, SETS) for s in SETS}
     if args.held_split:
@@ -153,7 +142,7 @@ def main(argv=None) -> int:
         held = {s: [r for r in h if r["gold"].split == args.held_split] for s, h in held.items()}
     chosen = {}
     if args.fixed:
-        per_set, got = leave_sets_out(ix, rows, weak, memory, held, {**shipped, "seed": args.seed}, SETS)
+        per_set, got = leave_sets_out(ix, rows, weak, memory, held, {**params, "seed": args.seed}, SETS)
     else:
         # Nested: each held set's settings chosen by leave-one-set-out CV within the other five
         # (their rulings' pools drawn from four sets each), so no choice sees the held set.
@@ -173,10 +162,8 @@ def main(argv=None) -> int:
     pooled = {"n": len(oof), "p_at_1": round(float(np.mean([o["right"] for o in oof])), 4)}
     x = np.array([confidence_features(np.array(o["scores"])) for o in oof])
     y = np.array([o["right"] for o in oof], dtype=float)
-    w = fit_logistic(x, y)
-    p = np.array([probability(w, f) for f in x])
-    thr = threshold_for(p, y)
-    conf = p >= thr
+    w, thr = fit_calibration(x, y)
+    conf = np.array([probability(w, f) for f in x]) >= thr
     calib = {"features": ["top_score", "gap_to_second"], "weights": [round(float(v), 6) for v in w],
              "threshold": round(thr, 6), "target": TARGET,
              "fitted_on": "out-of-set first answers of the leave-one-set-out CV ("
@@ -192,14 +179,13 @@ def main(argv=None) -> int:
         rest = sets_of != s
         if not rest.any() or rest.all():
             continue
-        ws = fit_logistic(x[rest], y[rest])
-        ts = threshold_for(np.array([probability(ws, f) for f in x[rest]]), y[rest])
+        ws, ts = fit_calibration(x[rest], y[rest])
         held_conf[~rest] = np.array([probability(ws, f) for f in x[~rest]]) >= ts
     check = {"how": "per held set: fitted on the other five sets' out-of-set answers, applied to its own",
              "share_confident": round(float(held_conf.mean()), 4),
              "precision_confident": round(float(y[held_conf].mean()), 4) if held_conf.any() else None}
     out = {"calibration_check": check, "semantic": semantic.encoder.key if semantic is not None else None, "labels": "train and test split" if args.all_labels else "train split", "held_split": args.held_split, "per_set": per_set, "mean_over_sets": allm, "pooled": pooled,
-           "params": shipped if args.fixed else None, "chosen_per_set": chosen or None,
+           "params": params if args.fixed else None, "chosen_per_set": chosen or None,
            "selection": "the shipped model's settings" if args.fixed else "nested: per held set, by leave-one-set-out CV within the other five",
            "n": {s: per_set[s]["n"] for s in SETS}, "calibration": calib,
            "cpu_s": round(time.process_time() - t0, 1), "load_average": round(os.getloadavg()[0], 2)}

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..io import read_bounded_text
+from ..model import RankerModel
 from .index import STATIC_FEATURES
 from .results import Candidate, Evidence, EvidenceKind
 
@@ -398,6 +399,14 @@ def _shipped(semantic: bool, train_split: bool = False) -> Ranker | None:
                            SEMANTIC_FEATURES if semantic else FEATURES)
     except RankerUnavailable:
         return None
+
+
+def ranker_for(texts) -> RankerModel:
+    """The shipped ranker to measure ``texts`` with: its train-split twin when any of them is a
+    ruling the shipped one learned from (figures on them would be fitted), else the shipped one."""
+    shipped = Ranker.shipped()
+    learned = shipped.labelled_texts() if shipped is not None else frozenset()
+    return RankerModel.TRAIN_SPLIT if any(t in learned for t in texts) else RankerModel.SHIPPED
 
 
 def _top(v: np.ndarray, k: int) -> np.ndarray:

@@ -28,6 +28,7 @@ import hashlib
 import json
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -284,32 +285,43 @@ def semantic_view(ix, model: str | None):
 
 
 def data_arguments(doc: str) -> argparse.ArgumentParser:
-    """The labels, the training edition and the six set files (shared by train and loso)."""
+    """The labels, the training edition, the six set files and the semantic view (shared by
+    train, loso and the benchmarks that measure them)."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--labels", default=str(ROOT / "tests" / "data" / "linking" / "labels.json"))
     mirror = os.environ.get("CRPIPE_MIRROR", str(ROOT.parent / "shared" / "corpus" / "cr-en" / "txt"))
     ap.add_argument("--rules", default=str(Path(mirror) / "2025-11-14.txt"))
     ap.add_argument("--sets", default=str(ROOT.parent / "shared" / "corpus" / "rulings" / "mtgjson3"))
+    ap.add_argument("--semantic", nargs="?", const="", default=None, metavar="MODEL",
+                    help="with the semantic view's features and candidates too (the 'semantic' extra: its packaged "
+                         "model, or an ONNX model folder)")
     return ap
 
 
-def main(argv=None) -> int:
-    ap = data_arguments(__doc__)
-    ap.add_argument("--out", default=None, help="default: pipeline/data/link-ranker[-semantic]-train-split.txt, or "
-                                                "with --all-labels pipeline/data/link-ranker[-semantic].txt")
-    ap.add_argument("--semantic", nargs="?", const="", default=None, metavar="MODEL",
-                    help="also train with the semantic view (the 'semantic' extra: its packaged model, or an ONNX "
-                         "model folder)")
-    ap.add_argument("--all-labels", action="store_true",
-                    help="the shipped model: the same recipe on every labelled ruling (train and test split), with "
-                         "the settings the train-split model chose (train that one first)")
-    args = ap.parse_args(argv)
-    shipped = SEMANTIC_MODEL_PATH if args.semantic is not None else MODEL_PATH
-    args.out = args.out or str(shipped if args.all_labels else train_split_path(shipped))
+@dataclass
+class Labelled:
+    """What every training and measuring entry point starts from: the edition and its index,
+    the linker's views (without a ranker), the six sets' rulings (each card's context), the
+    labelled rulings, their memory, their labelled queries and the rules' examples as weak ones."""
 
-    from ..ingest.loader import load_document  # deferred: as above
+    doc: object
+    ix: object
+    semantic: object
+    linker: object
+    rulings: list
+    gold: list[GoldItem]
+    memory: Neighbours
+    rows: list[dict]
+    weak: list[dict]
+
+
+def labelled(args, split: str | None) -> Labelled:
+    """The labelled data of ``args`` (:func:`data_arguments`, and ``semantic``), ``split``'s
+    rulings only when given.  The pool's always-present rules are the labelled rulings' most
+    frequent (their prior columns are refilled per fold by :func:`with_priors`)."""
+    from ..ingest.loader import load_document  # deferred: training entry points load the stages they drive
     from ..rulings import read_rulings  # deferred: as above
-    from .index import build_index  # deferred: training entry points load the stages they drive
+    from .index import build_index  # deferred: as above
     from .linker import Linker  # deferred: as above
 
     doc = load_document(Path(args.rules))
@@ -317,12 +329,28 @@ def main(argv=None) -> int:
     semantic = semantic_view(ix, args.semantic)
     linker = Linker(ix, ranker=None, semantic=semantic)
     rulings = [r for s in SETS for r in read_rulings(Path(args.sets) / f"{s}.json").rulings]
-    gold = load_gold(args.labels, split=None if args.all_labels else "train")
-    # The pool's always-present rules: the training rulings' most frequent (features: per fold).
-    pool_prior = Prior.from_counts(ix, label_counts((g.primary, sorted(g.hits - {g.primary})) for g in gold), len(gold))
+    gold = load_gold(args.labels, split=split)
     memory = Neighbours(linker, memory_items(gold))
-    train = build_labelled(linker, gold, rulings, pool_prior, memory)
-    weak = build_examples(doc, ix, pool_prior, memory, [g.card for g in gold], semantic)
+    prior = Prior.from_counts(ix, label_counts((g.primary, sorted(g.hits - {g.primary})) for g in gold), len(gold))
+    rows = build_labelled(linker, gold, rulings, prior, memory)
+    weak = build_examples(doc, ix, prior, memory, [g.card for g in gold], semantic)
+    return Labelled(doc, ix, semantic, linker, rulings, gold, memory, rows, weak)
+
+
+def main(argv=None) -> int:
+    ap = data_arguments(__doc__)
+    ap.add_argument("--out", default=None, help="default: pipeline/data/link-ranker[-semantic]-train-split.txt, or "
+                                                "with --all-labels pipeline/data/link-ranker[-semantic].txt")
+    ap.add_argument("--all-labels", action="store_true",
+                    help="the shipped model: the same recipe on every labelled ruling (train and test split), with "
+                         "the settings the train-split model chose (train that one first)")
+    args = ap.parse_args(argv)
+    shipped = SEMANTIC_MODEL_PATH if args.semantic is not None else MODEL_PATH
+    args.out = args.out or str(shipped if args.all_labels else train_split_path(shipped))
+
+    data = labelled(args, None if args.all_labels else "train")
+    doc, ix, semantic, linker, rulings = data.doc, data.ix, data.semantic, data.linker, data.rulings
+    gold, memory, train, weak = data.gold, data.memory, data.rows, data.weak
     in_pool = sum(any(y > 0 for y in r["y"]) for r in train) / len(train)
     print(f"train: {len(train)} labelled rulings (gold in pool {in_pool:.3f}), {len(weak)} rule examples",
           file=sys.stderr)
